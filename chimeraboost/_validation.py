@@ -1,0 +1,269 @@
+"""The one place where inputs are checked and error messages are written.
+
+Every public function of chimeraboost calls these helpers first, so a bad input is reported
+with the name of the argument, what was wrong and what was expected -- never as a numpy
+traceback from deep inside a kernel. Messages are built in a variable, then raised.
+
+Accepted containers: lists, numpy arrays, pandas / polars Series and DataFrames (anything
+``numpy.asarray`` understands). Labels may be strings.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+__all__ = [
+    "as_1d",
+    "check_numeric_1d",
+    "check_sample_weight",
+    "check_same_length",
+    "check_classes",
+    "encode_labels",
+    "check_proba",
+    "check_k",
+    "check_random_state_int",
+    "check_positive_int",
+    "warn_degenerate",
+    "DegenerateMetricWarning",
+]
+
+# Rows of a probability matrix must sum to one within this tolerance. float32 models
+# (LightGBM, torch) are off by ~1e-7; anything beyond 1e-6 is not a probability vector.
+PROBA_SUM_TOL = 1e-6
+# Probabilities may leave [0, 1] by rounding only.
+PROBA_RANGE_TOL = 1e-9
+
+
+class DegenerateMetricWarning(UserWarning):
+    """A metric is undefined for legal but degenerate input (e.g. one class in ``y``)."""
+
+
+def warn_degenerate(message: str) -> None:
+    """Warn that a number is NaN because the input is degenerate, not wrong."""
+    warnings.warn(message, DegenerateMetricWarning, stacklevel=3)
+
+
+def _to_numpy(x, name: str) -> np.ndarray:
+    if x is None:
+        msg = f"{name} is None; expected an array-like."
+        raise TypeError(msg)
+    if isinstance(x, (str, bytes)) or np.isscalar(x):
+        msg = f"{name} must be array-like, got a scalar of type {type(x).__name__}."
+        raise TypeError(msg)
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        # pandas / polars: go through their own converter so that categoricals and
+        # nullable dtypes arrive as plain values.
+        try:
+            x = x.to_numpy()
+        except TypeError:
+            x = np.asarray(x)
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        msg = f"{name} could not be converted to an array: {exc}"
+        raise TypeError(msg) from exc
+    return arr
+
+
+def as_1d(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """Return ``x`` as a 1-D numpy array; an (n, 1) column is accepted and flattened."""
+    arr = _to_numpy(x, name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        msg = f"{name} must be 1-dimensional, got {name}.ndim={arr.ndim} with shape {arr.shape}."
+        raise ValueError(msg)
+    if arr.shape[0] == 0 and not allow_empty:
+        msg = f"{name} is empty; at least one row is needed."
+        raise ValueError(msg)
+    return arr
+
+
+def check_numeric_1d(x, name: str) -> np.ndarray:
+    """1-D float64 array without NaN or infinity."""
+    arr = as_1d(x, name)
+    try:
+        arr = arr.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as exc:
+        msg = f"{name} must be numeric, got values of dtype {arr.dtype}."
+        raise ValueError(msg) from exc
+    if not np.all(np.isfinite(arr)):
+        n_bad = int(np.sum(~np.isfinite(arr)))
+        msg = f"{name} contains {n_bad} NaN or infinite value(s); expected finite numbers."
+        raise ValueError(msg)
+    return arr
+
+
+def check_same_length(**arrays) -> int:
+    """All arrays (given by name) have the same number of rows; return it."""
+    lengths = {k: len(v) for k, v in arrays.items() if v is not None}
+    if len(set(lengths.values())) > 1:
+        parts = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        msg = f"Inconsistent numbers of rows: {parts}."
+        raise ValueError(msg)
+    return next(iter(lengths.values()))
+
+
+def check_sample_weight(sample_weight, n: int, name: str = "sample_weight"):
+    """None stays None; otherwise a finite, non-negative float64 vector of length n.
+
+    Zero weights are legal (the row is ignored); all-zero weights are not.
+    """
+    if sample_weight is None:
+        return None
+    w = check_numeric_1d(sample_weight, name)
+    if w.shape[0] != n:
+        msg = f"{name} has {w.shape[0]} rows but the data have {n}."
+        raise ValueError(msg)
+    if np.any(w < 0):
+        msg = f"{name} contains negative values (min {w.min():g}); weights must be >= 0."
+        raise ValueError(msg)
+    if not np.any(w > 0):
+        msg = f"{name} sums to zero; at least one row needs a positive weight."
+        raise ValueError(msg)
+    return w
+
+
+def check_classes(classes, name: str = "classes") -> np.ndarray:
+    """The list of class labels: 1-D, at least two, no duplicates, no NaN."""
+    cls = as_1d(classes, name)
+    if cls.shape[0] < 2:
+        msg = f"{name} must list at least two class labels, got {cls.tolist()}."
+        raise ValueError(msg)
+    if cls.dtype.kind == "f" and np.any(np.isnan(cls)):
+        msg = f"{name} contains NaN; class labels must be defined values."
+        raise ValueError(msg)
+    try:
+        uniq = np.unique(cls)
+    except TypeError as exc:
+        msg = f"{name} mixes label types that cannot be compared: {cls.tolist()}."
+        raise TypeError(msg) from exc
+    if uniq.shape[0] != cls.shape[0]:
+        msg = f"{name} contains duplicate labels: {cls.tolist()}."
+        raise ValueError(msg)
+    return cls
+
+
+def encode_labels(y, classes: np.ndarray, name: str = "y") -> np.ndarray:
+    """Integer codes of ``y`` in ``classes`` (``classes[code] == y``), checking membership."""
+    arr = as_1d(y, name)
+    if arr.dtype.kind == "f" and np.any(np.isnan(arr)):
+        msg = f"{name} contains NaN; expected class labels from {classes.tolist()}."
+        raise ValueError(msg)
+    if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
+        cls_cmp, arr_cmp = classes, arr
+    else:
+        # Mixed or string labels: compare by value with a common object dtype.
+        cls_cmp, arr_cmp = classes.astype(object), arr.astype(object)
+    try:
+        order = np.argsort(cls_cmp, kind="stable")
+        pos = np.searchsorted(cls_cmp, arr_cmp, sorter=order)
+    except TypeError as exc:
+        msg = (
+            f"{name} holds labels of a type that cannot be compared with {classes.tolist()} "
+            f"({name} dtype {arr.dtype}, classes dtype {classes.dtype})."
+        )
+        raise ValueError(msg) from exc
+    pos = np.clip(pos, 0, classes.shape[0] - 1)
+    codes = order[pos]
+    bad = cls_cmp[codes] != arr_cmp
+    if np.any(bad):
+        unknown = np.unique(arr[bad].astype(str))[:5].tolist()
+        msg = f"{name} contains labels not in classes: {unknown}; classes are {classes.tolist()}."
+        raise ValueError(msg)
+    return codes.astype(np.intp, copy=False)
+
+
+def check_proba(proba, n_classes: int, name: str = "proba") -> np.ndarray:
+    """An (n, K) float64 probability matrix; a binary 1-D column becomes (1 - p, p)."""
+    arr = _to_numpy(proba, name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim == 1:
+        if n_classes != 2:
+            msg = (
+                f"{name} is 1-dimensional, which is only allowed for binary problems "
+                f"(the positive-class column); there are {n_classes} classes, so pass an "
+                f"(n, {n_classes}) matrix."
+            )
+            raise ValueError(msg)
+        arr = check_numeric_1d(arr, name)
+        _check_range(arr, name)
+        return np.column_stack([1.0 - arr, arr])
+    if arr.ndim != 2:
+        msg = f"{name} must be (n, K) or, for binary, 1-D; got shape {arr.shape}."
+        raise ValueError(msg)
+    if arr.shape[0] == 0:
+        msg = f"{name} is empty; at least one row is needed."
+        raise ValueError(msg)
+    if arr.shape[1] != n_classes:
+        msg = f"{name} has {arr.shape[1]} columns but there are {n_classes} classes."
+        raise ValueError(msg)
+    try:
+        arr = arr.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as exc:
+        msg = f"{name} must be numeric, got dtype {arr.dtype}."
+        raise ValueError(msg) from exc
+    if not np.all(np.isfinite(arr)):
+        msg = f"{name} contains NaN or infinite values; expected probabilities."
+        raise ValueError(msg)
+    _check_range(arr, name)
+    row_sum = arr.sum(axis=1)
+    off = np.abs(row_sum - 1.0)
+    if np.any(off > PROBA_SUM_TOL):
+        i = int(np.argmax(off))
+        msg = (
+            f"{name} rows must sum to 1 (within {PROBA_SUM_TOL:g}); row {i} sums to "
+            f"{row_sum[i]:.6g}. Pass probabilities (predict_proba), not scores."
+        )
+        raise ValueError(msg)
+    return arr
+
+
+def _check_range(arr: np.ndarray, name: str) -> None:
+    lo, hi = float(arr.min()), float(arr.max())
+    if lo < -PROBA_RANGE_TOL or hi > 1 + PROBA_RANGE_TOL:
+        msg = (
+            f"{name} must hold probabilities in [0, 1]; got values in [{lo:.6g}, {hi:.6g}]. "
+            "Pass predict_proba output, not decision_function scores."
+        )
+        raise ValueError(msg)
+
+
+def check_k(k, n: int, name: str = "k") -> float:
+    """A cutoff: an integer number of rows 1..n, or a fraction in (0, 1) of the rows."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
+        msg = f"{name} must be an int (rows) or a float in (0, 1) (fraction of rows), got {k!r}."
+        raise TypeError(msg)
+    if isinstance(k, numbers.Integral):
+        if not 1 <= k <= n:
+            msg = f"{name}={k} rows is outside 1..{n} (the number of rows scored)."
+            raise ValueError(msg)
+        return float(k)
+    if not 0 < k < 1:
+        msg = f"{name}={k!r}: a float k is a fraction of rows and must be in (0, 1)."
+        raise ValueError(msg)
+    return float(k) * n
+
+
+def check_positive_int(value, name: str, minimum: int = 1) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        msg = f"{name} must be an integer >= {minimum}, got {value!r}."
+        raise TypeError(msg)
+    if value < minimum:
+        msg = f"{name} must be >= {minimum}, got {value}."
+        raise ValueError(msg)
+    return int(value)
+
+
+def check_random_state_int(random_state):
+    """None, an int or a numpy Generator/RandomState -> numpy Generator."""
+    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.Generator)):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    msg = f"random_state must be None, an int or a numpy Generator, got {random_state!r}."
+    raise TypeError(msg)
