@@ -267,3 +267,74 @@ def check_random_state_int(random_state):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))
     msg = f"random_state must be None, an int or a numpy Generator, got {random_state!r}."
     raise TypeError(msg)
+
+
+# --- quantile forecasts (used by quantile_metrics) -------------------------------------------
+
+__all__ += ["check_quantile_levels", "check_quantile_pred"]  # noqa: PLE0605
+
+
+def check_quantile_levels(quantiles, name: str = "quantiles") -> np.ndarray:
+    """Quantile levels: a scalar or 1-D float64 array, strictly increasing, inside (0, 1).
+
+    The open interval is deliberate: the 0- and 1-quantiles of a continuous target are
+    -inf / +inf, and their pinball loss is zero for any forecast, so they carry no skill.
+    """
+    if isinstance(quantiles, numbers.Real) and not isinstance(quantiles, (bool, np.bool_)):
+        quantiles = [quantiles]
+    levels = check_numeric_1d(quantiles, name)
+    bad = (levels <= 0) | (levels >= 1)
+    if np.any(bad):
+        msg = (
+            f"{name} must lie strictly inside (0, 1); got {levels[bad].tolist()}. "
+            "Pass levels as fractions (0.9), not percentages (90)."
+        )
+        raise ValueError(msg)
+    steps = np.diff(levels)
+    if np.any(steps <= 0):
+        i = int(np.argmax(steps <= 0))
+        msg = (
+            f"{name} must be strictly increasing; got {name}[{i}]={levels[i]:g} followed by "
+            f"{name}[{i + 1}]={levels[i + 1]:g}."
+        )
+        raise ValueError(msg)
+    return levels
+
+
+def check_quantile_pred(pred, n_levels: int | None, name: str = "pred") -> np.ndarray:
+    """An (n, K) float64 matrix of quantile predictions, one column per level, all finite.
+
+    A 1-D ``pred`` is accepted only for a single level (K = 1) and becomes one column.
+    ``n_levels=None`` accepts any number of columns (a 1-D ``pred`` is then one column).
+    """
+    arr = _to_numpy(pred, name)
+    if arr.ndim == 1:
+        if n_levels not in (None, 1):
+            msg = (
+                f"{name} is 1-dimensional but {n_levels} quantile levels were given; pass an "
+                f"(n, {n_levels}) matrix with one column per level."
+            )
+            raise ValueError(msg)
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        msg = f"{name} must be an (n, K) matrix of quantile predictions, got shape {arr.shape}."
+        raise ValueError(msg)
+    if arr.shape[0] == 0:
+        msg = f"{name} is empty; at least one row is needed."
+        raise ValueError(msg)
+    if n_levels is not None and arr.shape[1] != n_levels:
+        msg = (
+            f"{name} has {arr.shape[1]} columns but {n_levels} quantile levels were given; "
+            "expected one column per level, in the order of the levels."
+        )
+        raise ValueError(msg)
+    try:
+        arr = arr.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as exc:
+        msg = f"{name} must be numeric, got values of dtype {arr.dtype}."
+        raise ValueError(msg) from exc
+    if not np.all(np.isfinite(arr)):
+        n_bad = int(np.sum(~np.isfinite(arr)))
+        msg = f"{name} contains {n_bad} NaN or infinite value(s); expected finite numbers."
+        raise ValueError(msg)
+    return arr

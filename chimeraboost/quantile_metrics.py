@@ -1,0 +1,525 @@
+"""Scores for quantile forecasts: is a predicted distribution any good, compared with what?
+
+A quantile model predicts, for each row, the values below which the target should fall with
+probabilities ``quantiles`` (tau_1 < ... < tau_K). The questions worth asking, and the function
+that answers each:
+
+========================================================  =====================================
+Question                                                  Function
+========================================================  =====================================
+How far off is each predicted quantile (proper score)?    :func:`pinball_loss` (``average=False``)
+How good is the whole predicted distribution?             :func:`crps` (mean pinball loss)
+Is that better than not modelling at all?                 :func:`crps_skill` (vs. the constant
+                                                          forecast of empirical quantiles)
+Do the central intervals cover what they promise?         :func:`interval_coverage` (nominal,
+                                                          coverage, width, interval score)
+Are the predicted quantiles even in the right order?      :func:`crossing_rate`
+All of the above, on one page                             :func:`quantile_report`,
+                                                          :func:`format_report`
+========================================================  =====================================
+
+Only the pinball loss and its averages are *proper* scores: they are minimised in expectation
+by the true quantiles, so they can rank models. Coverage and crossing rate are diagnostics that
+say *why* a score is bad, never whether a model is better. The skill score states the reference
+the loss is judged against, as everywhere in chimeraboost.
+
+All functions take ``y`` of shape (n,), ``pred`` of shape (n, K) with one column per level, the
+levels ``quantiles`` (K,) strictly increasing inside (0, 1), and optional non-negative
+``sample_weight`` (n,). Rows of weight zero are ignored exactly as if they had been dropped.
+
+References
+----------
+.. [KB78] Koenker, R. and Bassett, G. (1978). Regression quantiles. *Econometrica* 46(1),
+   33-50. doi:10.2307/1913643
+.. [GR07] Gneiting, T. and Raftery, A. E. (2007). Strictly proper scoring rules, prediction,
+   and estimation. *Journal of the American Statistical Association* 102(477), 359-378.
+   doi:10.1198/016214506000001437
+.. [CFG10] Chernozhukov, V., Fernandez-Val, I. and Galichon, A. (2010). Quantile and
+   probability curves without crossing. *Econometrica* 78(3), 1093-1125.
+   doi:10.3982/ECTA7880
+.. [HF96] Hyndman, R. J. and Fan, Y. (1996). Sample quantiles in statistical packages.
+   *The American Statistician* 50(4), 361-365. doi:10.1080/00031305.1996.10473566
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chimeraboost._validation import (
+    check_numeric_1d,
+    check_quantile_levels,
+    check_quantile_pred,
+    check_same_length,
+    check_sample_weight,
+    warn_degenerate,
+)
+
+__all__ = [
+    "pinball_loss",
+    "crps",
+    "crps_skill",
+    "interval_coverage",
+    "crossing_rate",
+    "empirical_quantiles",
+    "quantile_report",
+    "format_report",
+]
+
+# Two levels tau and 1 - tau form a symmetric pair if they agree to this tolerance: 1 - 0.9 is
+# 0.09999999999999998 in floating point, and nobody means a 0.1/0.9 grid to be asymmetric.
+_PAIR_TOL = 1e-9
+
+
+def _check_inputs(y, pred, quantiles, sample_weight):
+    """Validate the common (y, pred, quantiles, sample_weight) quadruple once, first."""
+    levels = check_quantile_levels(quantiles)
+    y_arr = check_numeric_1d(y, "y")
+    pred_arr = check_quantile_pred(pred, levels.shape[0])
+    n = check_same_length(y=y_arr, pred=pred_arr)
+    w = check_sample_weight(sample_weight, n)
+    return y_arr, pred_arr, levels, w
+
+
+def _pinball_matrix(y, pred, levels):
+    """Per-row, per-level pinball loss rho_tau(y - q) as an (n, K) matrix."""
+    diff = y[:, None] - pred
+    # rho_tau(u) = tau * u for u >= 0 and (tau - 1) * u for u < 0: under-prediction of a high
+    # quantile costs tau per unit, over-prediction costs 1 - tau.
+    return np.where(diff >= 0, levels * diff, (levels - 1.0) * diff)
+
+
+def _pinball_per_level(y, pred, levels, w):
+    return np.average(_pinball_matrix(y, pred, levels), axis=0, weights=w)
+
+
+def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
+    """Pinball (quantile) loss of quantile predictions, per level or averaged over the levels.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Observed targets.
+    pred : array-like of shape (n, K), or (n,) when there is a single level
+        Predicted quantiles, column ``j`` at level ``quantiles[j]``.
+    quantiles : float or array-like of shape (K,)
+        Quantile levels, strictly increasing, inside (0, 1).
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative row weights.
+    average : bool, default=True
+        Return the unweighted mean over the K levels (a float) instead of the (K,) array.
+
+    Returns
+    -------
+    float or ndarray of shape (K,)
+        The weighted mean over rows of ``rho_tau(y - q)``; lower is better, 0 is perfect.
+
+    Notes
+    -----
+    The pinball loss of a prediction ``q`` of the tau-quantile is [KB78]_
+
+    .. math:: \\rho_\\tau(y - q) = \\max(\\tau (y - q), (\\tau - 1)(y - q)),
+
+    a strictly consistent scoring function for the tau-quantile: its expectation is minimised
+    by the true tau-quantile of ``y``. Per level this equals
+    ``sklearn.metrics.mean_pinball_loss(y, pred[:, j], alpha=quantiles[j], sample_weight=w)``.
+    For tau = 0.5 it is half the absolute error.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import pinball_loss
+    >>> y, pred = [1.0, 2.0], [[0.0, 2.0], [2.0, 3.0]]
+    >>> pinball_loss(y, pred, [0.1, 0.9], average=False)  # (0.1*1 + 0)/2, (0.1*1 + 0.1*1)/2
+    array([0.05, 0.1 ])
+    >>> round(pinball_loss(y, pred, [0.1, 0.9]), 12)
+    0.075
+    """
+    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
+    per_level = _pinball_per_level(y_arr, pred_arr, levels, w)
+    if average:
+        return float(np.mean(per_level))
+    return per_level
+
+
+def crps(y, pred, quantiles, sample_weight=None):
+    """Mean pinball loss over the quantile grid: a quantile approximation of (half) the CRPS.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Observed targets.
+    pred : array-like of shape (n, K)
+        Predicted quantiles, one column per level.
+    quantiles : array-like of shape (K,)
+        Quantile levels, strictly increasing, inside (0, 1).
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative row weights.
+
+    Returns
+    -------
+    float
+        ``mean_k pinball_loss at level tau_k``; lower is better.
+
+    Notes
+    -----
+    **Factor 2.** The textbook continuous ranked probability score of a predictive CDF ``F``
+    with quantile function ``F^{-1}`` is ([GR07]_, eq. 21 and section 4.2)
+
+    .. math:: \\mathrm{CRPS}(F, y) = \\int (F(x) - 1\\{y \\le x\\})^2 dx
+              = 2 \\int_0^1 \\rho_\\tau(y - F^{-1}(\\tau))\\, d\\tau .
+
+    This function returns the *mean* pinball loss over the given levels, which approximates the
+    integral without the factor 2. On an evenly spaced fine grid, for example
+    ``tau_k = (k - 1/2) / K``, ``2 * crps(...)`` converges to the textbook CRPS. The factor is
+    left out so that the number is on the same scale as the per-level pinball losses it
+    averages (and as sklearn's ``mean_pinball_loss``); it cancels in :func:`crps_skill`.
+    On a coarse or uneven grid the number is the mean pinball loss over *that* grid, a proper
+    score for those quantiles, not an approximation of the CRPS.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import crps
+    >>> round(crps([1.0, 2.0], [[0.0, 2.0], [2.0, 3.0]], [0.1, 0.9]), 12)
+    0.075
+    """
+    return pinball_loss(y, pred, quantiles, sample_weight=sample_weight, average=True)
+
+
+def empirical_quantiles(values, quantiles, sample_weight=None, name="baseline"):
+    """Weighted empirical quantiles by the "averaged inverted CDF" rule.
+
+    Parameters
+    ----------
+    values : array-like of shape (m,)
+        Sample whose quantiles are wanted.
+    quantiles : float or array-like of shape (K,)
+        Levels, strictly increasing, inside (0, 1).
+    sample_weight : array-like of shape (m,), default=None
+        Non-negative weights of ``values``.
+    name : str, default="baseline"
+        Name of ``values`` used in error messages.
+
+    Returns
+    -------
+    ndarray of shape (K,)
+
+    Notes
+    -----
+    Sort the values with positive weight, ``x_(1) <= ... <= x_(m)`` with weights ``w_(i)``,
+    cumulative weights ``W_i`` and total ``W``. For level tau let ``i`` be the first index with
+    ``W_i >= tau * W``. If ``W_i`` equals ``tau * W`` (to machine epsilon) the quantile is the
+    mean ``(x_(i) + x_(i+1)) / 2``, otherwise it is ``x_(i)``. With unit weights this is numpy's
+    ``method="averaged_inverted_cdf"`` (definition 2 of [HF96]_); the 0.5 level is the usual
+    median. It is the rule scikit-learn uses for the reference quantile of
+    ``d2_pinball_score``, so ``crps_skill`` with one level reproduces that score.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import empirical_quantiles
+    >>> empirical_quantiles([4.0, 1.0, 3.0, 2.0], [0.25, 0.5, 0.6])
+    array([1.5, 2.5, 3. ])
+    """
+    levels = check_quantile_levels(quantiles)
+    x = check_numeric_1d(values, name)
+    w = check_sample_weight(sample_weight, x.shape[0], name=f"{name} sample_weight")
+    if w is None:
+        w = np.ones_like(x)
+    # Zero-weight rows contribute nothing to the CDF; dropping them first makes "the next
+    # value up" simply the next index.
+    keep = w > 0
+    x, w = x[keep], w[keep]
+    order = np.argsort(x, kind="stable")
+    x, cum = x[order], np.cumsum(w[order])
+    # tau * 100 / 100 * W, in this order, reproduces scikit-learn's arithmetic bit for bit,
+    # which matters exactly when tau * W lands on a cumulative weight (the averaging case).
+    target = levels * 100.0 / 100.0 * cum[-1]
+    last = x.shape[0] - 1
+    idx = np.minimum(np.searchsorted(cum, target, side="left"), last)
+    on_step = (cum[idx] - target) <= np.finfo(np.float64).eps
+    nxt = np.minimum(idx + 1, last)
+    return np.where(on_step, (x[idx] + x[nxt]) / 2.0, x[idx])
+
+
+def _reference_quantiles(y, levels, w, baseline):
+    if baseline is None:
+        return empirical_quantiles(y, levels, w, name="y")
+    # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
+    # so the baseline's quantiles are unweighted.
+    return empirical_quantiles(baseline, levels, None, name="baseline")
+
+
+def _skill(loss, ref, what):
+    if ref <= 0:
+        warn_degenerate(
+            f"The reference {what} is 0 (the baseline quantiles fit y exactly, e.g. constant y "
+            "or a single row); the skill score is undefined and returned as NaN."
+        )
+        return float("nan")
+    return 1.0 - loss / ref
+
+
+def crps_skill(y, pred, quantiles, sample_weight=None, baseline=None):
+    """Skill of the quantile forecast against the constant forecast of empirical quantiles.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Observed targets.
+    pred : array-like of shape (n, K)
+        Predicted quantiles, one column per level.
+    quantiles : array-like of shape (K,)
+        Quantile levels, strictly increasing, inside (0, 1).
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative row weights (used for the losses and, when ``baseline`` is None, for the
+        reference quantiles of ``y``).
+    baseline : array-like of shape (m,), default=None
+        Where the no-skill forecast comes from. None takes the (weighted) empirical quantiles of
+        the scored ``y`` itself -- the conservative reading, since that reference has seen the
+        test targets. Pass training targets (``y_train``) to judge against what a model without
+        features could have known; their quantiles are unweighted.
+
+    Returns
+    -------
+    float
+        ``1 - crps(model) / crps(reference)``: 1 is perfect, 0 is no better than the constant
+        quantiles, negative is worse. NaN (with a ``DegenerateMetricWarning``) when the
+        reference loss is 0.
+
+    Notes
+    -----
+    The reference predicts, for every row, the empirical quantiles of the baseline at the same
+    levels (see :func:`empirical_quantiles` for the definition). With one level ``tau`` and
+    ``baseline=None`` this is ``1 - pinball(model) / pinball(empirical tau-quantile of y)`` and
+    equals ``sklearn.metrics.d2_pinball_score(y, pred, alpha=tau, sample_weight=w)`` (Koenker &
+    Machado 1999, eq. 7), except that a zero reference loss gives NaN here instead of 0 or 1.
+    The factor 2 between :func:`crps` and the textbook CRPS cancels in the ratio.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import crps_skill
+    >>> round(crps_skill([1.0, 2.0, 3.0, 4.0], [[0.5, 1.5], [1.5, 2.5], [2.5, 3.5],
+    ...                  [3.5, 4.5]], [0.25, 0.75]), 6)
+    0.666667
+    """
+    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
+    ref_q = _reference_quantiles(y_arr, levels, w, baseline)
+    loss = float(np.mean(_pinball_per_level(y_arr, pred_arr, levels, w)))
+    ref_pred = np.broadcast_to(ref_q, pred_arr.shape)
+    ref = float(np.mean(_pinball_per_level(y_arr, ref_pred, levels, w)))
+    return _skill(loss, ref, "CRPS")
+
+
+def _symmetric_pairs(levels):
+    """Index pairs (i, j) with levels[i] < 0.5 and levels[j] == 1 - levels[i]."""
+    pairs = []
+    for i, tau in enumerate(levels):
+        if tau >= 0.5:
+            break
+        match = np.flatnonzero(np.abs(levels - (1.0 - tau)) <= _PAIR_TOL)
+        if match.size:
+            pairs.append((i, int(match[0])))
+    return pairs
+
+
+def interval_coverage(y, pred, quantiles, sample_weight=None):
+    """Coverage, width and interval score of every central interval in the quantile grid.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Observed targets.
+    pred : array-like of shape (n, K)
+        Predicted quantiles, one column per level.
+    quantiles : array-like of shape (K,)
+        Quantile levels, strictly increasing, inside (0, 1).
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative row weights.
+
+    Returns
+    -------
+    list of dict
+        One dict per symmetric pair ``(tau, 1 - tau)`` with ``tau < 0.5`` found in the grid,
+        widest interval first, with keys
+
+        - ``"lower_level"``, ``"upper_level"``: the two levels (tau, 1 - tau);
+        - ``"nominal"``: the promised coverage ``1 - 2 tau``;
+        - ``"coverage"``: weighted fraction of rows with ``lower <= y <= upper``, in [0, 1];
+        - ``"mean_width"``: weighted mean of ``upper - lower`` (negative where the two
+          predicted quantiles cross; see :func:`crossing_rate`);
+        - ``"interval_score"``: weighted mean interval score (lower is better).
+
+        Empty when the grid holds no symmetric pair.
+
+    Notes
+    -----
+    Coverage alone is not a score: an interval from minus to plus infinity covers everything.
+    Coverage should be read next to the width, and models compared by the interval score of
+    [GR07]_ (eq. 43) for the central ``(1 - alpha)`` interval ``[l, u]``, ``alpha = 2 tau``,
+
+    .. math:: S_\\alpha(l, u; y) = (u - l) + \\frac{2}{\\alpha}(l - y)_+
+              + \\frac{2}{\\alpha}(y - u)_+
+              = \\frac{2}{\\alpha}\\,(\\rho_{\\alpha/2}(y - l) + \\rho_{1-\\alpha/2}(y - u)),
+
+    which rewards narrow intervals and charges each miss in proportion to its distance.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import interval_coverage
+    >>> rows = interval_coverage([1.0, 2.0, 5.0], [[0.0, 1.0, 3.0]] * 3, [0.1, 0.5, 0.9])
+    >>> [(r["nominal"], round(r["coverage"], 4), r["mean_width"]) for r in rows]
+    [(0.8, 0.6667, 3.0)]
+    """
+    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
+    out = []
+    for i, j in _symmetric_pairs(levels):
+        lo, hi = pred_arr[:, i], pred_arr[:, j]
+        alpha = 2.0 * levels[i]
+        inside = (lo <= y_arr) & (y_arr <= hi)
+        score = (
+            (hi - lo)
+            + 2.0 / alpha * np.maximum(lo - y_arr, 0.0)
+            + 2.0 / alpha * np.maximum(y_arr - hi, 0.0)
+        )
+        out.append(
+            {
+                "lower_level": float(levels[i]),
+                "upper_level": float(levels[j]),
+                "nominal": float(1.0 - alpha),
+                "coverage": float(np.average(inside, weights=w)),
+                "mean_width": float(np.average(hi - lo, weights=w)),
+                "interval_score": float(np.average(score, weights=w)),
+            }
+        )
+    return out
+
+
+def crossing_rate(pred, sample_weight=None):
+    """Fraction of rows whose predicted quantiles are not non-decreasing across the levels.
+
+    Parameters
+    ----------
+    pred : array-like of shape (n, K)
+        Predicted quantiles, columns in increasing order of level.
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative row weights; the fraction is then a weighted fraction.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0 when every row satisfies ``q_1 <= q_2 <= ... <= q_K`` (ties are not
+        crossings). A single column never crosses.
+
+    Notes
+    -----
+    Crossed quantiles are not a distribution. Sorting each row ("rearrangement", [CFG10]_)
+    repairs them and never increases the mean pinball loss over the grid, so a crossing rate
+    above zero is a free improvement left on the table.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import crossing_rate
+    >>> crossing_rate([[1.0, 2.0, 3.0], [1.0, 1.0, 3.0], [2.0, 1.0, 3.0], [0.0, 4.0, 3.0]])
+    0.5
+    """
+    pred_arr = check_quantile_pred(pred, None)
+    w = check_sample_weight(sample_weight, pred_arr.shape[0])
+    crossed = np.any(np.diff(pred_arr, axis=1) < 0, axis=1)
+    return float(np.average(crossed, weights=w))
+
+
+def quantile_report(y, pred, quantiles, sample_weight=None, baseline=None) -> dict:
+    """Every number about a quantile forecast, with the reference it is judged against.
+
+    Parameters
+    ----------
+    y, pred, quantiles, sample_weight, baseline
+        As in :func:`crps_skill`.
+
+    Returns
+    -------
+    dict
+        With keys
+
+        - ``"n"`` (int): number of rows scored (zero-weight rows included);
+        - ``"quantiles"`` (list of float): the levels;
+        - ``"pinball"`` (list of float): pinball loss per level, aligned with ``quantiles``;
+        - ``"crps"`` (float): mean pinball loss over the levels (:func:`crps`; half the
+          textbook CRPS on a fine even grid);
+        - ``"baseline"`` (str): ``"y"`` (quantiles of the scored targets) or ``"given"``;
+        - ``"reference_quantiles"`` (list of float): the constant no-skill forecast;
+        - ``"crps_ref"`` (float): mean pinball loss of that constant forecast;
+        - ``"crps_skill"`` (float): ``1 - crps / crps_ref`` (:func:`crps_skill`);
+        - ``"intervals"`` (list of dict): :func:`interval_coverage`;
+        - ``"crossing_rate"`` (float): :func:`crossing_rate`;
+        - ``"mae_median"`` (float or None): weighted mean absolute error of the 0.5-level
+          prediction (twice its pinball loss), None when 0.5 is not a level.
+
+    Examples
+    --------
+    >>> from chimeraboost.quantile_metrics import quantile_report
+    >>> rep = quantile_report([1.0, 2.0, 3.0, 4.0], [[0.5, 1.5], [1.5, 2.5], [2.5, 3.5],
+    ...                       [3.5, 4.5]], [0.25, 0.75])
+    >>> sorted(rep)[:4]
+    ['baseline', 'crossing_rate', 'crps', 'crps_ref']
+    """
+    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
+    per_level = _pinball_per_level(y_arr, pred_arr, levels, w)
+    ref_q = _reference_quantiles(y_arr, levels, w, baseline)
+    ref_per_level = _pinball_per_level(y_arr, np.broadcast_to(ref_q, pred_arr.shape), levels, w)
+    loss, ref = float(np.mean(per_level)), float(np.mean(ref_per_level))
+    median = np.flatnonzero(np.abs(levels - 0.5) <= _PAIR_TOL)
+    return {
+        "n": int(y_arr.shape[0]),
+        "quantiles": levels.tolist(),
+        "pinball": per_level.tolist(),
+        "crps": loss,
+        "baseline": "y" if baseline is None else "given",
+        "reference_quantiles": ref_q.tolist(),
+        "crps_ref": ref,
+        "crps_skill": _skill(loss, ref, "CRPS"),
+        "intervals": interval_coverage(y_arr, pred_arr, levels, w),
+        "crossing_rate": crossing_rate(pred_arr, w),
+        # The median's MAE is the number most readers already know how to judge.
+        "mae_median": (
+            float(np.average(np.abs(y_arr - pred_arr[:, median[0]]), weights=w))
+            if median.size
+            else None
+        ),
+    }
+
+
+def format_report(report, title=None) -> str:
+    """Fixed-width text of a :func:`quantile_report` dict; losses positive, skill last.
+
+    Parameters
+    ----------
+    report : dict
+        Output of :func:`quantile_report`.
+    title : str, default=None
+        First line; "Quantile forecast" when None.
+
+    Returns
+    -------
+    str
+    """
+    lines = [title or "Quantile forecast", f"  {'rows':<34}{report['n']:>12d}"]
+    lines.append(f"  {'level':<34}{'pinball':>12}")
+    for tau, loss in zip(report["quantiles"], report["pinball"]):
+        lines.append(f"  {tau:<34.4g}{loss:>12.6g}")
+    if report["intervals"]:
+        lines.append(
+            f"  {'interval':<16}{'nominal':>8}{'coverage':>10}{'width':>12}{'int. score':>12}"
+        )
+        for r in report["intervals"]:
+            span = f"{r['lower_level']:.4g}-{r['upper_level']:.4g}"
+            lines.append(
+                f"  {span:<16}{r['nominal']:>8.3f}{r['coverage']:>10.3f}"
+                f"{r['mean_width']:>12.6g}{r['interval_score']:>12.6g}"
+            )
+    lines.append(f"  {'crossing rate':<34}{report['crossing_rate']:>12.4f}")
+    if report.get("mae_median") is not None:
+        lines.append(f"  {'MAE of the median':<34}{report['mae_median']:>12.6g}")
+    ref_from = "quantiles of y" if report["baseline"] == "y" else "quantiles of baseline"
+    lines.append(f"  {'mean pinball (CRPS / 2)':<34}{report['crps']:>12.6g}")
+    lines.append(f"  {'reference: ' + ref_from:<34}{report['crps_ref']:>12.6g}")
+    lines.append(f"  {'CRPS skill':<34}{report['crps_skill']:>12.4f}")
+    return "\n".join(lines)
