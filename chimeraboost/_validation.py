@@ -337,4 +337,6 @@ def check_quantile_pred(pred, n_levels: int | None, name: str = "pred") -> np.nd
         n_bad = int(np.sum(~np.isfinite(arr)))
         msg = f"{name} contains {n_bad} NaN or infinite value(s); expected finite numbers."
         raise ValueError(msg)
-    return arr
+    # A pandas DataFrame arrives column-major; summation order (hence the last bits of every
+    # mean) follows memory layout, and numpy and pandas inputs must give identical numbers.
+    return np.ascontiguousarray(arr)
