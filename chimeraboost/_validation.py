@@ -280,7 +280,9 @@ def check_quantile_levels(quantiles, name: str = "quantiles") -> np.ndarray:
     The open interval is deliberate: the 0- and 1-quantiles of a continuous target are
     -inf / +inf, and their pinball loss is zero for any forecast, so they carry no skill.
     """
-    if isinstance(quantiles, numbers.Real) and not isinstance(quantiles, (bool, np.bool_)):
+    if isinstance(quantiles, np.ndarray) and quantiles.ndim == 0:
+        quantiles = quantiles.reshape(1)
+    elif isinstance(quantiles, numbers.Real) and not isinstance(quantiles, (bool, np.bool_)):
         quantiles = [quantiles]
     levels = check_numeric_1d(quantiles, name)
     bad = (levels <= 0) | (levels >= 1)

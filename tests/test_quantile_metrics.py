@@ -58,7 +58,7 @@ def test_single_level_accepts_1d_pred_and_scalar_level():
     y, pred, w = _data()
     j = 3
     ref = mean_pinball_loss(y, pred[:, j], alpha=0.5, sample_weight=w)
-    for q in (0.5, [0.5], np.array([0.5])):
+    for q in (0.5, np.float64(0.5), np.array(0.5), [0.5], np.array([0.5])):
         assert pinball_loss(y, pred[:, j], q, sample_weight=w) == pytest.approx(ref, rel=1e-12)
         assert pinball_loss(y, pred[:, [j]], q, sample_weight=w) == pytest.approx(ref, rel=1e-12)
 
@@ -126,8 +126,9 @@ def test_twice_crps_approaches_normal_closed_form(n_levels, rtol):
 
 
 def test_crps_skill_hand_derived():
-    # y = 1..4, levels 0.25 / 0.75. Model: y -/+ 0.5 -> each pinball term is 0.25 * 0.5 or
-    # 0.25 * 0.5 -> crps = 0.125. Reference quantiles of y (averaged inverted CDF): 1.5 and 3.5;
+    # y = 1..4, levels 0.25 / 0.75. Model: y - 0.5 and y + 0.5 -> every row costs
+    # 0.25 * 0.5 at the low level (under by 0.5) and (1 - 0.75) * 0.5 at the high one
+    # -> crps = 0.125. Reference quantiles of y (averaged inverted CDF): 1.5 and 3.5;
     # pinball at 0.25 of (1, 2, 3, 4) vs 1.5: (0.75*0.5 + 0.25*0.5 + 0.25*1.5 + 0.25*2.5) / 4
     # = 1.5 / 4 = 0.375, and the same at 0.75 by symmetry -> crps_ref = 0.375, skill = 2/3.
     y = np.array([1.0, 2.0, 3.0, 4.0])
