@@ -1,0 +1,293 @@
+"""Private machinery behind the ChimeraBoost estimators.
+
+Questions answered here, one helper each:
+
+- Which engine settings does ``quality=q`` mean?  -> ``QUALITY_PRESETS``, ``engine_params``
+- How does a table with string / categorical columns reach the engine?  -> ``ColumnEncoder``
+- Which rows does a booster learn from, which ones judge it?  -> ``holdout_split``
+- Which single temperature makes held-out probabilities honest?  -> ``fit_temperature``
+- How do raw scores become probabilities?  -> ``scores_to_proba``
+
+The estimators in ``estimators.py`` only orchestrate these pieces; nothing here knows about
+scikit-learn's estimator API beyond ``check_array``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections import Counter
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from scipy.special import expit, log_expit, logsumexp, softmax
+from sklearn.model_selection import train_test_split
+from sklearn.utils import check_array
+
+# Speed/accuracy presets. Lower learning rates need more iterations and more patience before
+# early stopping gives up; quality 3 is tuned to cost about what HistGradientBoosting's
+# defaults cost (measured in benchmarks/run_benchmarks.py).
+QUALITY_PRESETS = {
+    1: dict(learning_rate=0.2, max_iter=100, max_leaf_nodes=15, min_samples_leaf=20,
+            l2_regularization=0.0, n_iter_no_change=10),
+    2: dict(learning_rate=0.15, max_iter=200, max_leaf_nodes=31, min_samples_leaf=20,
+            l2_regularization=0.5, n_iter_no_change=15),
+    3: dict(learning_rate=0.1, max_iter=300, max_leaf_nodes=31, min_samples_leaf=20,
+            l2_regularization=1.0, n_iter_no_change=20),
+    4: dict(learning_rate=0.05, max_iter=1000, max_leaf_nodes=31, min_samples_leaf=20,
+            l2_regularization=1.0, n_iter_no_change=30),
+    5: dict(learning_rate=0.025, max_iter=3000, max_leaf_nodes=63, min_samples_leaf=10,
+            l2_regularization=1.0, n_iter_no_change=50),
+}
+ENGINE_PARAM_NAMES = tuple(QUALITY_PRESETS[3])
+
+# Below this many held-out rows a validation loss is noise: no early stopping, no temperature.
+MIN_VALIDATION_ROWS = 20
+# HistGradientBoosting accepts category codes 0 .. max_bins - 1 (255 by default); rarer
+# categories share the missing-value bin rather than failing the fit.
+MAX_CATEGORIES = 254
+# The temperature is searched on log T in this range: T from 1/50 to 50.
+LOG_T_BOUNDS = (-np.log(50.0), np.log(50.0))
+
+
+def check_quality(quality) -> int:
+    if isinstance(quality, (bool, np.bool_)) or not isinstance(quality, numbers.Integral):
+        msg = f"quality must be an integer in 1..5, got {quality!r}."
+        raise TypeError(msg)
+    if quality not in QUALITY_PRESETS:
+        msg = f"quality must be in 1..5 (1 fastest, 5 most accurate), got {quality}."
+        raise ValueError(msg)
+    return int(quality)
+
+
+def engine_params(estimator) -> dict:
+    """The preset for ``estimator.quality``, overridden by every explicit (non-None) value."""
+    params = dict(QUALITY_PRESETS[check_quality(estimator.quality)])
+    for name in ENGINE_PARAM_NAMES:
+        value = getattr(estimator, name)
+        if value is not None:
+            params[name] = value
+    _check_engine_params(params)
+    return params
+
+
+def _check_engine_params(params: dict) -> None:
+    checks = {
+        "learning_rate": (numbers.Real, lambda v: v > 0, "> 0"),
+        "max_iter": (numbers.Integral, lambda v: v >= 1, ">= 1"),
+        "max_leaf_nodes": (numbers.Integral, lambda v: v >= 2, ">= 2"),
+        "min_samples_leaf": (numbers.Integral, lambda v: v >= 1, ">= 1"),
+        "l2_regularization": (numbers.Real, lambda v: v >= 0, ">= 0"),
+        "n_iter_no_change": (numbers.Integral, lambda v: v >= 1, ">= 1"),
+    }
+    for name, (kind, ok, expected) in checks.items():
+        value = params[name]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
+            msg = f"{name} must be a {kind.__name__} {expected} (or None), got {value!r}."
+            raise TypeError(msg)
+        if not ok(value):
+            msg = f"{name} must be {expected}, got {value!r}."
+            raise ValueError(msg)
+
+
+def check_fraction(value, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        msg = f"{name} must be a float in (0, 1), got {value!r}."
+        raise TypeError(msg)
+    if not 0 < value < 1:
+        msg = f"{name} must be in (0, 1), got {value!r}."
+        raise ValueError(msg)
+    return float(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Columns
+
+
+def _is_dataframe(X) -> bool:
+    return hasattr(X, "iloc") and hasattr(X, "dtypes") and hasattr(X, "columns")
+
+
+def _is_categorical_dtype(dtype) -> bool:
+    if isinstance(dtype, np.dtype):
+        return dtype.kind in "OSU"
+    # pandas extension dtypes: category, string / str (pandas >= 3 default for text).
+    return getattr(dtype, "name", "") in ("category", "string", "str")
+
+
+def _is_missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value) or (
+        type(value).__name__ in ("NAType", "NaTType")
+    )
+
+
+class ColumnEncoder:
+    """Turns ``X`` into the float matrix the engine wants; categorical columns become codes.
+
+    Categorical columns are those named or indexed in ``cat_features`` plus, for a pandas
+    DataFrame, every column of category, object or string dtype. Codes are assigned by
+    frequency in the training data (most frequent first); unseen and overflow categories
+    become NaN, which the engine sends to its missing-value branch.
+    """
+
+    def fit(self, X, cat_features):
+        self.is_frame_ = _is_dataframe(X)
+        names = [str(c) for c in X.columns] if self.is_frame_ else None
+        X = X if self.is_frame_ else check_array(X, dtype=None, ensure_all_finite=False)
+        n_features = X.shape[1]
+        mask = np.zeros(n_features, dtype=bool)
+        if self.is_frame_:
+            mask |= np.array([_is_categorical_dtype(dt) for dt in X.dtypes], dtype=bool)
+        mask |= _cat_mask(cat_features, n_features, names)
+        self.mask_ = mask
+        self.mappings_ = {j: _fit_mapping(_column(X, j)) for j in np.flatnonzero(mask)}
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        if not self.mask_.any():
+            return check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        if not _is_dataframe(X):
+            X = check_array(X, dtype=None, ensure_all_finite=False)
+        elif X.shape[0] == 0:
+            msg = "X is empty; at least one row is needed."
+            raise ValueError(msg)
+        out = np.empty((X.shape[0], X.shape[1]), dtype=np.float64)
+        for j in range(X.shape[1]):
+            col = _column(X, j)
+            out[:, j] = _encode(col, self.mappings_[j]) if self.mask_[j] else _as_float(col, j)
+        return out
+
+
+def _cat_mask(cat_features, n_features: int, names) -> np.ndarray:
+    mask = np.zeros(n_features, dtype=bool)
+    if cat_features is None:
+        return mask
+    items = np.asarray(cat_features)
+    if items.dtype == bool:
+        if items.shape != (n_features,):
+            msg = (f"cat_features as a boolean mask must have one entry per column "
+                   f"({n_features}), got shape {items.shape}.")
+            raise ValueError(msg)
+        return items.copy()
+    for item in np.atleast_1d(items).tolist():
+        mask[_column_index(item, n_features, names)] = True
+    return mask
+
+
+def _column_index(item, n_features: int, names) -> int:
+    if isinstance(item, str):
+        if names is None or item not in names:
+            where = "X has no column names" if names is None else f"columns are {names}"
+            msg = f"cat_features names column {item!r}, which is not in X ({where})."
+            raise ValueError(msg)
+        return names.index(item)
+    if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral):
+        msg = f"cat_features must hold column indices or names, got {item!r}."
+        raise TypeError(msg)
+    if not 0 <= item < n_features:
+        msg = f"cat_features index {item} is outside 0..{n_features - 1}."
+        raise ValueError(msg)
+    return int(item)
+
+
+def _column(X, j: int) -> np.ndarray:
+    if _is_dataframe(X):
+        return X.iloc[:, j].to_numpy(dtype=object)
+    return X[:, j]
+
+
+def _fit_mapping(values: np.ndarray) -> dict:
+    counts = Counter(v for v in values.tolist() if not _is_missing(v))
+    ranked = sorted(counts, key=lambda v: (-counts[v], str(v)))
+    return {value: float(code) for code, value in enumerate(ranked[:MAX_CATEGORIES])}
+
+
+def _encode(values: np.ndarray, mapping: dict) -> np.ndarray:
+    try:
+        return np.fromiter((mapping.get(v, np.nan) for v in values.tolist()),
+                           dtype=np.float64, count=values.shape[0])
+    except TypeError as exc:
+        msg = f"A categorical column holds unhashable values: {exc}."
+        raise TypeError(msg) from exc
+
+
+def _as_float(values: np.ndarray, j: int) -> np.ndarray:
+    try:
+        col = np.array([np.nan if _is_missing(v) else v for v in values.tolist()],
+                       dtype=np.float64) if values.dtype == object else values.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        msg = (f"Column {j} of X is not numeric ({exc}); list it in cat_features or use a "
+               "pandas category / string dtype.")
+        raise ValueError(msg) from exc
+    if np.isinf(col).any():
+        msg = f"Column {j} of X contains infinity; missing values must be NaN."
+        raise ValueError(msg)
+    return col
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out split
+
+
+def holdout_split(n: int, fraction: float, seed: int, y_codes=None):
+    """Indices (train, validation); empty validation if it would hold too few rows.
+
+    With ``y_codes`` the split is stratified, classes with a single row stay in training,
+    and every class keeps at least one training row.
+    """
+    idx = np.arange(n)
+    n_val = int(round(fraction * n))
+    if n_val < MIN_VALIDATION_ROWS or n - n_val < MIN_VALIDATION_ROWS:
+        return idx, idx[:0]
+    if y_codes is None:
+        train, val = train_test_split(idx, test_size=n_val, random_state=seed)
+        return np.sort(train), np.sort(val)
+    counts = np.bincount(y_codes)
+    pool = idx[counts[y_codes] >= 2]
+    try:
+        train, val = train_test_split(pool, test_size=n_val, random_state=seed,
+                                      stratify=y_codes[pool])
+    except ValueError:  # too few rows per class for a stratified split of this size
+        train, val = train_test_split(pool, test_size=n_val, random_state=seed)
+    train = np.concatenate([train, idx[counts[y_codes] < 2]])
+    missing = np.setdiff1d(np.unique(y_codes), y_codes[train])
+    if missing.size:
+        back = np.array([val[y_codes[val] == c][0] for c in missing])
+        train, val = np.concatenate([train, back]), np.setdiff1d(val, back)
+    return np.sort(train), np.sort(val)
+
+
+# --------------------------------------------------------------------------------------------
+# Scores and temperature
+
+
+def scores_to_proba(raw: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    """Binary raw log-odds ``(n,)`` or multiclass logits ``(n, K)`` -> ``(n, K)`` probabilities."""
+    z = raw / temperature
+    if z.ndim == 1:
+        p = expit(z)
+        return np.column_stack([1.0 - p, p])
+    return softmax(z, axis=1)
+
+
+def log_loss_at(raw: np.ndarray, y_codes: np.ndarray, weight, temperature: float) -> float:
+    """Weighted mean log loss of ``scores_to_proba(raw, temperature)``, computed stably."""
+    z = raw / temperature
+    if z.ndim == 1:
+        # log p(y) = log sigmoid(z) for y=1 and log sigmoid(-z) for y=0.
+        nll = -log_expit(np.where(y_codes == 1, z, -z))
+    else:
+        nll = logsumexp(z, axis=1) - z[np.arange(z.shape[0]), y_codes]
+    return float(np.average(nll, weights=weight))
+
+
+def fit_temperature(raw: np.ndarray, y_codes: np.ndarray, weight=None) -> float:
+    """The temperature ``T > 0`` minimising held-out log loss of ``softmax(raw / T)``.
+
+    Temperature scaling (Guo et al. 2017) rescales all scores by one number, so it cannot
+    change the ranking of rows or the predicted class, only how confident the forecasts are.
+    """
+    result = minimize_scalar(
+        lambda log_t: log_loss_at(raw, y_codes, weight, np.exp(log_t)),
+        bounds=LOG_T_BOUNDS, method="bounded", options={"xatol": 1e-6},
+    )
+    return float(np.exp(result.x))
