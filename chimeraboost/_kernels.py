@@ -1,0 +1,180 @@
+"""Shared numerical kernels: one sort, many numbers, for one weight vector or many at once.
+
+Every kernel here takes weights of shape ``(B, n)``: ``B`` weight vectors over the same ``n``
+rows. The point estimate is the case ``B = 1``; a bootstrap is ``B`` vectors of resampling
+counts times the sample weights. Because the expensive part (sorting the scores, grouping
+ties) depends only on the rows and not on the weights, it is done once and shared by every
+weight vector and every metric that needs it (ROC-AUC, average precision, recall@k and the
+isotonic recalibration of the CORP decomposition).
+
+This module is private: ``metrics`` builds its public numbers from it, and ``resampling``
+reaches it only through ``metrics``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+
+# Forecasts closer than this are one forecast for the isotonic fit, as in scikit-learn's
+# IsotonicRegression (np.finfo(np.float64).resolution).
+ISOTONIC_TIE_EPS = 1e-15
+
+
+def replicate_weights(sample_weight, counts, n: int) -> np.ndarray:
+    """(B, n) row weights: resampling ``counts`` (or one vector of ones) times sample weights."""
+    if counts is None:
+        return (np.ones(n) if sample_weight is None else sample_weight)[None, :]
+    counts = np.asarray(counts, dtype=np.float64)
+    if counts.ndim == 1:
+        counts = counts[None, :]
+    if counts.ndim != 2 or counts.shape[1] != n:
+        msg = f"counts must have shape (B, {n}) (one column per row), got {counts.shape}."
+        raise ValueError(msg)
+    return counts if sample_weight is None else counts * sample_weight
+
+
+class GroupSums:
+    """Sort ``keys`` once; then sum any ``(B, n)`` weights over groups of equal keys.
+
+    Groups are the distinct values of ``keys`` in ascending order: ``values[g]`` is the key of
+    group ``g``, ``counts[g]`` the number of rows in it.
+    """
+
+    def __init__(self, keys: np.ndarray):
+        keys = np.asarray(keys)
+        self.n = keys.shape[0]
+        self.order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[self.order]
+        is_start = np.empty(self.n, dtype=bool)
+        is_start[:1] = True
+        np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=is_start[1:])
+        self.starts = np.flatnonzero(is_start)
+        self.values = sorted_keys[self.starts]
+        self.counts = np.diff(np.append(self.starts, self.n))
+
+    def sums(self, weights: np.ndarray) -> np.ndarray:
+        """(B, n) weights in row order -> (B, G) sums per group."""
+        return np.add.reduceat(weights[:, self.order], self.starts, axis=1)
+
+
+def dense_group_sums(codes: np.ndarray, n_groups: int, weights: np.ndarray) -> np.ndarray:
+    """(B, n) weights -> (B, n_groups) sums per integer code, absent codes giving 0."""
+    if weights.shape[0] == 1:
+        return np.bincount(codes, weights=weights[0], minlength=n_groups)[None, :]
+    onehot = np.zeros((codes.shape[0], n_groups))
+    onehot[np.arange(codes.shape[0]), codes] = 1.0
+    return weights @ onehot
+
+
+def binary_rank_stats(pos: np.ndarray, tot: np.ndarray) -> dict:
+    """ROC-AUC and average precision from per-group positive and total weights.
+
+    ``pos``, ``tot``: (B, G) weights of positives and of all rows in each group of tied
+    scores, groups in ascending score order. A negative and a positive with tied scores count
+    one half (the trapezoidal ROC curve); average precision uses scikit-learn's step-wise
+    definition, ``AP = sum_t (R_t - R_{t-1}) P_t`` over distinct thresholds, descending.
+    """
+    neg = tot - pos
+    p_tot = pos.sum(axis=1)
+    n_tot = neg.sum(axis=1)
+    neg_below = np.cumsum(neg, axis=1) - neg
+    with np.errstate(invalid="ignore", divide="ignore"):
+        auc = (pos * (neg_below + 0.5 * neg)).sum(axis=1) / (p_tot * n_tot)
+        # Cumulate from the top score down, as a threshold sweep does; subtracting a prefix
+        # from the total would lose digits for the few rows at the top.
+        tp = np.cumsum(pos[:, ::-1], axis=1)[:, ::-1]
+        flagged = np.cumsum(tot[:, ::-1], axis=1)[:, ::-1]
+        precision = np.where(flagged > 0, tp / np.where(flagged > 0, flagged, 1.0), 0.0)
+        ap = (pos * precision).sum(axis=1) / p_tot
+    auc[(p_tot <= 0) | (n_tot <= 0)] = np.nan
+    ap[p_tot <= 0] = np.nan
+    return {"roc_auc": auc, "pr_auc": ap}
+
+
+def top_k_stats(pos: np.ndarray, tot: np.ndarray, counts: np.ndarray, k: float) -> dict:
+    """Recall and precision of flagging the ``k`` highest-scored rows.
+
+    Ties at the cutoff are shared fractionally: if the cut falls inside a group of ``m`` tied
+    rows of which ``j`` must be taken, each of them is flagged with probability ``j / m`` --
+    the expected value under random tie-breaking. ``k`` counts rows (each row once, whatever
+    its weight); recall and precision are weighted.
+    """
+    # Rows strictly above each group, scanning from the top score down.
+    desc_counts = counts[::-1]
+    above = np.cumsum(desc_counts) - desc_counts
+    g = int(np.searchsorted(above + desc_counts, k, side="left"))
+    g = min(g, desc_counts.shape[0] - 1)
+    frac = (k - above[g]) / desc_counts[g]
+    pos_d, tot_d = pos[:, ::-1], tot[:, ::-1]
+    sel_pos = pos_d[:, :g].sum(axis=1) + frac * pos_d[:, g]
+    sel_tot = tot_d[:, :g].sum(axis=1) + frac * tot_d[:, g]
+    p_tot = pos.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.where(p_tot > 0, sel_pos / p_tot, np.nan)
+        precision = np.where(sel_tot > 0, sel_pos / sel_tot, np.nan)
+    return {"recall_at_k": recall, "precision_at_k": precision}
+
+
+def isotonic_groups(values: np.ndarray) -> np.ndarray:
+    """Merge ascending distinct forecasts closer than 1e-15 into one, as sklearn does.
+
+    Returns, for each distinct value, the index of its isotonic group. scikit-learn starts a
+    new group when ``x - x_first_of_group >= eps``; that rule is sequential only inside runs of
+    near-ties, so the loop runs over those runs alone.
+    """
+    is_start = np.ones(values.shape[0], dtype=bool)
+    is_start[1:] = np.diff(values) >= ISOTONIC_TIE_EPS
+    prev, first = -2, 0
+    for i in np.flatnonzero(~is_start[1:]):
+        # the pair (i, i + 1) is closer than eps; i opens a group if the run starts at i
+        if i != prev + 1:
+            first = i
+        if values[i + 1] - values[first] >= ISOTONIC_TIE_EPS:
+            is_start[i + 1] = True
+            first = i + 1
+        prev = i
+    return np.cumsum(is_start) - 1
+
+
+def corp_decomposition(
+    forecast_values: np.ndarray, events: np.ndarray, tot: np.ndarray, sq_err: np.ndarray
+) -> dict:
+    """CORP decomposition of the Brier score of one binary event, for B weight vectors.
+
+    Parameters
+    ----------
+    forecast_values : (G,) ascending distinct forecasts of the event.
+    events, tot : (B, G) weight of rows where the event happened, and of all rows, per group.
+    sq_err : (B,) weighted sum of squared errors ``sum w (p - o)^2`` of the forecast itself.
+
+    Returns
+    -------
+    dict of (B,) arrays: ``score`` (mean Brier term), ``mcb``, ``dsc``, ``unc``.
+
+    Notes
+    -----
+    Dimitriadis, Gneiting & Jordan (2021), "Stable reliability diagrams for probabilistic
+    classifiers", PNAS 118(8), doi:10.1073/pnas.2016191118: with ``r`` the isotonic (PAV)
+    recalibration of the forecasts and ``rbar`` the event rate,
+    ``MCB = S(p) - S(r)``, ``DSC = S(rbar) - S(r)``, ``UNC = S(rbar)``, so that
+    ``S(p) = MCB - DSC + UNC``.
+    """
+    gid = isotonic_groups(forecast_values)
+    if gid[-1] + 1 < gid.shape[0]:
+        events = np.add.reduceat(events, np.flatnonzero(np.r_[True, np.diff(gid) > 0]), axis=1)
+        tot = np.add.reduceat(tot, np.flatnonzero(np.r_[True, np.diff(gid) > 0]), axis=1)
+    w_tot = tot.sum(axis=1)
+    b = tot.shape[0]
+    sq_iso = np.empty(b)
+    for i in range(b):
+        keep = tot[i] > 0
+        t, e = tot[i, keep], events[i, keep]
+        r = isotonic_regression(e / t, weights=t, increasing=True).x
+        # sum_g [ t r^2 - 2 r e + e ]: the squared error of the recalibrated forecast.
+        sq_iso[i] = np.sum(t * r * r - 2.0 * r * e + e)
+    rate = events.sum(axis=1) / w_tot
+    unc = rate * (1.0 - rate)
+    score = sq_err / w_tot
+    s_iso = sq_iso / w_tot
+    return {"score": score, "mcb": score - s_iso, "dsc": unc - s_iso, "unc": unc}

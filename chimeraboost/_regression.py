@@ -1,0 +1,129 @@
+"""Regression numbers: RMSE and MAE against the constant mean and median forecasts.
+
+Re-exported by ``chimeraboost.metrics``; this module exists to keep ``metrics`` short.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels import replicate_weights
+from ._validation import check_numeric_1d, check_same_length, check_sample_weight, warn_degenerate
+
+_FLOAT_EPS = np.finfo(np.float64).eps
+
+
+def weighted_median(y_sorted: np.ndarray, w_sorted: np.ndarray) -> np.ndarray:
+    """Weighted median of ascending ``y_sorted`` for each row of ``w_sorted`` (B, n).
+
+    Uses the "averaged inverted cdf" (Hyndman & Fan 1996, definition 2): the smallest value
+    whose cumulative weight reaches half the total, averaged with the next value carrying
+    weight when the cumulative weight hits one half exactly. With unit weights this is the
+    usual median (the mean of the two middle values for even n); it is the definition behind
+    ``sklearn.metrics.d2_absolute_error_score``.
+    """
+    cdf = np.cumsum(w_sorted, axis=1)
+    half = 0.5 * cdf[:, -1]
+    n = y_sorted.shape[0]
+    out = np.empty(w_sorted.shape[0])
+    for b in range(w_sorted.shape[0]):
+        i = min(int(np.searchsorted(cdf[b], half[b], side="left")), n - 1)
+        if cdf[b, i] - half[b] > _FLOAT_EPS:
+            out[b] = y_sorted[i]
+        else:
+            j = int(np.searchsorted(cdf[b], cdf[b, i], side="right"))
+            out[b] = 0.5 * (y_sorted[i] + y_sorted[min(j, n - 1)])
+    return out
+
+
+class RegressionEvaluator:
+    """Validated regression data; ``evaluate(counts)`` scores any number of weight vectors."""
+
+    def __init__(self, y, pred, sample_weight, baseline):
+        self.y, self.pred, self.sample_weight = y, pred, sample_weight
+        self.n = y.shape[0]
+        self._sq = (y - pred) ** 2
+        self._abs = np.abs(y - pred)
+        self._order = np.argsort(y, kind="stable")
+        self.baseline = None
+        if baseline is not None:
+            b = np.sort(baseline)
+            self.baseline = (float(np.mean(b)), float(weighted_median(b, np.ones((1, b.size)))[0]))
+
+    def evaluate(self, counts=None, warn: bool = True) -> dict:
+        """Dict of (B,) arrays: every regression number for each weight vector."""
+        W = replicate_weights(self.sample_weight, counts, self.n)
+        ws = W.sum(axis=1)
+        mean_y = W @ self.y / ws
+        if self.baseline is None:
+            centre = mean_y
+            median = weighted_median(self.y[self._order], W[:, self._order])
+        else:
+            centre = np.full(W.shape[0], self.baseline[0])
+            median = np.full(W.shape[0], self.baseline[1])
+        out = {"mean_y": mean_y, "baseline_mean": centre, "baseline_median": median}
+        out["mse"] = W @ self._sq / ws
+        out["mae"] = W @ self._abs / ws
+        out["mse_ref"] = np.sum(W * (self.y[None, :] - centre[:, None]) ** 2, axis=1) / ws
+        out["mae_ref"] = np.sum(W * np.abs(self.y[None, :] - median[:, None]), axis=1) / ws
+        out["rmse"] = np.sqrt(out["mse"])
+        out["rmse_ref"] = np.sqrt(out["mse_ref"])
+        # A constant y gives a zero reference up to the rounding of its mean.
+        scale = np.maximum(W @ self.y**2 / ws, np.finfo(np.float64).tiny)
+        flat = out["mse_ref"] <= 16 * _FLOAT_EPS**2 * scale
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out["r2"] = np.where(flat, np.nan, 1.0 - out["mse"] / out["mse_ref"])
+            out["mae_skill"] = np.where(
+                flat | (out["mae_ref"] <= 0), np.nan, 1.0 - out["mae"] / out["mae_ref"]
+            )
+        if warn and flat[0]:
+            warn_degenerate(
+                "y is constant: r2 and mae_skill against the constant forecast are undefined "
+                "(NaN)."
+            )
+        return out
+
+
+def regression_evaluator(y, pred, sample_weight=None, baseline=None) -> RegressionEvaluator:
+    """Validate once; return an evaluator (see :class:`RegressionEvaluator`)."""
+    y = check_numeric_1d(y, "y")
+    pred = check_numeric_1d(pred, "pred")
+    n = check_same_length(y=y, pred=pred)
+    w = check_sample_weight(sample_weight, n)
+    if baseline is not None:
+        baseline = check_numeric_1d(baseline, "baseline")
+    return RegressionEvaluator(y, pred, w, baseline)
+
+
+def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
+    """RMSE and MAE with the losses of the constant forecasts they are judged against.
+
+    Parameters
+    ----------
+    y, pred : array-like of shape (n,)
+    sample_weight : array-like of shape (n,), default=None
+    baseline : array-like of targets, default=None
+        ``None``: the reference forecasts are the (weighted) mean and median of the scored
+        ``y``; then ``r2`` equals ``sklearn.metrics.r2_score`` and ``mae_skill`` equals
+        ``d2_absolute_error_score``, weights included. ``y_train``: the mean and median of
+        those targets (unweighted), the forecast a model could have made without features.
+
+    Returns
+    -------
+    dict
+        ``n``, ``mean_y``, ``mse``, ``rmse``, ``mae``, ``baseline_mean``,
+        ``baseline_median``, ``mse_ref``, ``rmse_ref``, ``mae_ref`` (losses of the constant
+        mean / median forecasts), ``r2 = 1 - mse / mse_ref``, ``mae_skill = 1 - mae /
+        mae_ref``. A constant ``y`` gives NaN skills and a warning.
+
+    Examples
+    --------
+    >>> r = regression_report([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 5.0])
+    >>> r["r2"], r["mae_skill"]
+    (0.8, 0.75)
+    """
+    ev = regression_evaluator(y, pred, sample_weight, baseline)
+    out = {"n": ev.n}
+    out.update({key: float(v[0]) for key, v in ev.evaluate().items()})
+    out["reference"] = "mean of y" if baseline is None else "mean of baseline"
+    return out

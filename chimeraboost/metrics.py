@@ -1,0 +1,542 @@
+"""Is the model any good, compared with what? The numbers, on arrays.
+
+Pure functions: arrays in, floats and dicts out; no estimator is ever seen here. Every proper
+score comes with the base rate of the rows it was computed on, the loss of the no-skill
+forecast that base rate implies, and the skill ``1 - loss / reference``.
+
+Questions worth asking, and which function answers each:
+
+- How good are the probabilities, against knowing only the base rate?
+  :func:`classification_report` (log loss and Brier with their references and skills),
+  :func:`log_loss_skill`, :func:`brier_skill`.
+- What does the no-skill forecast score at this base rate? :func:`reference_log_loss`,
+  :func:`reference_brier` (closed forms), :func:`class_prior`.
+- Are the probabilities calibrated, and how much do they discriminate?
+  :func:`calibration_mcb`, :func:`calibration_decomposition` (CORP: MCB, DSC, UNC).
+- Does the model put positives first? ``roc_auc`` and ``pr_auc`` in the reports,
+  :func:`ranking_report` for models that give scores but no probabilities.
+- If I can act on k cases, how many positives do I catch? :func:`recall_at_k`,
+  :func:`precision_at_k` (ties at the cutoff shared fractionally).
+- How far off are the numbers of a regressor, against predicting the mean?
+  :func:`regression_report` (``r2`` and ``mae_skill``).
+- What do I print? :func:`format_report`.
+
+Every number is computed by an *evaluator* (:func:`classification_evaluator`,
+:func:`regression_evaluator`) that sorts the scores once and then evaluates any number of
+weight vectors; the bootstrap in ``resampling`` reuses exactly these definitions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _kernels
+from ._format import format_report
+from ._kernels import replicate_weights as _weights
+from ._regression import RegressionEvaluator, regression_evaluator, regression_report
+from ._validation import (
+    as_1d,
+    check_classes,
+    check_k,
+    check_numeric_1d,
+    check_proba,
+    check_same_length,
+    check_sample_weight,
+    encode_labels,
+    warn_degenerate,
+)
+
+__all__ = [
+    "class_prior",
+    "reference_log_loss",
+    "reference_brier",
+    "log_loss",
+    "brier_score",
+    "log_loss_skill",
+    "brier_skill",
+    "calibration_mcb",
+    "calibration_decomposition",
+    "recall_at_k",
+    "precision_at_k",
+    "classification_report",
+    "ranking_report",
+    "regression_report",
+    "classification_evaluator",
+    "regression_evaluator",
+    "format_report",
+]
+
+_EPS = np.finfo(np.float64).eps
+
+
+# --------------------------------------------------------------------------- references
+
+
+def _as_prior(prior, name: str = "prior") -> np.ndarray:
+    p = np.atleast_1d(np.asarray(prior, dtype=np.float64))
+    if p.ndim != 1 or p.shape[0] == 0:
+        msg = f"{name} must be a probability or a vector of class probabilities, got {prior!r}."
+        raise ValueError(msg)
+    if p.shape[0] == 1:
+        p = np.array([1.0 - p[0], p[0]])
+    if np.any(~np.isfinite(p)) or np.any(p < 0) or np.any(p > 1) or abs(p.sum() - 1) > 1e-6:
+        msg = f"{name} must hold probabilities in [0, 1] summing to 1, got {prior!r}."
+        raise ValueError(msg)
+    return p
+
+
+def reference_log_loss(prior, outcome_prior=None) -> float:
+    """Log loss of the constant forecast ``prior``.
+
+    Parameters
+    ----------
+    prior : float or array of shape (K,)
+        The no-skill forecast: a positive-class rate (binary) or a class-probability vector.
+    outcome_prior : float or array of shape (K,), default=None
+        How often each class occurs in the rows scored. ``None`` means the same as ``prior``
+        (the forecast is the rows' own base rate), which gives the entropy.
+
+    Notes
+    -----
+    ``-sum_k r_k log q_k`` with ``q`` the forecast and ``r`` the outcome frequencies; for
+    ``q = r`` this is the entropy ``-sum_k q_k log q_k``: 0.367 at a 12% base rate.
+    Probabilities are clipped to ``[eps, 1 - eps]`` as in ``sklearn.metrics.log_loss``.
+
+    Examples
+    --------
+    >>> round(reference_log_loss(0.12), 3)
+    0.367
+    """
+    q = _as_prior(prior)
+    r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
+    return float(_ref_log_loss(r[None], q)[0])
+
+
+def reference_brier(prior, outcome_prior=None) -> float:
+    """Brier score (sum over classes) of the constant forecast ``prior``.
+
+    Notes
+    -----
+    ``sum_k (q_k^2) - 2 r.q + 1`` with forecast ``q`` and outcome frequencies ``r``; for
+    ``q = r`` this is ``1 - sum_k q_k^2``, i.e. ``2 q (1 - q)`` for a binary base rate ``q``
+    (twice scikit-learn's single-column ``brier_score_loss`` of the constant forecast).
+
+    Examples
+    --------
+    >>> round(reference_brier(0.12), 4)
+    0.2112
+    """
+    q = _as_prior(prior)
+    r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
+    return float(_ref_brier(r[None], q)[0])
+
+
+def _ref_log_loss(r: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """(B, K) outcome frequencies, (K,) or (B, K) forecast -> (B,) log loss."""
+    return -np.sum(r * np.log(np.clip(q, _EPS, 1 - _EPS)), axis=-1)
+
+
+def _ref_brier(r: np.ndarray, q: np.ndarray) -> np.ndarray:
+    return 1.0 - 2.0 * np.sum(r * q, axis=-1) + np.sum(q * q, axis=-1)
+
+
+def _skill(loss: np.ndarray, ref: np.ndarray, undefined: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        skill = 1.0 - loss / ref
+    return np.where(undefined | (ref <= 0), np.nan, skill)
+
+
+# --------------------------------------------------------------------------- evaluators
+
+
+class ClassificationEvaluator:
+    """Validated classification data, sorted once; ``evaluate`` scores any weight vectors.
+
+    Built by :func:`classification_evaluator`. Numbers that the model cannot give (log loss
+    of a model without probabilities) are NaN.
+    """
+
+    def __init__(self, codes, classes, sample_weight, proba, score, pred, base_prior, k):
+        self.codes, self.classes = codes, classes
+        self.n, self.n_classes = codes.shape[0], classes.shape[0]
+        self.sample_weight, self.base_prior, self.k = sample_weight, base_prior, k
+        self.has_proba = proba is not None
+        binary = self.n_classes == 2
+        if proba is not None:
+            p_true = proba[np.arange(self.n), codes]
+            self._log_loss_row = -np.log(np.clip(p_true, _EPS, 1 - _EPS))
+            self._brier_row = np.einsum("ij,ij->i", proba, proba) - 2.0 * p_true + 1.0
+            score = proba[:, 1] if binary else proba
+            pred = np.argmax(proba, axis=1)
+        self.pred = pred
+        # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
+        self._score = score
+        if score is None:
+            self._ranks = []
+        elif score.ndim == 1:
+            self._ranks = [(1, _kernels.GroupSums(score))]
+        else:
+            self._ranks = [(j, _kernels.GroupSums(score[:, j])) for j in range(self.n_classes)]
+
+    def evaluate(self, counts=None, warn: bool = True) -> dict:
+        """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
+
+        ``counts`` (B, n) multiplies the sample weights (bootstrap resampling counts);
+        ``None`` evaluates the data as given (B = 1).
+        """
+        W = _weights(self.sample_weight, counts, self.n)
+        ws = W.sum(axis=1)
+        K = self.n_classes
+        r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
+        single = np.sum(r > 0, axis=1) < 2
+        out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
+        out.update(self._proper_scores(W, ws, r, single))
+        out.update(self._ranking(W, r))
+        out.update(self._thresholds(W, ws))
+        if warn and single[0]:
+            warn_degenerate(
+                f"y holds a single class ({self.classes[np.argmax(r[0])]!r}): ROC-AUC is "
+                "undefined, and so are skill scores measured against y's own base rate. "
+                "They are NaN."
+            )
+        return out
+
+    def _proper_scores(self, W, ws, r, single) -> dict:
+        nan = np.full(W.shape[0], np.nan)
+        keys = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
+                "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
+        if not self.has_proba:
+            return dict.fromkeys(keys, nan)
+        q = r if self.base_prior is None else self.base_prior
+        undefined = single if self.base_prior is None else np.zeros_like(single)
+        out = {"log_loss": W @ self._log_loss_row / ws, "log_loss_ref": _ref_log_loss(r, q)}
+        out["brier"] = W @ self._brier_row / ws
+        out["brier_ref"] = _ref_brier(r, q)
+        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"], undefined)
+        out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
+        corp = self.decomposition(W)
+        out["calibration_mcb"] = corp["mcb"].mean(axis=1)
+        out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
+        out["uncertainty_unc"] = corp["unc"].mean(axis=1)
+        return out
+
+    def decomposition(self, W) -> dict:
+        """Per-class CORP decomposition: dict of (B, K') arrays, K' = 1 for binary.
+
+        For binary problems class 0's decomposition equals class 1's (``1 - p`` against
+        ``1 - o`` is the mirror image), so only the positive class is computed.
+        """
+        parts = {"score": [], "mcb": [], "dsc": [], "unc": []}
+        for j, rank in self._ranks:
+            event = (self.codes == j).astype(np.float64)
+            p = self._score if self._score.ndim == 1 else self._score[:, j]
+            res = _kernels.corp_decomposition(
+                rank.values, rank.sums(W * event), rank.sums(W), W @ (p - event) ** 2
+            )
+            for key in parts:
+                parts[key].append(res[key])
+        return {key: np.stack(v, axis=1) for key, v in parts.items()}
+
+    def _ranking(self, W, r) -> dict:
+        B = W.shape[0]
+        if not self._ranks:
+            nan = np.full(B, np.nan)
+            return {"roc_auc": nan, "pr_auc": nan, "pr_auc_lift": nan}
+        aucs, aps = [], []
+        for j, rank in self._ranks:
+            pos, tot = rank.sums(W * (self.codes == j)), rank.sums(W)
+            stats = _kernels.binary_rank_stats(pos, tot)
+            aucs.append(stats["roc_auc"])
+            aps.append(stats["pr_auc"])
+        out = {"roc_auc": _mean_defined(aucs), "pr_auc": _mean_defined(aps)}
+        if self.n_classes == 2:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
+            if self.k is not None:
+                out.update(_kernels.top_k_stats(pos, tot, rank.counts, self.k))
+        return out
+
+    def _thresholds(self, W, ws) -> dict:
+        B, K = W.shape[0], self.n_classes
+        if self.pred is None:
+            nan = np.full(B, np.nan)
+            return {"accuracy": nan, "balanced_accuracy": nan, "f1_macro": nan}
+        cm = _kernels.dense_group_sums(self.codes * K + self.pred, K * K, W).reshape(B, K, K)
+        tp = np.diagonal(cm, axis1=1, axis2=2)
+        actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            recall = np.where(actual > 0, tp / actual, np.nan)
+            # F1 = 2TP / (2TP + FP + FN); labels absent from y and from the predictions
+            # are left out of the macro average, as in sklearn's f1_score.
+            f1 = np.where(actual + predicted > 0, 2 * tp / (actual + predicted), np.nan)
+        return {
+            "accuracy": tp.sum(axis=1) / ws,
+            "balanced_accuracy": _mean_defined(list(recall.T)),
+            "f1_macro": _mean_defined(list(f1.T)),
+        }
+
+
+def _mean_defined(columns) -> np.ndarray:
+    """Row-wise mean over the defined (non-NaN) entries; NaN where none is defined."""
+    a = np.stack(columns, axis=1)
+    ok = ~np.isnan(a)
+    cnt = ok.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(cnt > 0, np.where(ok, a, 0.0).sum(axis=1) / cnt, np.nan)
+
+
+def _prior_of(codes, n_classes, weight=None) -> np.ndarray:
+    counts = np.bincount(codes, weights=weight, minlength=n_classes)
+    return counts / counts.sum()
+
+
+def classification_evaluator(
+    y, classes, *, proba=None, score=None, y_pred=None, sample_weight=None, baseline=None,
+    k=None,
+) -> ClassificationEvaluator:
+    """Validate once, sort once; return an evaluator whose ``evaluate(counts)`` gives numbers.
+
+    Give ``proba`` (probabilities, columns in the order of ``classes``), or ``score``
+    (decision function: 1-D for binary, higher means ``classes[1]``; (n, K) otherwise) and/or
+    ``y_pred`` (hard labels). ``baseline`` is None or targets whose class prior is the
+    no-skill forecast. ``k`` (binary only) adds recall and precision at ``k``.
+    """
+    classes = check_classes(classes)
+    K = classes.shape[0]
+    codes = encode_labels(y, classes, "y")
+    n = codes.shape[0]
+    if proba is not None:
+        proba = check_proba(proba, K, "proba")
+        check_same_length(y=codes, proba=proba)
+    if score is not None:
+        score = _check_score(score, K, n)
+    pred = None
+    if y_pred is not None:
+        pred = encode_labels(y_pred, classes, "y_pred")
+        check_same_length(y=codes, y_pred=pred)
+    w = check_sample_weight(sample_weight, n)
+    base_prior = None
+    if baseline is not None:
+        base_prior = _prior_of(encode_labels(baseline, classes, "baseline"), K)
+    k_rows = None
+    if k is not None:
+        if K != 2:
+            msg = f"k (recall@k) needs a binary problem; there are {K} classes."
+            raise ValueError(msg)
+        k_rows = check_k(k, n)
+    return ClassificationEvaluator(codes, classes, w, proba, score, pred, base_prior, k_rows)
+
+
+def _check_score(score, n_classes, n):
+    arr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim == 1:
+        if n_classes != 2:
+            msg = f"score is 1-D but there are {n_classes} classes; pass an (n, {n_classes}) array."
+            raise ValueError(msg)
+        arr = check_numeric_1d(arr, "score")
+    else:
+        if arr.ndim != 2 or arr.shape[1] != n_classes:
+            msg = f"score must be 1-D (binary) or (n, {n_classes}); got shape {arr.shape}."
+            raise ValueError(msg)
+        arr = arr.astype(np.float64)
+        if not np.all(np.isfinite(arr)):
+            msg = "score contains NaN or infinite values."
+            raise ValueError(msg)
+    check_same_length(y=np.empty(n), score=arr)
+    return arr
+
+
+def _point(ev_out: dict) -> dict:
+    """B = 1 evaluation -> plain floats (priors as arrays)."""
+    return {
+        key: (float(v[0]) if v.ndim == 1 else v[0].copy()) for key, v in ev_out.items()
+    }
+
+
+def classification_report(y, proba, classes, sample_weight=None, baseline=None, k=None) -> dict:
+    """Every classification number of a probabilistic model, with its reference.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+    baseline : array-like of targets, default=None
+        Where the no-skill forecast's class prior comes from. ``None``: the scored ``y``
+        itself (weighted); the skills then equal ``sklearn.metrics.d2_log_loss_score`` and
+        ``d2_brier_score``. ``y_train``: the prior the model could have known.
+    k : int or float, default=None
+        Binary only: also report ``recall_at_k`` and ``precision_at_k``.
+
+    Returns
+    -------
+    dict
+        ``n``, ``classes``, ``base_rate`` (binary: the rate of ``classes[1]``; multiclass:
+        the prior vector), ``positives`` (weight of ``classes[1]`` / the last class),
+        ``reference_prior``, ``log_loss``, ``log_loss_ref``, ``log_loss_skill``, ``brier``
+        (sum over classes), ``brier_ref``, ``brier_skill``, ``calibration_mcb``,
+        ``discrimination_dsc``, ``uncertainty_unc`` (class averages; for each class
+        ``brier_k = MCB_k - DSC_k + UNC_k``), ``accuracy``, ``balanced_accuracy``,
+        ``f1_macro``, ``roc_auc``, ``pr_auc`` (binary: average precision; multiclass: macro
+        one-vs-rest), and for binary ``pr_auc_lift`` (``pr_auc / base_rate``).
+
+    Examples
+    --------
+    >>> r = classification_report([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1])
+    >>> round(r["brier_skill"], 4), r["roc_auc"]
+    (0.565, 1.0)
+    """
+    ev = classification_evaluator(
+        y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline, k=k
+    )
+    return _finish_classification(ev)
+
+
+def ranking_report(y, score, classes, sample_weight=None, y_pred=None, k=None) -> dict:
+    """The numbers of a model that ranks but gives no probabilities.
+
+    ``score`` is a decision function (1-D for binary, higher means ``classes[1]``, or
+    (n, K)); ``y_pred`` optional hard labels for accuracy and F1. Log loss, Brier and
+    calibration are NaN: without probabilities there is nothing to judge them on.
+    """
+    if score is None and y_pred is None:
+        msg = "ranking_report needs score or y_pred."
+        raise ValueError(msg)
+    ev = classification_evaluator(
+        y, classes, score=score, y_pred=y_pred, sample_weight=sample_weight, k=k
+    )
+    return _finish_classification(ev)
+
+
+def _finish_classification(ev: ClassificationEvaluator) -> dict:
+    out = {"n": ev.n, "classes": ev.classes}
+    out.update(_point(ev.evaluate()))
+    out["reference_prior"] = (
+        ev.base_prior if ev.base_prior is not None else np.atleast_1d(out["base_rate"])
+    )
+    if ev.n_classes == 2 and out["reference_prior"].shape[0] == 1:
+        rate = out["reference_prior"][0]
+        out["reference_prior"] = np.array([1 - rate, rate])
+    out["reference"] = "prior of y" if ev.base_prior is None else "prior of baseline"
+    return out
+
+
+# --------------------------------------------------------------------------- single numbers
+
+
+def class_prior(y, classes, sample_weight=None) -> np.ndarray:
+    """Weighted frequency of each of ``classes`` in ``y``: the no-skill forecast."""
+    classes = check_classes(classes)
+    codes = encode_labels(y, classes, "y")
+    w = check_sample_weight(sample_weight, codes.shape[0])
+    return _prior_of(codes, classes.shape[0], w)
+
+
+def _one(y, proba, classes, sample_weight, baseline, key) -> float:
+    return classification_report(y, proba, classes, sample_weight, baseline)[key]
+
+
+def log_loss(y, proba, classes, sample_weight=None) -> float:
+    """Mean negative log-likelihood (natural log); equals ``sklearn.metrics.log_loss``."""
+    return _one(y, proba, classes, sample_weight, None, "log_loss")
+
+
+def brier_score(y, proba, classes, sample_weight=None) -> float:
+    """Mean over rows of ``sum_k (p_k - 1[y = k])^2`` (binary: twice sklearn's Brier)."""
+    return _one(y, proba, classes, sample_weight, None, "brier")
+
+
+def log_loss_skill(y, proba, classes, sample_weight=None, baseline=None) -> float:
+    """``1 - log_loss / reference_log_loss``: 0 = no better than the prior, 1 = perfect."""
+    return _one(y, proba, classes, sample_weight, baseline, "log_loss_skill")
+
+
+def brier_skill(y, proba, classes, sample_weight=None, baseline=None) -> float:
+    """``1 - brier / reference_brier`` (the Brier skill score); equals ``d2_brier_score``."""
+    return _one(y, proba, classes, sample_weight, baseline, "brier_skill")
+
+
+def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
+    """CORP decomposition of the Brier score, per class and averaged over classes.
+
+    Returns
+    -------
+    dict
+        ``mcb``, ``dsc``, ``unc``, ``score`` (floats: class averages, ``score = MCB - DSC +
+        UNC`` is the mean per-class Brier term, i.e. ``brier / K``) and ``per_class``: a dict
+        of the same four as arrays of shape (K,), in the order of ``classes``.
+
+    Notes
+    -----
+    Dimitriadis, Gneiting & Jordan (2021), PNAS 118(8), doi:10.1073/pnas.2016191118. For
+    each class, the forecast ``p_k`` of the event ``y = k`` is recalibrated by weighted
+    isotonic regression (pool-adjacent-violators; forecasts within 1e-15 pooled as in
+    scikit-learn's ``IsotonicRegression``). ``MCB = S(p) - S(recalibrated)``, ``DSC =
+    S(event rate) - S(recalibrated)``, ``UNC = S(event rate)`` with ``S`` the mean squared
+    error. MCB >= 0 with equality for an isotonically calibrated forecast.
+    """
+    ev = classification_evaluator(y, classes, proba=proba, sample_weight=sample_weight)
+    per = {key: v[0] for key, v in ev.decomposition(_weights(ev.sample_weight, None, ev.n)).items()}
+    if ev.n_classes == 2:
+        per = {key: np.repeat(v, 2) for key, v in per.items()}
+    out = {key: float(v.mean()) for key, v in per.items()}
+    out["per_class"] = per
+    return out
+
+
+def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
+    """Miscalibration (CORP MCB) averaged over classes; 0 = calibrated. See
+    :func:`calibration_decomposition`."""
+    return calibration_decomposition(y, proba, classes, sample_weight)["mcb"]
+
+
+def _binary_target(y, pos_label):
+    arr = as_1d(y, "y")
+    if pos_label is not None:
+        return (arr == pos_label).astype(np.float64)
+    if arr.dtype == bool:
+        return arr.astype(np.float64)
+    values = set(np.unique(arr).tolist()) if arr.dtype.kind in "biuf" else {None}
+    if not values <= {0, 1}:
+        shown = np.unique(arr.astype(str))[:5].tolist()
+        msg = f"y must be 0/1 or bool when pos_label is None; got labels {shown}. Pass pos_label."
+        raise ValueError(msg)
+    return arr.astype(np.float64)
+
+
+def _top_k(y, score, k, sample_weight, pos_label) -> dict:
+    target = _binary_target(y, pos_label)
+    s = check_numeric_1d(score, "score")
+    n = check_same_length(y=target, score=s)
+    w = check_sample_weight(sample_weight, n)
+    k_rows = check_k(k, n)
+    W = _weights(w, None, n)
+    rank = _kernels.GroupSums(s)
+    stats = _kernels.top_k_stats(rank.sums(W * target), rank.sums(W), rank.counts, k_rows)
+    if np.isnan(stats["recall_at_k"][0]):
+        warn_degenerate("y has no positives: recall@k is undefined (NaN).")
+    return {key: float(v[0]) for key, v in stats.items()}
+
+
+def recall_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
+    """Share of the positives (weighted) among the ``k`` highest-scored rows.
+
+    ``k`` is a number of rows, or a float in (0, 1) for a fraction of them. Ties at the
+    cutoff are shared fractionally (the expected value under random tie-breaking), so a
+    0/1 rule flagging 500 rows gets recall@400 = 0.8 x recall@500. Works on any score.
+    """
+    return _top_k(y, score, k, sample_weight, pos_label)["recall_at_k"]
+
+
+def precision_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
+    """Share of positives (weighted) among the ``k`` highest-scored rows; ties as in
+    :func:`recall_at_k` (with weights: expected positive weight over expected weight)."""
+    return _top_k(y, score, k, sample_weight, pos_label)["precision_at_k"]
+
