@@ -117,11 +117,12 @@ class _ChimeraBoostBase(BaseEstimator):
         if y is None:
             msg = (f"{type(self).__name__} requires y to be passed, but the target y is None.")
             raise ValueError(msg)
+        X = _as_2d(X)
         validate_data(self, X, skip_check_array=True, reset=True)
         self._encoder = B.ColumnEncoder().fit(X, cat_features)
         Xf = self._encoder.transform(X)
-        y = column_or_1d(check_array(y, ensure_2d=False, dtype=None,
-                                     ensure_all_finite=False, input_name="y"), warn=True)
+        y = column_or_1d(check_array(y, ensure_2d=False, dtype=None, input_name="y"),
+                         warn=True)
         check_consistent_length(Xf, y)
         w = check_sample_weight(sample_weight, Xf.shape[0])
         self.categorical_features_ = self._encoder.mask_.copy()
@@ -131,6 +132,7 @@ class _ChimeraBoostBase(BaseEstimator):
 
     def _transform(self, X) -> np.ndarray:
         check_is_fitted(self)
+        X = _as_2d(X)
         validate_data(self, X, skip_check_array=True, reset=False)
         return self._encoder.transform(X)
 
@@ -341,8 +343,8 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         check_classification_targets(y)
         self.classes_, codes_kept = np.unique(y[rows], return_inverse=True)
         if self.classes_.shape[0] < 2:
-            msg = (f"y has a single class {self.classes_.tolist()} among rows of positive "
-                   "weight; a classifier needs at least two classes.")
+            msg = (f"y contains only one class, {self.classes_.tolist()}, among rows of "
+                   "positive weight; a classifier needs at least two classes.")
             raise ValueError(msg)
         codes = np.full(y.shape[0], -1, dtype=np.intp)
         codes[rows] = codes_kept
@@ -387,7 +389,8 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
 
     def predict(self, X):
         """The most probable class label for each row."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
@@ -467,6 +470,13 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
             d2_pinball_score(y, pred[:, k], sample_weight=sample_weight, alpha=q)
             for k, q in enumerate(self.quantiles_)
         ]))
+
+
+def _as_2d(X):
+    """DataFrames pass through (their dtypes matter); anything else becomes a 2-D array."""
+    if B._is_dataframe(X):
+        return X
+    return check_array(X, dtype=None, ensure_all_finite=False)
 
 
 def _check_target(y) -> np.ndarray:

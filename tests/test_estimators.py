@@ -1,0 +1,406 @@
+"""Tests for chimeraboost.estimators: scikit-learn compatibility and the invariants we promise."""
+
+import pickle
+
+import numpy as np
+import pytest
+from scipy.optimize import brute, minimize_scalar
+from scipy.special import softmax
+from sklearn.base import clone
+from sklearn.datasets import make_classification, make_regression
+from sklearn.metrics import log_loss
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from chimeraboost import _boosting
+from chimeraboost.estimators import (
+    ChimeraBoostClassifier,
+    ChimeraBoostQuantileRegressor,
+    ChimeraBoostRegressor,
+)
+
+FAST = dict(quality=1, max_iter=20, random_state=0)
+
+
+def _expected_failures(estimator):
+    if isinstance(estimator, ChimeraBoostQuantileRegressor):
+        return {
+            "check_regressors_train": (
+                "predict returns an (n, K) quantile grid by design, not the (n,) shape of y."
+            ),
+            "check_sample_weight_equivalence_on_dense_data": (
+                "the engine's weighted pinball-loss leaf values (weighted percentiles) are "
+                "not equivalent to repeating rows."
+            ),
+        }
+    return {}
+
+
+@parametrize_with_checks(
+    [ChimeraBoostRegressor(**FAST), ChimeraBoostClassifier(**FAST),
+     ChimeraBoostQuantileRegressor(**FAST)],
+    expected_failed_checks=_expected_failures,
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture(scope="module")
+def clf_data():
+    X, y = make_classification(n_samples=600, n_features=6, n_informative=4,
+                               flip_y=0.1, random_state=0)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def multi_data():
+    X, y = make_classification(n_samples=600, n_features=6, n_informative=4, n_classes=3,
+                               random_state=1)
+    return X, np.array(["cat", "dog", "eel"])[y]
+
+
+@pytest.fixture(scope="module")
+def reg_data():
+    return make_regression(n_samples=500, n_features=5, noise=10.0, random_state=0)
+
+
+# ------------------------------------------------------------------------------------------
+# Invariants
+
+
+def test_quantiles_never_cross(reg_data):
+    X, y = reg_data
+    # Tiny trees, few rows and close levels make the separately fitted quantiles cross.
+    model = ChimeraBoostQuantileRegressor(quantiles=(0.4, 0.45, 0.5, 0.55), quality=1,
+                                          max_iter=30, min_samples_leaf=3,
+                                          early_stopping=False, random_state=0)
+    model.fit(X[:80], y[:80])
+    rng = np.random.default_rng(0)
+    X_new = rng.normal(scale=3.0, size=(2000, X.shape[1]))
+    raw = np.column_stack([e.predict(X_new) for e in model.estimators_[0]])
+    assert np.any(np.diff(raw, axis=1) < 0), "setup should produce crossing raw quantiles"
+    pred = model.predict(X_new)
+    assert pred.shape == (2000, 4)
+    assert np.all(np.diff(pred, axis=1) >= 0)
+    np.testing.assert_allclose(pred, np.sort(raw, axis=1))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ChimeraBoostRegressor(n_ensembles=2, **FAST),
+    lambda: ChimeraBoostClassifier(n_ensembles=2, **FAST),
+    lambda: ChimeraBoostQuantileRegressor(**FAST),
+])
+def test_pickle_and_clone_round_trip(make, clf_data):
+    X, y = clf_data
+    model = make().fit(X, y)
+    restored = pickle.loads(pickle.dumps(model))
+    method = "predict_proba" if hasattr(model, "predict_proba") else "predict"
+    np.testing.assert_array_equal(getattr(model, method)(X), getattr(restored, method)(X))
+    refit = clone(model).fit(X, y)  # same random_state -> same model
+    np.testing.assert_array_equal(getattr(model, method)(X), getattr(refit, method)(X))
+
+
+def test_string_labels_kept(multi_data):
+    X, y = multi_data
+    model = ChimeraBoostClassifier(**FAST).fit(X, y)
+    assert model.classes_.tolist() == ["cat", "dog", "eel"]
+    pred = model.predict(X)
+    assert set(pred) <= {"cat", "dog", "eel"}
+    assert np.mean(pred == y) > 0.7
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(model.classes_[proba.argmax(axis=1)], pred)
+
+
+def _brute_force_temperature(raw, codes):
+    def held_out_log_loss(t):
+        return log_loss(codes, _boosting.scores_to_proba(raw, t[0]), labels=np.unique(codes))
+
+    # A grid over T, then a polish inside the best grid cell.
+    grid = brute(held_out_log_loss, [(0.05, 10.0)], Ns=400, finish=None)
+    step = (10.0 - 0.05) / 399
+    res = minimize_scalar(lambda t: held_out_log_loss([t]), method="bounded",
+                          bounds=(grid - step, grid + step), options={"xatol": 1e-8})
+    return res.x
+
+
+@pytest.mark.parametrize("data", ["clf_data", "multi_data"])
+def test_temperature_is_held_out_log_loss_minimiser(data, request):
+    X, y = request.getfixturevalue(data)
+    model = ChimeraBoostClassifier(quality=2, random_state=0).fit(X, y)
+    held = model.validation_mask_
+    assert 0 < held.sum() < len(y)
+    raw = model.estimators_[0].decision_function(X[held])
+    codes = np.searchsorted(model.classes_, y[held])
+    expected = _brute_force_temperature(raw, codes)
+    assert model.temperature_ == pytest.approx(expected, rel=1e-4)
+    assert model.temperature_ != pytest.approx(1.0, abs=1e-3)
+    # predict_proba applies exactly that temperature to the raw scores.
+    raw_all = model.estimators_[0].decision_function(X)
+    np.testing.assert_allclose(model.predict_proba(X),
+                               _boosting.scores_to_proba(raw_all, model.temperature_))
+    np.testing.assert_allclose(model.decision_function(X) * model.temperature_, raw_all)
+
+
+def test_temperature_scaling_off(clf_data):
+    X, y = clf_data
+    model = ChimeraBoostClassifier(temperature_scaling=False, **FAST).fit(X, y)
+    assert model.temperature_ == 1.0
+
+
+def test_multiclass_proba_is_softmax_of_decision(multi_data):
+    X, y = multi_data
+    model = ChimeraBoostClassifier(**FAST).fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), softmax(model.decision_function(X),
+                                                               axis=1))
+
+
+def test_explicit_params_override_quality(reg_data):
+    X, y = reg_data
+    model = ChimeraBoostRegressor(quality=1, learning_rate=0.3, max_leaf_nodes=7,
+                                  random_state=0).fit(X, y)
+    preset = _boosting.QUALITY_PRESETS[1]
+    assert model.params_["learning_rate"] == 0.3
+    assert model.params_["max_leaf_nodes"] == 7
+    assert model.params_["max_iter"] == preset["max_iter"]
+    assert model.estimators_[0].learning_rate == 0.3
+    assert model.estimators_[0].max_leaf_nodes == 7
+    default = ChimeraBoostRegressor(quality=5).set_params(max_iter=3, early_stopping=False)
+    default.fit(X, y)
+    assert default.estimators_[0].learning_rate == _boosting.QUALITY_PRESETS[5]["learning_rate"]
+    assert default.n_iter_[0] == 3
+
+
+def test_early_stopping_stops():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(600, 4)), rng.normal(size=600)  # nothing to learn
+    stopped = ChimeraBoostRegressor(quality=1, max_iter=200, random_state=0).fit(X, y)
+    assert stopped.n_iter_[0] < 60
+    assert stopped.estimators_[0].n_iter_ == stopped.n_iter_[0]
+    full = ChimeraBoostRegressor(quality=1, max_iter=200, early_stopping=False,
+                                 random_state=0).fit(X, y)
+    assert full.n_iter_[0] == 200
+    assert not full.validation_mask_.any()
+
+
+@pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier])
+def test_zero_weight_equals_dropping_rows(Model, clf_data):
+    X, y = clf_data
+    rng = np.random.default_rng(3)
+    w = rng.uniform(0.5, 2.0, size=len(y))
+    w[rng.random(len(y)) < 0.3] = 0.0
+    keep = w > 0
+    a = Model(**FAST).fit(X, y, sample_weight=w)
+    b = Model(**FAST).fit(X[keep], y[keep], sample_weight=w[keep])
+    method = "predict_proba" if hasattr(a, "predict_proba") else "predict"
+    np.testing.assert_allclose(getattr(a, method)(X), getattr(b, method)(X))
+    assert a.validation_mask_[keep].sum() == b.validation_mask_.sum()
+    assert not a.validation_mask_[~keep].any()
+
+
+def test_sample_weight_changes_the_fit(reg_data):
+    X, y = reg_data
+    w = np.where(X[:, 0] > 0, 10.0, 0.1)
+    a = ChimeraBoostRegressor(**FAST).fit(X, y)
+    b = ChimeraBoostRegressor(**FAST).fit(X, y, sample_weight=w)
+    assert not np.allclose(a.predict(X), b.predict(X))
+
+
+# ------------------------------------------------------------------------------------------
+# Inputs: pandas, categoricals, missing values
+
+
+def _categorical_frame(n=600, seed=0):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    colour = rng.choice(["red", "green", "blue", "grey"], size=n)
+    effect = {"red": 3.0, "green": -2.0, "blue": 0.5, "grey": 0.0}
+    x = rng.normal(size=n)
+    y = np.array([effect[c] for c in colour]) + 0.5 * x + rng.normal(scale=0.3, size=n)
+    frame = pd.DataFrame({"x": x, "colour": pd.Categorical(colour), "noise": rng.normal(size=n)})
+    return frame, y
+
+
+def test_pandas_categorical_detected_and_used():
+    frame, y = _categorical_frame()
+    model = ChimeraBoostRegressor(**FAST).fit(frame, y)
+    assert model.categorical_features_.tolist() == [False, True, False]
+    assert model.feature_names_in_.tolist() == ["x", "colour", "noise"]
+    assert model.estimators_[0].is_categorical_.tolist() == [False, True, False]
+    probe = frame.iloc[:4].copy()
+    probe["x"] = 0.0
+    probe["noise"] = 0.0
+    probe["colour"] = probe["colour"].cat.set_categories(["red", "green", "blue", "grey"])
+    probe.loc[:, "colour"] = ["red", "green", "blue", "grey"]
+    pred = model.predict(probe)
+    assert pred[0] > pred[2] > pred[1]  # red > blue > green, as simulated
+    # A category never seen in training goes to the missing branch instead of failing.
+    unseen = probe.astype({"colour": object})
+    unseen.loc[:, "colour"] = ["purple", None, "red", "green"]
+    assert np.all(np.isfinite(model.predict(unseen)))
+
+
+def test_cat_features_by_name_index_and_dtype_agree():
+    frame, y = _categorical_frame()
+    by_dtype = ChimeraBoostRegressor(**FAST).fit(frame, y).predict(frame)
+    as_text = frame.astype({"colour": str})  # object/str column: detected too
+    by_text = ChimeraBoostRegressor(**FAST).fit(as_text, y).predict(as_text)
+    as_array = as_text.to_numpy(dtype=object)
+    by_index = ChimeraBoostRegressor(**FAST).fit(as_array, y, cat_features=[1]).predict(as_array)
+    by_name = ChimeraBoostRegressor(**FAST).fit(as_text, y, cat_features=["colour"])
+    np.testing.assert_allclose(by_dtype, by_text)
+    np.testing.assert_allclose(by_dtype, by_index)
+    np.testing.assert_allclose(by_dtype, by_name.predict(as_text))
+
+
+def test_numeric_column_as_categorical_by_index(reg_data):
+    X, y = reg_data
+    X = X.copy()
+    X[:, 0] = np.round(X[:, 0])
+    model = ChimeraBoostRegressor(**FAST).fit(X, y, cat_features=[0])
+    assert model.categorical_features_.tolist() == [True] + [False] * 4
+
+
+def test_missing_values_are_learned():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 3))
+    missing = rng.random(600) < 0.3
+    y = np.where(missing, 5.0, X[:, 1])
+    X[missing, 0] = np.nan
+    model = ChimeraBoostRegressor(**FAST).fit(X, y)
+    pred = model.predict(X)
+    assert np.all(np.isfinite(pred))
+    assert np.mean(np.abs(pred[missing] - 5.0)) < 0.5
+
+
+# ------------------------------------------------------------------------------------------
+# Ensembles, losses, quantile grid
+
+
+def test_n_ensembles_averages_members(reg_data, clf_data):
+    X, y = reg_data
+    one = ChimeraBoostRegressor(**FAST).fit(X, y)
+    three = ChimeraBoostRegressor(n_ensembles=3, **FAST).fit(X, y)
+    assert len(one.estimators_) == 1 and len(three.estimators_) == 3
+    assert three.n_iter_.shape == (3,)
+    members = np.array([e.predict(X) for e in three.estimators_])
+    assert not np.allclose(members[0], members[1])  # different seeds and subsamples
+    np.testing.assert_allclose(three.predict(X), members.mean(axis=0))
+    Xc, yc = clf_data
+    clf = ChimeraBoostClassifier(n_ensembles=3, **FAST).fit(Xc, yc)
+    raw = np.mean([e.decision_function(Xc) for e in clf.estimators_], axis=0)
+    np.testing.assert_allclose(clf.decision_function(Xc) * clf.temperature_, raw)
+    # Out-of-bag rows of three different splits cover more of the data than one split.
+    assert clf.validation_mask_.sum() > ChimeraBoostClassifier(**FAST).fit(
+        Xc, yc).validation_mask_.sum()
+
+
+@pytest.mark.parametrize("loss", ["RMSE", "MAE", "Quantile", "Poisson", "Gamma"])
+def test_losses(loss, reg_data):
+    X, y = reg_data
+    y = np.exp(y / 200.0) if loss in ("Poisson", "Gamma") else y
+    model = ChimeraBoostRegressor(loss=loss, alpha=0.8, **FAST).fit(X, y)
+    pred = model.predict(X)
+    assert model.score(X, y) > 0.3
+    if loss in ("Poisson", "Gamma"):
+        assert np.all(pred > 0)
+    if loss == "Quantile":
+        assert 0.65 < np.mean(y <= pred) < 0.95
+
+
+def test_quantile_regressor_grid_and_score(reg_data):
+    X, y = reg_data
+    model = ChimeraBoostQuantileRegressor(quantiles=[0.1, 0.5, 0.9], n_ensembles=2,
+                                          **FAST).fit(X, y)
+    assert model.quantiles_.tolist() == [0.1, 0.5, 0.9]
+    assert model.n_iter_.shape == (2, 3)
+    pred = model.predict(X)
+    coverage = np.mean((y >= pred[:, 0]) & (y <= pred[:, 2]))
+    assert 0.65 < coverage < 0.98
+    assert 0 < model.score(X, y) < 1
+
+
+def test_random_state_reproducible(clf_data):
+    X, y = clf_data
+    a = ChimeraBoostClassifier(n_ensembles=2, **FAST).fit(X, y).predict_proba(X)
+    b = ChimeraBoostClassifier(n_ensembles=2, **FAST).fit(X, y).predict_proba(X)
+    c = ChimeraBoostClassifier(n_ensembles=2, **{**FAST, "random_state": 1}).fit(X, y)
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, c.predict_proba(X))
+
+
+# ------------------------------------------------------------------------------------------
+# Bad input
+
+
+@pytest.mark.parametrize("params, error, match", [
+    (dict(quality=0), ValueError, "quality"),
+    (dict(quality="high"), TypeError, "quality"),
+    (dict(quality=2.5), TypeError, "quality"),
+    (dict(learning_rate=-1.0), ValueError, "learning_rate"),
+    (dict(max_iter=0), ValueError, "max_iter"),
+    (dict(max_leaf_nodes=2.5), TypeError, "max_leaf_nodes"),
+    (dict(n_ensembles=0), ValueError, "n_ensembles"),
+    (dict(validation_fraction=1.5), ValueError, "validation_fraction"),
+    (dict(early_stopping="yes"), TypeError, "early_stopping"),
+    (dict(loss="huber"), ValueError, "loss"),
+    (dict(loss="Quantile", alpha=1.5), ValueError, "alpha"),
+])
+def test_bad_regressor_params(params, error, match, reg_data):
+    X, y = reg_data
+    with pytest.raises(error, match=match):
+        ChimeraBoostRegressor(**params).fit(X, y)
+
+
+def test_bad_inputs(reg_data, clf_data):
+    X, y = reg_data
+    with pytest.raises(ValueError, match="quantiles"):
+        ChimeraBoostQuantileRegressor(quantiles=(0.9, 0.1)).fit(X, y)
+    with pytest.raises(ValueError, match="quantiles"):
+        ChimeraBoostQuantileRegressor(quantiles=(0.0, 0.5)).fit(X, y)
+    with pytest.raises(ValueError, match="cat_features"):
+        ChimeraBoostRegressor(**FAST).fit(X, y, cat_features=["nope"])
+    with pytest.raises(ValueError, match="cat_features index 9"):
+        ChimeraBoostRegressor(**FAST).fit(X, y, cat_features=[9])
+    with pytest.raises(ValueError, match="sample_weight"):
+        ChimeraBoostRegressor(**FAST).fit(X, y, sample_weight=-np.ones(len(y)))
+    Xc, yc = clf_data
+    with pytest.raises(ValueError, match="temperature_scaling|only one class"):
+        ChimeraBoostClassifier(**FAST).fit(Xc, np.zeros(len(yc)))
+    with pytest.raises(TypeError, match="temperature_scaling"):
+        ChimeraBoostClassifier(temperature_scaling=1).fit(Xc, yc)
+    text = np.array([["a", "1.0"], ["b", "2.0"]] * 20, dtype=object)
+    with pytest.raises(ValueError, match="cat_features"):
+        ChimeraBoostRegressor(**FAST).fit(text, np.arange(40.0), cat_features=[1])
+
+
+# ------------------------------------------------------------------------------------------
+# Composition
+
+
+def test_pipeline_final_step(clf_data):
+    X, y = clf_data
+    pipe = make_pipeline(StandardScaler(), ChimeraBoostClassifier(**FAST)).fit(X, y)
+    proba = pipe.predict_proba(X)
+    assert proba.shape == (len(y), 2)
+    assert pipe.score(X, y) > 0.7
+
+
+def test_grid_search_log_loss(clf_data):
+    X, y = clf_data
+    search = GridSearchCV(ChimeraBoostClassifier(**FAST), {"max_leaf_nodes": [3, 15]}, cv=2,
+                          scoring="neg_log_loss").fit(X, y)
+    assert search.best_params_["max_leaf_nodes"] in (3, 15)
+
+
+def test_grid_search_brier_skill(clf_data):
+    pytest.importorskip("chimeraboost.scorers")
+    import chimeraboost  # noqa: F401  (registers the scoring strings)
+
+    X, y = clf_data
+    search = GridSearchCV(ChimeraBoostClassifier(**FAST), {"quality": [1, 2]}, cv=2,
+                          scoring="brier_skill").fit(X, y)
+    assert np.isfinite(search.best_score_)
+    assert -1 < search.best_score_ <= 1
