@@ -44,7 +44,8 @@ class GroupSums:
     def __init__(self, keys: np.ndarray):
         keys = np.asarray(keys)
         self.n = keys.shape[0]
-        self.order = np.argsort(keys, kind="stable")
+        # Rows within a group are summed, never ordered, so an unstable (SIMD) sort will do.
+        self.order = np.argsort(keys)
         sorted_keys = keys[self.order]
         is_start = np.empty(self.n, dtype=bool)
         is_start[:1] = True
@@ -52,9 +53,13 @@ class GroupSums:
         self.starts = np.flatnonzero(is_start)
         self.values = sorted_keys[self.starts]
         self.counts = np.diff(np.append(self.starts, self.n))
+        self.group = np.empty(self.n, dtype=np.intp)
+        self.group[self.order] = np.cumsum(is_start) - 1
 
     def sums(self, weights: np.ndarray) -> np.ndarray:
         """(B, n) weights in row order -> (B, G) sums per group."""
+        if weights.shape[0] == 1:
+            return np.bincount(self.group, weights=weights[0], minlength=self.starts.size)[None]
         return np.add.reduceat(weights[:, self.order], self.starts, axis=1)
 
 

@@ -203,7 +203,9 @@ def check_proba(proba, n_classes: int, name: str = "proba") -> np.ndarray:
         msg = f"{name} has {arr.shape[1]} columns but there are {n_classes} classes."
         raise ValueError(msg)
     try:
-        arr = arr.astype(np.float64, copy=False)
+        # C order: a pandas DataFrame arrives column-major, and row sums in another memory
+        # order would differ from numpy input in the last digit.
+        arr = np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         msg = f"{name} must be numeric, got dtype {arr.dtype}."
         raise ValueError(msg) from exc

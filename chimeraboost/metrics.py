@@ -170,13 +170,15 @@ class ClassificationEvaluator:
             pred = np.argmax(proba, axis=1)
         self.pred = pred
         # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
+        # Binary problems need the positive class only (class 0 is its mirror image).
         self._score = score
-        if score is None:
-            self._ranks = []
-        elif score.ndim == 1:
-            self._ranks = [(1, _kernels.GroupSums(score))]
-        else:
-            self._ranks = [(j, _kernels.GroupSums(score[:, j])) for j in range(self.n_classes)]
+        self._ranks = []
+        if score is not None:
+            columns = [(1, score)] if score.ndim == 1 else list(enumerate(score.T))
+            for j, s in columns:
+                event = (codes == j).astype(np.float64)
+                sq = (s - event) ** 2 if proba is not None else None
+                self._ranks.append((event, _kernels.GroupSums(s), sq))
 
     def evaluate(self, counts=None, warn: bool = True) -> dict:
         """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
@@ -190,8 +192,10 @@ class ClassificationEvaluator:
         r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
-        out.update(self._proper_scores(W, ws, r, single))
-        out.update(self._ranking(W, r))
+        # Per class: weight of events and of all rows in each group of tied scores.
+        sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
+        out.update(self._proper_scores(W, ws, r, single, sums))
+        out.update(self._ranking(W, r, sums))
         out.update(self._thresholds(W, ws))
         if warn and single[0]:
             warn_degenerate(
@@ -201,7 +205,7 @@ class ClassificationEvaluator:
             )
         return out
 
-    def _proper_scores(self, W, ws, r, single) -> dict:
+    def _proper_scores(self, W, ws, r, single, sums) -> dict:
         nan = np.full(W.shape[0], np.nan)
         keys = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
                 "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
@@ -214,46 +218,43 @@ class ClassificationEvaluator:
         out["brier_ref"] = _ref_brier(r, q)
         out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"], undefined)
         out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
-        corp = self.decomposition(W)
+        corp = self.decomposition(W, sums)
         out["calibration_mcb"] = corp["mcb"].mean(axis=1)
         out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
         out["uncertainty_unc"] = corp["unc"].mean(axis=1)
         return out
 
-    def decomposition(self, W) -> dict:
+    def decomposition(self, W, sums=None) -> dict:
         """Per-class CORP decomposition: dict of (B, K') arrays, K' = 1 for binary.
 
         For binary problems class 0's decomposition equals class 1's (``1 - p`` against
         ``1 - o`` is the mirror image), so only the positive class is computed.
         """
+        if sums is None:
+            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
         parts = {"score": [], "mcb": [], "dsc": [], "unc": []}
-        for j, rank in self._ranks:
-            event = (self.codes == j).astype(np.float64)
-            p = self._score if self._score.ndim == 1 else self._score[:, j]
-            res = _kernels.corp_decomposition(
-                rank.values, rank.sums(W * event), rank.sums(W), W @ (p - event) ** 2
-            )
+        for (_, rank, sq), (events, tot) in zip(self._ranks, sums):
+            res = _kernels.corp_decomposition(rank.values, events, tot, W @ sq)
             for key in parts:
                 parts[key].append(res[key])
         return {key: np.stack(v, axis=1) for key, v in parts.items()}
 
-    def _ranking(self, W, r) -> dict:
+    def _ranking(self, W, r, sums) -> dict:
         B = W.shape[0]
         if not self._ranks:
             nan = np.full(B, np.nan)
             return {"roc_auc": nan, "pr_auc": nan, "pr_auc_lift": nan}
-        aucs, aps = [], []
-        for j, rank in self._ranks:
-            pos, tot = rank.sums(W * (self.codes == j)), rank.sums(W)
-            stats = _kernels.binary_rank_stats(pos, tot)
-            aucs.append(stats["roc_auc"])
-            aps.append(stats["pr_auc"])
-        out = {"roc_auc": _mean_defined(aucs), "pr_auc": _mean_defined(aps)}
+        stats = [_kernels.binary_rank_stats(pos, tot) for pos, tot in sums]
+        out = {
+            "roc_auc": _mean_defined([s["roc_auc"] for s in stats]),
+            "pr_auc": _mean_defined([s["pr_auc"] for s in stats]),
+        }
         if self.n_classes == 2:
             with np.errstate(invalid="ignore", divide="ignore"):
                 out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
             if self.k is not None:
-                out.update(_kernels.top_k_stats(pos, tot, rank.counts, self.k))
+                pos, tot = sums[0]
+                out.update(_kernels.top_k_stats(pos, tot, self._ranks[0][1].counts, self.k))
         return out
 
     def _thresholds(self, W, ws) -> dict:
@@ -389,9 +390,12 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None, 
 
     Examples
     --------
+    Squared errors of the positive column are .04, .16, .16, .01: the K-sum Brier is
+    2 x 0.0925 = 0.185, the reference at a 50% base rate is 0.5, the skill 1 - 0.37 = 0.63.
+
     >>> r = classification_report([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1])
-    >>> round(r["brier_skill"], 4), r["roc_auc"]
-    (0.565, 1.0)
+    >>> round(r["brier"], 4), round(r["brier_skill"], 4), r["roc_auc"]
+    (0.185, 0.63, 1.0)
     """
     ev = classification_evaluator(
         y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline, k=k
