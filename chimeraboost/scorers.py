@@ -1,0 +1,635 @@
+"""Skill and calibration as scikit-learn scorers: is the model any good, compared with what --
+fold by fold, inside cross-validation and hyper-parameter search?
+
+Importing chimeraboost registers three scoring strings with scikit-learn, so they work wherever
+scikit-learn takes ``scoring=`` (``cross_validate``, ``GridSearchCV``, ``permutation_importance``,
+``learning_curve``...) and appear in ``sklearn.metrics.get_scorer_names()``.
+
+==========================================================  ====================================
+Question                                                    Scoring string / object
+==========================================================  ====================================
+Does the model beat the no-skill forecast (Brier)?          ``"brier_skill"`` /
+                                                            :data:`brier_skill_scorer`
+... judged by log loss?                                     ``"log_loss_skill"`` /
+                                                            :data:`log_loss_skill_scorer`
+Are its probabilities calibrated? (a loss, so negated)      ``"neg_calibration_mcb"`` /
+                                                            :data:`neg_calibration_mcb_scorer`
+Does it beat a *fixed* reference (training prior, a         :func:`make_skill_scorer`
+published base rate)?
+How many positives land in the top k rows?                  :func:`make_recall_at_k_scorer`,
+                                                            :func:`make_precision_at_k_scorer`
+Any other ``chimeraboost.metrics``-style function?          :func:`make_proba_scorer`
+==========================================================  ====================================
+
+Why not ``sklearn.metrics.make_scorer``: a scikit-learn scorer hands the metric the predictions
+only, so the metric must guess the class list from the labels present in the test fold; a fold
+that lacks a class the model knows then misaligns the probability columns (scikit-learn's own
+``neg_log_loss`` raises there). These scorers read the class list from the fitted estimator's
+``classes_`` and call ``predict_proba`` themselves, so the number is right on every fold. The
+numbers themselves are computed by :mod:`chimeraboost.metrics` -- one definition per number.
+
+scikit-learn has no public registry of scoring strings. Everything that touches its internals
+sits in the block marked "scikit-learn internals" below, and
+``tests/test_scorers.py::test_sklearn_internals_are_where_we_expect`` fails with a readable
+message if a future scikit-learn moves them.
+"""
+
+from __future__ import annotations
+
+import numbers
+import sys
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+
+from . import metrics
+from ._validation import (
+    as_1d,
+    check_classes,
+    check_k,
+    check_numeric_1d,
+    check_positive_int,
+    encode_labels,
+    warn_degenerate,
+)
+
+__all__ = [
+    "SCORING_NAMES",
+    "ProbaScorer",
+    "brier_skill_scorer",
+    "log_loss_skill_scorer",
+    "neg_calibration_mcb_scorer",
+    "make_proba_scorer",
+    "make_skill_scorer",
+    "make_recall_at_k_scorer",
+    "make_precision_at_k_scorer",
+    "register",
+]
+
+#: The scoring strings chimeraboost registers with scikit-learn.
+SCORING_NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
+
+# --------------------------------------------------------------------------------------------
+# scikit-learn internals: the only place this library touches them.
+#
+# 1. ``sklearn.metrics._scorer._SCORERS``: the dict behind ``get_scorer`` and
+#    ``get_scorer_names``. Registering a name means adding an entry.
+# 2. The sets of valid scoring strings that parameter validation builds *when a module is
+#    imported* (``StrOptions(set(get_scorer_names()))`` in ``cross_validate``, the search
+#    classes, the curves, ``permutation_importance``, ``check_scoring``...). Modules imported
+#    after registration see our names; for those imported before, the sets are extended in place.
+#    Public handles to those sets: ``func._skl_parameter_constraints`` (set by
+#    ``validate_params``) and ``cls._parameter_constraints``.
+# 3. ``sklearn.metrics._scorer._BaseScorer``: the base class of scikit-learn's scorers. Deriving
+#    from it gives ours ``set_score_request``, metadata routing and multi-metric support exactly
+#    as scikit-learn's own scorers have them; we override ``_score`` and ``__repr__``.
+# --------------------------------------------------------------------------------------------
+
+# Names every scikit-learn since 1.0 has registered; a set of strings holding all of them is
+# a set of scoring names.
+_SENTINEL_NAMES = frozenset({"accuracy", "roc_auc", "neg_log_loss", "r2", "neg_mean_squared_error"})
+
+_INTERNALS_HELP = (
+    "chimeraboost.scorers relies on scikit-learn internals that scikit-learn {version} does not "
+    "provide as expected: {problem}. The scorer objects (chimeraboost.scorers.brier_skill_scorer, "
+    "...) may still be passed as scoring=..., but the scoring strings cannot be registered. "
+    "Please report this with your scikit-learn version."
+)
+
+
+def _internals_error(problem: str) -> str:
+    import sklearn
+
+    return _INTERNALS_HELP.format(version=sklearn.__version__, problem=problem)
+
+
+def _sklearn_scorer_registry() -> dict:
+    """scikit-learn's dict of named scorers, or RuntimeError saying what moved."""
+    try:
+        from sklearn.metrics import _scorer
+    except ImportError as exc:  # pragma: no cover - future scikit-learn
+        raise RuntimeError(_internals_error(f"sklearn.metrics._scorer is gone ({exc})")) from exc
+    registry = getattr(_scorer, "_SCORERS", None)
+    if not isinstance(registry, dict) or not _SENTINEL_NAMES <= registry.keys():
+        msg = _internals_error("sklearn.metrics._scorer._SCORERS is no longer the scorer dict")
+        raise RuntimeError(msg)
+    from sklearn.metrics import get_scorer_names
+
+    if "accuracy" not in get_scorer_names() or get_scorer_names() != sorted(registry):
+        msg = _internals_error("get_scorer_names() no longer reads _SCORERS")
+        raise RuntimeError(msg)
+    return registry
+
+
+def _scoring_name_sets() -> list[set]:
+    """The sets of valid scoring strings built by the scikit-learn modules imported so far."""
+    found: dict[int, set] = {}
+    for mod_name, module in list(sys.modules.items()):
+        if module is None or not (mod_name == "sklearn" or mod_name.startswith("sklearn.")):
+            continue
+        for obj in list(vars(module).values()):
+            own = getattr(obj, "__dict__", None)
+            if not isinstance(own, Mapping):
+                continue
+            # own attributes only: classes share their parents' constraint lists anyway.
+            for attr in ("_skl_parameter_constraints", "_parameter_constraints"):
+                constraints = own.get(attr)
+                if isinstance(constraints, dict):
+                    for options in _string_option_sets(constraints):
+                        found[id(options)] = options
+    return list(found.values())
+
+
+def _string_option_sets(constraints: dict):
+    for allowed in constraints.values():
+        if not isinstance(allowed, list):  # e.g. "no_validation"
+            continue
+        for constraint in allowed:
+            options = getattr(constraint, "options", None)
+            if isinstance(options, set) and _SENTINEL_NAMES <= options:
+                yield options
+
+
+def _scorer_base():
+    try:
+        from sklearn.metrics._scorer import _BaseScorer, _Scorer
+    except ImportError:  # pragma: no cover - future scikit-learn
+        return None
+    # Our subclass overrides ``_score(method_caller, estimator, X, y_true, **kwargs)``, which
+    # the base's ``__call__`` and the multi-metric scorer call; ``_Scorer`` implements it too.
+    needed = ("set_score_request", "_get_metadata_request", "_accept_sample_weight")
+    if not all(hasattr(_BaseScorer, a) for a in needed) or not hasattr(_Scorer, "_score"):
+        return None  # pragma: no cover - future scikit-learn
+    return _BaseScorer
+
+
+class _FallbackScorerBase:  # pragma: no cover - only if scikit-learn moves _BaseScorer
+    """Plain callable scorer (no metadata routing) used if ``_BaseScorer`` disappears."""
+
+    def __init__(self, score_func, sign, kwargs, response_method):
+        self._score_func = score_func
+        self._sign = sign
+        self._kwargs = kwargs
+        self._response_method = response_method
+
+    def __call__(self, estimator, X, y_true, **kwargs):
+        return self._score(None, estimator, X, y_true, **kwargs)
+
+
+_ScorerBase = _scorer_base() or _FallbackScorerBase
+
+
+def _integration_problems() -> list[str]:
+    """Human-readable list of what no longer works as this module expects (empty if fine)."""
+    problems = []
+    try:
+        registry = _sklearn_scorer_registry()
+    except RuntimeError as exc:
+        return [str(exc)]
+    if _ScorerBase is _FallbackScorerBase:
+        problems.append(
+            "chimeraboost.scorers derives its scorers from sklearn.metrics._scorer._BaseScorer "
+            "(with _score, set_score_request, _get_metadata_request), which this scikit-learn "
+            "no longer provides; the scorers fell back to a plain callable without metadata "
+            "routing. Please report this with your scikit-learn version."
+        )
+    for name in SCORING_NAMES:
+        if getattr(registry.get(name), "_chimeraboost_name", None) != name:
+            problems.append(
+                f"{name!r} is not registered to chimeraboost's scorer (does chimeraboost's "
+                "__init__ call scorers.register()?)"
+            )
+    from sklearn.model_selection import cross_validate
+
+    constraints = getattr(cross_validate, "_skl_parameter_constraints", None)
+    if not isinstance(constraints, dict) or not any(_string_option_sets(constraints)):
+        problems.append(
+            _internals_error(
+                "cross_validate._skl_parameter_constraints no longer holds the set of scoring "
+                "names, so names registered after import may be rejected"
+            )
+        )
+    elif not all(set(SCORING_NAMES) <= s for s in _string_option_sets(constraints)):
+        problems.append("cross_validate's set of valid scoring strings lacks chimeraboost's names")
+    return problems
+
+
+# ------------------------------------------------------------------ end of scikit-learn internals
+
+
+def _metadata_signature(y_true, y_proba, sample_weight=None):
+    """Never called: scikit-learn's scorer base reads from this signature which metadata a
+    scorer accepts (here ``sample_weight``) for ``set_score_request`` and routing."""
+    raise NotImplementedError  # pragma: no cover
+
+
+class ProbaScorer(_ScorerBase):
+    """A scikit-learn scorer for a :mod:`chimeraboost.metrics` function of probabilities.
+
+    Called as ``scorer(estimator, X, y)`` (optionally ``sample_weight=``), it calls
+    ``estimator.predict_proba(X)`` (or ``decision_function`` where asked), reads the class list
+    from the fitted ``estimator.classes_`` and returns ``sign * metric(y, proba, classes, ...)``.
+    Build instances with the ``make_*_scorer`` factories rather than directly.
+
+    Attributes
+    ----------
+    name : str
+        A short name for tables and plots (``"brier_skill"``, ``"recall_at_10"``).
+    """
+
+    def __init__(self, metric, *, sign, kwargs, response_method, name, call_repr, task="proba"):
+        super().__init__(_metadata_signature, sign, dict(kwargs), response_method)
+        self._metric = metric
+        self._task = task
+        self.name = name
+        self._call_repr = call_repr
+
+    @property
+    def _chimeraboost_name(self):
+        # Marks registry entries as ours, so that re-registering is idempotent.
+        return self.name
+
+    def __repr__(self):
+        return self._call_repr
+
+    def _routing_repr(self):
+        return self._call_repr
+
+    def _score(self, method_caller, estimator, X, y_true, **kwargs):
+        # ``method_caller`` is scikit-learn's cached predict call. It is bypassed on purpose: for
+        # a binary model it caches a single column whose class depends on whichever scorer ran
+        # first; the full (n, K) matrix plus ``classes_`` is never ambiguous.
+        sample_weight = kwargs.pop("sample_weight", None)
+        if kwargs:
+            msg = (
+                f"The scorer {self.name!r} accepts only sample_weight as metadata, got "
+                f"{sorted(kwargs)}."
+            )
+            raise TypeError(msg)
+        classes = _fitted_classes(estimator, self.name)
+        response = _call_response(estimator, X, self._response_method, self.name)
+        if self._task == "rank":
+            value = _rank_metric(self, y_true, response, classes, sample_weight)
+        else:
+            value = self._metric(
+                y_true, response, classes, sample_weight=sample_weight, **self._kwargs
+            )
+        return self._sign * value
+
+
+def _fitted_classes(estimator, scorer_name: str) -> np.ndarray:
+    classes = getattr(estimator, "classes_", None)
+    if classes is None:
+        msg = (
+            f"The scorer {scorer_name!r} scores classifiers: it reads the class labels from the "
+            f"fitted estimator's classes_, which {type(estimator).__name__} does not have "
+            "(is it a regressor, or not fitted?)."
+        )
+        raise TypeError(msg)
+    return np.asarray(classes)
+
+
+_NEEDS = {
+    "predict_proba": "probabilities",
+    "decision_function": "ranking scores",
+}
+
+
+def _call_response(estimator, X, method: str, scorer_name: str):
+    func = getattr(estimator, method, None)
+    if func is None:
+        hint = (
+            " Use a classifier that has predict_proba, or wrap this one in "
+            "sklearn.calibration.CalibratedClassifierCV."
+            if method == "predict_proba"
+            else ""
+        )
+        msg = (
+            f"The scorer {scorer_name!r} needs {_NEEDS[method]}: it calls {method}, which "
+            f"{type(estimator).__name__} does not provide.{hint}"
+        )
+        raise TypeError(msg)
+    return func(X)
+
+
+def _rank_metric(scorer: ProbaScorer, y_true, response, classes, sample_weight) -> float:
+    """recall/precision at k of a binary classifier: pick the positive class's score column."""
+    if classes.shape[0] != 2:
+        msg = (
+            f"The scorer {scorer.name!r} ranks rows of a binary problem; the fitted estimator "
+            f"has {classes.shape[0]} classes {classes.tolist()}."
+        )
+        raise ValueError(msg)
+    pos_label = scorer._kwargs["pos_label"]
+    if pos_label is None:
+        pos = 1  # scikit-learn's convention: the positive class is classes_[1]
+    else:
+        hits = np.flatnonzero(classes == pos_label)
+        if hits.shape[0] != 1:
+            msg = (
+                f"pos_label={pos_label!r} of scorer {scorer.name!r} is not one of the fitted "
+                f"estimator's classes_ {classes.tolist()}."
+            )
+            raise ValueError(msg)
+        pos = int(hits[0])
+    response = np.asarray(response)
+    if response.ndim == 2:
+        score = response[:, pos]
+    else:  # binary decision_function: larger means classes_[1]
+        score = response if pos == 1 else -response
+    return scorer._metric(
+        y_true, score, scorer._kwargs["k"], sample_weight=sample_weight, pos_label=classes[pos]
+    )
+
+
+# ------------------------------------------------------------------------------- factories
+
+
+def make_proba_scorer(metric, *, greater_is_better=True, name=None, **kwargs):
+    """Wrap a ``chimeraboost.metrics``-style function of probabilities as a scorer.
+
+    Parameters
+    ----------
+    metric : callable
+        ``metric(y, proba, classes, sample_weight=None, **kwargs) -> float``, with ``proba``
+        an (n, K) matrix whose columns follow ``classes``.
+    greater_is_better : bool, default=True
+        False for a loss: the scorer returns ``-metric(...)`` (scikit-learn's convention) and
+        its default name gets a ``neg_`` prefix.
+    name : str, optional
+        Name shown by tools; defaults to the metric's name (``neg_`` + name for a loss).
+    **kwargs
+        Passed to ``metric`` on every call.
+
+    Returns
+    -------
+    ProbaScorer
+
+    Examples
+    --------
+    >>> from chimeraboost import metrics
+    >>> make_proba_scorer(metrics.calibration_mcb, greater_is_better=False)
+    make_proba_scorer(calibration_mcb, greater_is_better=False)
+    """
+    if not callable(metric):
+        msg = f"metric must be a callable metric(y, proba, classes, ...), got {metric!r}."
+        raise TypeError(msg)
+    metric_name = getattr(metric, "__name__", type(metric).__name__)
+    default_name = metric_name if greater_is_better else f"neg_{metric_name}"
+    parts = [metric_name]
+    if not greater_is_better:
+        parts.append("greater_is_better=False")
+    if name is not None and name != default_name:
+        parts.append(f"name={name!r}")
+    parts += [f"{k}={v!r}" for k, v in kwargs.items()]
+    return ProbaScorer(
+        metric,
+        sign=1 if greater_is_better else -1,
+        kwargs=kwargs,
+        response_method="predict_proba",
+        name=default_name if name is None else _check_name(name),
+        call_repr=f"make_proba_scorer({', '.join(parts)})",
+    )
+
+
+# metric -> (skill against y's own prior, report key of the loss, reference loss of a prior)
+_SKILL_METRICS = {
+    "brier": (metrics.brier_skill, "brier", metrics.reference_brier),
+    "log_loss": (metrics.log_loss_skill, "log_loss", metrics.reference_log_loss),
+}
+
+
+def make_skill_scorer(metric="brier", *, baseline=None, name=None):
+    """Skill ``1 - loss / reference loss`` as a scorer, against a reference you choose.
+
+    Parameters
+    ----------
+    metric : {"brier", "log_loss"}, default="brier"
+        The proper score the skill is measured in.
+    baseline : None, mapping or array-like, default=None
+        The no-skill forecast the model is judged against:
+
+        - ``None``: the scored fold's own (weighted) class prior -- the conservative reading;
+          the same number as the ``"brier_skill"`` / ``"log_loss_skill"`` strings.
+        - a mapping ``{label: probability}``: a fixed prior, e.g. a published base rate. Its
+          labels must be exactly the fitted estimator's ``classes_``. A mapping rather than a
+          bare vector, because a vector of probabilities would depend silently on the order of
+          ``classes_`` and could be mistaken for 0/1 targets.
+        - an array of targets (e.g. ``y_train``): their class prior is the reference -- what a
+          forecaster who knew only the training data would say.
+
+        With a fixed reference, a fold holding one class still gets a finite skill.
+    name : str, optional
+        Name shown by tools; defaults to ``"brier_skill"``, ``"brier_skill_vs_prior"`` or
+        ``"brier_skill_vs_baseline"`` (resp. ``log_loss_...``).
+
+    Returns
+    -------
+    ProbaScorer
+
+    Examples
+    --------
+    >>> make_skill_scorer("log_loss", baseline={"no": 0.9, "yes": 0.1})
+    make_skill_scorer(metric='log_loss', baseline={'no': 0.9, 'yes': 0.1})
+    """
+    if metric not in _SKILL_METRICS:
+        msg = f"metric must be one of {sorted(_SKILL_METRICS)}, got {metric!r}."
+        raise ValueError(msg)
+    skill = _SKILL_METRICS[metric][0]
+    if baseline is None:
+        func, kwargs, suffix, shown = skill, {}, "", ""
+    elif isinstance(baseline, Mapping):
+        prior = _check_prior(baseline, positive=(metric == "log_loss"))
+        func, kwargs, suffix = _skill_against_prior, {"metric": metric, "prior": prior}, "_vs_prior"
+        shown = f", baseline={dict(zip(prior[0].tolist(), prior[1].tolist()))!r}"
+    else:
+        targets = as_1d(baseline, "baseline")
+        func, kwargs, suffix = skill, {"baseline": targets}, "_vs_baseline"
+        shown = f", baseline=<{targets.shape[0]} targets>"
+    default_name = f"{metric}_skill{suffix}"
+    name_shown = "" if name is None or name == default_name else f", name={name!r}"
+    return ProbaScorer(
+        func,
+        sign=1,
+        kwargs=kwargs,
+        response_method="predict_proba",
+        name=default_name if name is None else _check_name(name),
+        call_repr=f"make_skill_scorer(metric={metric!r}{shown}{name_shown})",
+    )
+
+
+def _check_prior(baseline: Mapping, *, positive: bool):
+    """A prior given as {label: probability}: labels and probabilities, checked."""
+    labels = check_classes(list(baseline.keys()), "baseline labels")
+    probs = check_numeric_1d(list(baseline.values()), "baseline probabilities")
+    bad = probs <= 0 if positive else probs < 0
+    if np.any(bad):
+        why = "> 0 for log-loss skill (a zero makes the reference loss infinite)" if positive else ">= 0"
+        msg = f"baseline probabilities must be {why}; got {dict(zip(labels.tolist(), probs.tolist()))}."
+        raise ValueError(msg)
+    if abs(probs.sum() - 1.0) > 1e-6:
+        msg = f"baseline probabilities must sum to 1, got {probs.sum():.6g}."
+        raise ValueError(msg)
+    return labels, probs
+
+
+def _skill_against_prior(y, proba, classes, sample_weight=None, *, metric, prior):
+    """Skill of ``proba`` against the constant forecast ``prior`` = (labels, probabilities)."""
+    _, loss_key, reference_loss = _SKILL_METRICS[metric]
+    labels, probs = prior
+    classes = check_classes(classes)
+    codes = encode_labels(labels, classes, "baseline labels")
+    if labels.shape[0] != classes.shape[0]:
+        missing = sorted(set(classes.tolist()) - set(labels.tolist()), key=str)
+        msg = (
+            f"baseline gives probabilities for {labels.tolist()} but the fitted estimator's "
+            f"classes_ are {classes.tolist()} (missing {missing})."
+        )
+        raise ValueError(msg)
+    aligned = np.empty(classes.shape[0])
+    aligned[codes] = probs
+    # warn=False: a fold holding one class is fine against a fixed reference; the loss is
+    # defined, only scores relative to the fold's own prior (and ROC-AUC) are not.
+    evaluator = metrics.classification_evaluator(
+        y, classes, proba=proba, sample_weight=sample_weight
+    )
+    model_loss = float(evaluator.evaluate(warn=False)[loss_key][0])
+    outcome = metrics.class_prior(y, classes, sample_weight)
+    ref_loss = reference_loss(aligned, outcome)
+    if ref_loss <= 0:
+        warn_degenerate(
+            "Skill is undefined (NaN): the fixed baseline prior forecasts every scored row "
+            "perfectly, so its loss is zero."
+        )
+        return float("nan")
+    return 1.0 - model_loss / ref_loss
+
+
+def _make_at_k_scorer(which, metric, k, pos_label, response_method, name):
+    if isinstance(k, numbers.Integral) and not isinstance(k, (bool, np.bool_)):
+        check_positive_int(k, "k")
+    else:
+        check_k(k, 1)  # type and the (0, 1) range of a fraction
+    if response_method not in _NEEDS:
+        msg = f"response_method must be one of {sorted(_NEEDS)}, got {response_method!r}."
+        raise ValueError(msg)
+    parts = [repr(k)]
+    if pos_label is not None:
+        parts.append(f"pos_label={pos_label!r}")
+    if response_method != "predict_proba":
+        parts.append(f"response_method={response_method!r}")
+    default_name = f"{which}_at_{k}"
+    if name is not None and name != default_name:
+        parts.append(f"name={name!r}")
+    return ProbaScorer(
+        metric,
+        sign=1,
+        kwargs={"k": k, "pos_label": pos_label},
+        response_method=response_method,
+        name=default_name if name is None else _check_name(name),
+        call_repr=f"make_{which}_at_k_scorer({', '.join(parts)})",
+        task="rank",
+    )
+
+
+def make_recall_at_k_scorer(k, *, pos_label=None, response_method="predict_proba", name=None):
+    """Share of the positives found in the k highest-scored rows, as a scorer (binary only).
+
+    Parameters
+    ----------
+    k : int or float
+        An int is a number of rows; a float in (0, 1) a fraction of the scored rows (so the
+        cutoff scales with the fold size).
+    pos_label : label, optional
+        The positive class; defaults to the fitted estimator's ``classes_[1]``.
+    response_method : {"predict_proba", "decision_function"}, default="predict_proba"
+        Which method ranks the rows. Ties share the cutoff fractionally
+        (see :func:`chimeraboost.metrics.recall_at_k`), so saturated probabilities of 1.0 rank
+        as ties where ``decision_function`` may still separate them.
+    name : str, optional
+        Name shown by tools; defaults to ``"recall_at_<k>"``.
+
+    Returns
+    -------
+    ProbaScorer
+
+    Examples
+    --------
+    >>> make_recall_at_k_scorer(0.1)
+    make_recall_at_k_scorer(0.1)
+    """
+    return _make_at_k_scorer(
+        "recall", metrics.recall_at_k, k, pos_label, response_method, name
+    )
+
+
+def make_precision_at_k_scorer(k, *, pos_label=None, response_method="predict_proba", name=None):
+    """Share of positives among the k highest-scored rows, as a scorer (binary only).
+
+    Parameters are those of :func:`make_recall_at_k_scorer`; the default name is
+    ``"precision_at_<k>"``.
+    """
+    return _make_at_k_scorer(
+        "precision", metrics.precision_at_k, k, pos_label, response_method, name
+    )
+
+
+def _check_name(name) -> str:
+    if not isinstance(name, str) or not name:
+        msg = f"name must be a non-empty string, got {name!r}."
+        raise TypeError(msg)
+    return name
+
+
+brier_skill_scorer = make_skill_scorer("brier")
+"""``"brier_skill"``: Brier skill against the fold's own prior; equals sklearn's d2_brier_score."""
+
+log_loss_skill_scorer = make_skill_scorer("log_loss")
+"""``"log_loss_skill"``: log-loss skill against the fold's own prior (d2_log_loss_score)."""
+
+neg_calibration_mcb_scorer = make_proba_scorer(metrics.calibration_mcb, greater_is_better=False)
+"""``"neg_calibration_mcb"``: minus the CORP miscalibration; 0 is calibrated, greater is better."""
+
+_REGISTERED = {
+    "brier_skill": brier_skill_scorer,
+    "log_loss_skill": log_loss_skill_scorer,
+    "neg_calibration_mcb": neg_calibration_mcb_scorer,
+}
+
+
+def register() -> tuple:
+    """Register chimeraboost's scoring strings with scikit-learn (idempotent).
+
+    Adds ``"brier_skill"``, ``"log_loss_skill"`` and ``"neg_calibration_mcb"`` to
+    scikit-learn's scorers, and to the sets of valid scoring strings that scikit-learn modules
+    imported before this call have already built. ``import chimeraboost`` calls it. A name that
+    already belongs to another scorer (e.g. one you registered yourself) is left alone, with a
+    warning.
+
+    Returns
+    -------
+    tuple of str
+        The names that now resolve to chimeraboost's scorers.
+    """
+    try:
+        registry = _sklearn_scorer_registry()
+    except RuntimeError as exc:
+        warnings.warn(str(exc), UserWarning, stacklevel=2)
+        return ()
+    served = []
+    for name, scorer in _REGISTERED.items():
+        current = registry.get(name)
+        if current is None:
+            registry[name] = scorer
+        elif getattr(current, "_chimeraboost_name", None) != name:
+            msg = (
+                f"scikit-learn already has a scorer named {name!r} ({current!r}); chimeraboost "
+                f"leaves it in place. Pass chimeraboost.scorers.{name}_scorer to use ours."
+            )
+            warnings.warn(msg, UserWarning, stacklevel=2)
+            continue
+        served.append(name)
+    for options in _scoring_name_sets():
+        options.update(served)
+    return tuple(served)
