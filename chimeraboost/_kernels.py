@@ -183,3 +183,55 @@ def corp_decomposition(
     score = sq_err / w_tot
     s_iso = sq_iso / w_tot
     return {"score": score, "mcb": score - s_iso, "dsc": unc - s_iso, "unc": unc}
+
+
+class BinaryRocAuc:
+    """ROC-AUC of one binary score for any ``(B, n)`` weights, with one gather per row.
+
+    The AUC is the Mann-Whitney statistic: each positive's weight times the weight of the
+    negatives scored below it (ties counting one half), over ``P * N``; equivalently one
+    minus the same sum taken over the negatives, with the positives below them. Sorting and
+    locating every row of one class among the sorted rows of the other depends only on the
+    rows, so it is done once here. A call gathers the weights of both classes, cumulates
+    those of the smaller class (a cumulative sum is the slowest pass) and reads, for every
+    row of the larger class, the cumulated weight below it. Same number as
+    :func:`binary_rank_stats` (which also computes average precision) in a fraction of the
+    memory passes: this is what makes a 2,000-replicate bootstrap of 100,000 rows cheap.
+    """
+
+    def __init__(self, score: np.ndarray, event: np.ndarray):
+        order = np.argsort(score, kind="stable")
+        is_pos = np.asarray(event, dtype=bool)[order]
+        pos_rows, neg_rows = order[is_pos], order[~is_pos]
+        # Cumulate the smaller class; "flip" means the cumulated class is the positives.
+        self.flip = pos_rows.shape[0] < neg_rows.shape[0]
+        self.cum_rows, self.read_rows = (pos_rows, neg_rows) if self.flip else (neg_rows, pos_rows)
+        s_cum, s_read = score[self.cum_rows], score[self.read_rows]
+        # Rows of the cumulated class strictly below each read row, and below or tied.
+        self.below = np.searchsorted(s_cum, s_read, side="left")
+        self.below_or_tied = np.searchsorted(s_cum, s_read, side="right")
+        self.has_ties = bool(np.any(self.below != self.below_or_tied))
+
+    def __call__(self, weights: np.ndarray) -> dict:
+        """(B, n) weights in row order -> dict of (B,) arrays: ``roc_auc`` (NaN without
+        positives or negatives), ``pos`` and ``neg`` (total weight of each class)."""
+        b, m = weights.shape[0], self.cum_rows.shape[0]
+        # Indices are valid by construction; mode="clip" skips numpy's bounds check.
+        read = np.take(weights, self.read_rows, axis=1, mode="clip")
+        cum = np.empty((b, m + 1))
+        cum[:, 0] = 0.0
+        np.cumsum(np.take(weights, self.cum_rows, axis=1, mode="clip"), axis=1, out=cum[:, 1:])
+        under = np.take(cum, self.below, axis=1, mode="clip")
+        if self.has_ties:
+            under += np.take(cum, self.below_or_tied, axis=1, mode="clip")
+            under *= 0.5
+        pairs = np.einsum("ij,ij->i", read, under)
+        w_read, w_cum = read.sum(axis=1), cum[:, -1].copy()
+        p_tot, n_tot = (w_cum, w_read) if self.flip else (w_read, w_cum)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            auc = pairs / (p_tot * n_tot)
+            if self.flip:
+                # pairs counted positives below negatives: the complement of the AUC.
+                auc = 1.0 - auc
+        auc[(p_tot <= 0) | (n_tot <= 0)] = np.nan
+        return {"roc_auc": auc, "pos": p_tot, "neg": n_tot}

@@ -344,3 +344,22 @@ def check_quantile_pred(pred, n_levels: int | None, name: str = "pred") -> np.nd
     # A pandas DataFrame arrives column-major; summation order (hence the last bits of every
     # mean) follows memory layout, and numpy and pandas inputs must give identical numbers.
     return np.ascontiguousarray(arr)
+
+
+# --- intervals (used by resampling and report) ------------------------------------------------
+
+__all__ += ["check_level"]  # noqa: PLE0605
+
+
+def check_level(level, name: str = "ci") -> float:
+    """A confidence level strictly inside (0, 1): 0.95 means a 95% interval."""
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real):
+        msg = f"{name} must be a float in (0, 1) such as 0.95 (a 95% interval), got {level!r}."
+        raise TypeError(msg)
+    if not 0 < level < 1:
+        msg = (
+            f"{name}={level!r} is outside (0, 1); pass the confidence level as a fraction, "
+            "e.g. 0.95 for a 95% interval."
+        )
+        raise ValueError(msg)
+    return float(level)

@@ -180,13 +180,18 @@ class ClassificationEvaluator:
                 sq = (s - event) ** 2 if proba is not None else None
                 self._ranks.append((event, _kernels.GroupSums(s), sq))
 
-    def evaluate(self, counts=None, warn: bool = True) -> dict:
+    def evaluate(self, counts=None, warn: bool = True, metrics=None) -> dict:
         """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
 
         ``counts`` (B, n) multiplies the sample weights (bootstrap resampling counts);
-        ``None`` evaluates the data as given (B = 1).
+        ``None`` evaluates the data as given (B = 1). ``metrics`` (key names, default all)
+        computes only the groups of numbers those keys belong to; the dict then holds at
+        least those keys plus ``base_rate`` and ``positives``. ``metrics=["roc_auc"]`` on a
+        binary problem takes a lean path (:class:`_kernels.BinaryRocAuc`), same number.
         """
         W = _weights(self.sample_weight, counts, self.n)
+        if metrics is not None:
+            return self._evaluate_subset(W, metrics)
         ws = W.sum(axis=1)
         K = self.n_classes
         r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
@@ -203,6 +208,36 @@ class ClassificationEvaluator:
                 "undefined, and so are skill scores measured against y's own base rate. "
                 "They are NaN."
             )
+        return out
+
+    def _evaluate_subset(self, W, metrics) -> dict:
+        want = {metrics} if isinstance(metrics, str) else set(metrics)
+        unknown = sorted(want - _EVALUATOR_KEYS)
+        if unknown:
+            msg = f"metrics contains unknown names {unknown}; known: {sorted(_EVALUATOR_KEYS)}."
+            raise ValueError(msg)
+        lean = self._score is not None and self._score.ndim == 1
+        if want <= {"roc_auc", "base_rate", "positives"} and lean:
+            if getattr(self, "_auc_only", None) is None:
+                self._auc_only = _kernels.BinaryRocAuc(self._score, self._ranks[0][0])
+            res = self._auc_only(W)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rate = res["pos"] / (res["pos"] + res["neg"])
+            return {"base_rate": rate, "positives": res["pos"], "roc_auc": res["roc_auc"]}
+        ws = W.sum(axis=1)
+        K = self.n_classes
+        r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
+        single = np.sum(r > 0, axis=1) < 2
+        out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
+        sums = []
+        if want & (_PROPER_KEYS | _RANKING_KEYS):
+            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
+        if want & _PROPER_KEYS:
+            out.update(self._proper_scores(W, ws, r, single, sums))
+        if want & _RANKING_KEYS:
+            out.update(self._ranking(W, r, sums))
+        if want & _THRESHOLD_KEYS:
+            out.update(self._thresholds(W, ws))
         return out
 
     def _proper_scores(self, W, ws, r, single, sums) -> dict:
@@ -275,6 +310,16 @@ class ClassificationEvaluator:
             "balanced_accuracy": _mean_defined(list(recall.T)),
             "f1_macro": _mean_defined(list(f1.T)),
         }
+
+
+# Which keys each group of ClassificationEvaluator numbers produces (for evaluate(metrics=)).
+_PROPER_KEYS = frozenset({
+    "log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref", "brier_skill",
+    "calibration_mcb", "discrimination_dsc", "uncertainty_unc",
+})
+_RANKING_KEYS = frozenset({"roc_auc", "pr_auc", "pr_auc_lift", "recall_at_k", "precision_at_k"})
+_THRESHOLD_KEYS = frozenset({"accuracy", "balanced_accuracy", "f1_macro"})
+_EVALUATOR_KEYS = _PROPER_KEYS | _RANKING_KEYS | _THRESHOLD_KEYS | {"base_rate", "positives"}
 
 
 def _mean_defined(columns) -> np.ndarray:
