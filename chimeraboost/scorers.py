@@ -239,7 +239,12 @@ class ProbaScorer(_ScorerBase):
     """
 
     def __init__(self, metric, *, sign, kwargs, response_method, name, call_repr, task="proba"):
-        super().__init__(_metadata_signature, sign, dict(kwargs), response_method)
+        # The base class's response method is only read by scikit-learn's multi-metric
+        # scorer, which probes it on the estimator before any scorer runs; the fallback
+        # "predict" keeps that probe from raising its generic AttributeError, so that an
+        # estimator without predict_proba gets our error naming the scorer instead.
+        super().__init__(_metadata_signature, sign, dict(kwargs), (response_method, "predict"))
+        self._method = response_method
         self._metric = metric
         self._task = task
         self.name = name
@@ -268,7 +273,7 @@ class ProbaScorer(_ScorerBase):
             )
             raise TypeError(msg)
         classes = _fitted_classes(estimator, self.name)
-        response = _call_response(estimator, X, self._response_method, self.name)
+        response = _call_response(estimator, X, self._method, self.name)
         if self._task == "rank":
             value = _rank_metric(self, y_true, response, classes, sample_weight)
         else:

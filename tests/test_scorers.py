@@ -19,7 +19,7 @@ from sklearn import config_context
 from sklearn.datasets import make_classification
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.inspection import permutation_importance
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression, LogisticRegressionCV, Ridge
 from sklearn.metrics import (
     check_scoring,
     d2_brier_score,
@@ -44,6 +44,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
+from threadpoolctl import threadpool_limits
 
 import chimeraboost
 from chimeraboost import metrics, scorers
@@ -51,6 +52,14 @@ from chimeraboost._validation import DegenerateMetricWarning
 
 NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
 TOL = dict(rtol=1e-12, atol=1e-12)
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    # On a loaded machine, OpenMP/BLAS threads spin-waiting for a core turn a 20 ms fit into
+    # 20 s; these tests check numbers, not speed.
+    with threadpool_limits(1):
+        yield
 
 
 def _data(n_classes=2, labels=None, n=240, seed=0):
@@ -200,8 +209,8 @@ def test_scoring_strings_pass_validation_in_either_import_order(order):
         first, second = second, first
     script = _ENTRY_POINTS_SCRIPT.format(first=first, second=second)
     root = str(Path(chimeraboost.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+           "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     proc = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
     )
@@ -382,9 +391,23 @@ def test_estimator_without_predict_proba_gets_a_clear_error():
     with pytest.warns(UserWarning, match=r"Scoring failed(.|\n)*needs probabilities"):
         res = cross_validate(LinearSVC(), X, y, cv=3, scoring="neg_calibration_mcb")
     assert np.all(np.isnan(res["test_score"]))
+    with pytest.raises(TypeError, match="'neg_calibration_mcb' needs probabilities"):
+        cross_validate(LinearSVC(), X, y, cv=3, scoring=["accuracy", "neg_calibration_mcb"],
+                       error_score="raise")
     pipe = make_pipeline(StandardScaler(), LinearSVC()).fit(X, y)
     with pytest.raises(TypeError, match="'log_loss_skill' needs probabilities.*Pipeline"):
         get_scorer("log_loss_skill")(pipe, X, y)
+
+
+def test_logistic_regression_cv_accepts_the_names():
+    X, y = _data(3)
+    for name in NAMES:
+        model = LogisticRegressionCV(Cs=[0.1, 1.0], cv=3, scoring=name, max_iter=2000)
+        with warnings.catch_warnings():
+            # scikit-learn 1.9 announces changes of LogisticRegressionCV's defaults
+            warnings.simplefilter("ignore", FutureWarning)
+            model.fit(X, y)
+        assert np.isfinite(model.score(X, y))
 
 
 def test_regressor_gets_a_clear_error():
