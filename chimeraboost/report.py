@@ -1,5 +1,588 @@
-"""Placeholder: the report layer (Report, report(), ReportMixin) is being built (issue 4)."""
+"""Is this fitted model any good, compared with what? The report on any estimator.
+
+Questions worth asking, and what answers each:
+
+- How good is this fitted model on these rows, against the no-skill forecast?
+  ``report(model, X, y)`` (or ``model.report(X, y)`` with :class:`ReportMixin`): log loss and
+  Brier with the base rate, the reference loss and the skill; calibration; ranking; threshold
+  metrics -- whatever the model can be judged on.
+- Against the forecast it could have made without features? ``baseline=y_train``.
+- Better than the model in production, on the same rows? ``baseline=<fitted estimator>``:
+  :attr:`Report.vs_baseline` holds every metric's paired difference (model minus baseline)
+  with its bootstrap interval.
+- How sure is each number? ``ci=0.95``: :attr:`Report.ci` holds percentile bootstrap
+  intervals (see :mod:`chimeraboost.resampling`).
+
+This is the only layer that calls ``predict_proba`` / ``decision_function`` / ``predict``; the
+numbers themselves come from :mod:`chimeraboost.metrics` and
+:mod:`chimeraboost.quantile_metrics`, so a report says exactly what those functions say on the
+model's output.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
+
+from . import metrics, quantile_metrics, resampling
+from ._format import NO_PROBA, fmt
+from ._validation import (
+    DegenerateMetricWarning,
+    as_1d,
+    check_level,
+    check_positive_int,
+    check_sample_weight,
+)
+
+__all__ = ["Report", "ReportMixin", "report"]
+
+# Numbers about the rows rather than the model: no interval for a difference of them.
+_ABOUT_THE_ROWS = {
+    "n", "classes", "base_rate", "positives", "reference_prior", "reference", "log_loss_ref",
+    "brier_ref", "uncertainty_unc", "pr_auc_lift", "mean_y", "baseline_mean",
+    "baseline_median", "mse_ref", "rmse_ref", "mae_ref", "crps_ref",
+}
+# Lower is better for these; every other compared metric is a score (higher is better).
+_LOSSES = {
+    "log_loss", "brier", "calibration_mcb", "mse", "rmse", "mae", "crps", "crossing_rate",
+    "mae_median",
+}
+_QUANTILE_SCALARS = ("crps", "crps_ref", "crps_skill", "crossing_rate", "mae_median")
+
+
+# --------------------------------------------------------------------------- scoring a model
+
+
+def _name(estimator) -> str:
+    return type(estimator).__name__
+
+
+def _check_fitted(estimator, arg: str) -> None:
+    if not hasattr(estimator, "predict"):
+        msg = (
+            f"{arg} must be a fitted scikit-learn estimator with a predict method, got "
+            f"{type(estimator).__name__}."
+        )
+        raise TypeError(msg)
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError as exc:
+        msg = f"{arg} ({_name(estimator)}) is not fitted: {exc}"
+        raise NotFittedError(msg) from exc
+
+
+def _final(estimator):
+    """The estimator that makes the predictions: through Pipelines and fitted searches."""
+    for _ in range(10):
+        if hasattr(estimator, "steps"):
+            estimator = estimator.steps[-1][1]
+        elif hasattr(estimator, "best_estimator_"):
+            estimator = estimator.best_estimator_
+        else:
+            break
+    return estimator
+
+
+def _quantile_levels(estimator):
+    final = _final(estimator)
+    levels = getattr(final, "quantiles_", getattr(final, "quantiles", None))
+    if levels is None:
+        return None
+    levels = np.atleast_1d(np.asarray(levels, dtype=np.float64))
+    return levels if levels.ndim == 1 and levels.size > 0 else None
+
+
+def _task(estimator) -> str:
+    if is_classifier(estimator) or hasattr(estimator, "classes_"):
+        if hasattr(estimator, "predict_proba"):
+            return "classification"
+        if hasattr(estimator, "decision_function"):
+            return "ranking"
+        return "rule"
+    if _quantile_levels(estimator) is not None:
+        return "quantile"
+    return "regression"
+
+
+class _Scored:
+    """One model's output on the rows, its point report and what the bootstrap needs."""
+
+    def __init__(self, estimator, X, y, sample_weight, targets, k, arg, classes=None):
+        _check_fitted(estimator, arg)
+        self.name, self.task = _name(estimator), _task(estimator)
+        self.evaluator, self.quantile_inputs = None, None
+        if self.task in ("classification", "ranking", "rule"):
+            self._classify(estimator, X, y, sample_weight, targets, k, classes)
+        elif self.task == "quantile":
+            self._quantiles(estimator, X, y, sample_weight, targets, k)
+        else:
+            self._regress(estimator, X, y, sample_weight, targets, k)
+
+    def _classify(self, est, X, y, w, targets, k, classes):
+        own = getattr(est, "classes_", None)
+        if self.task == "rule":
+            y_pred = as_1d(est.predict(X), "predict(X)")
+            if own is None:
+                own = np.unique(np.concatenate([as_1d(y, "y"), y_pred]))
+        own = np.asarray(own)
+        self.classes = own if classes is None else classes
+        cols = _column_map(own, self.classes)
+        kwargs = {"sample_weight": w, "k": k}
+        if self.task == "classification":
+            proba = np.asarray(est.predict_proba(X))[:, cols]
+            self.point = metrics.classification_report(y, proba, self.classes, baseline=targets,
+                                                       **kwargs)
+            self.evaluator = metrics.classification_evaluator(
+                y, self.classes, proba=proba, baseline=targets, **kwargs
+            )
+            return
+        if self.task == "ranking":
+            score = np.asarray(est.decision_function(X), dtype=np.float64)
+            if score.ndim == 2 and score.shape[1] > 1:
+                score = score[:, cols]
+            elif cols[0] == 1:  # binary, the comparison model's classes in reverse order
+                score = -score
+            y_pred = as_1d(est.predict(X), "predict(X)")
+        else:
+            # A 0/1 rule ranks rows by its own decision: flagged rows first, ties shared.
+            score = (y_pred == self.classes[1]).astype(np.float64) if len(self.classes) == 2 \
+                else None
+        self.point = metrics.ranking_report(y, score, self.classes, y_pred=y_pred, **kwargs)
+        self.evaluator = metrics.classification_evaluator(
+            y, self.classes, score=score, y_pred=y_pred, **kwargs
+        )
+
+    def _regress(self, est, X, y, w, targets, k):
+        _no_k(k, "a regressor")
+        pred = np.asarray(est.predict(X))
+        if pred.ndim == 2 and pred.shape[1] == 1:
+            pred = pred[:, 0]
+        self.point = metrics.regression_report(y, pred, w, baseline=targets)
+        self.evaluator = metrics.regression_evaluator(y, pred, w, baseline=targets)
+
+    def _quantiles(self, est, X, y, w, targets, k):
+        _no_k(k, "a quantile regressor")
+        self.levels = _quantile_levels(est)
+        pred = np.asarray(est.predict(X))
+        if pred.ndim == 1 and self.levels.size == 1:
+            pred = pred[:, None]
+        if pred.ndim != 2 or pred.shape[1] != self.levels.size:
+            msg = (
+                f"{self.name} has {self.levels.size} quantile levels but predict(X) returned "
+                f"shape {pred.shape}; expected (n, {self.levels.size})."
+            )
+            raise ValueError(msg)
+        self.point = quantile_metrics.quantile_report(y, pred, self.levels, w, baseline=targets)
+        self.quantile_inputs = (y, pred, self.levels, w, targets)
+
+    def quantile_scalars(self, counts_row) -> dict:
+        """The quantile report's scalar numbers with row weights ``counts * sample_weight``."""
+        y, pred, levels, w, targets = self.quantile_inputs
+        weight = counts_row if w is None else counts_row * w
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateMetricWarning)
+            rep = quantile_metrics.quantile_report(y, pred, levels, weight, baseline=targets)
+        return {key: _as_float(rep[key]) for key in _QUANTILE_SCALARS}
+
+
+def _as_float(value) -> float:
+    return np.nan if value is None else float(value)
+
+
+def _no_k(k, what: str) -> None:
+    if k is not None:
+        msg = f"k (recall@k) applies to binary classifiers; the model is {what}."
+        raise ValueError(msg)
+
+
+def _column_map(own, classes) -> np.ndarray:
+    """Indices that put a model's class columns in the order of ``classes``."""
+    own = np.asarray(own)
+    if len(own) != len(classes) or set(own.tolist()) != set(np.asarray(classes).tolist()):
+        msg = (
+            f"baseline predicts classes {own.tolist()} but the model predicts "
+            f"{np.asarray(classes).tolist()}; a fitted baseline must have the same classes."
+        )
+        raise ValueError(msg)
+    where = {label: i for i, label in enumerate(own.tolist())}
+    return np.array([where[label] for label in np.asarray(classes).tolist()])
+
+
+def _check_same_task(model: _Scored, base_estimator) -> str:
+    base_task = _task(base_estimator)
+    family = {"classification": "classifier", "ranking": "classifier", "rule": "classifier",
+              "regression": "regressor", "quantile": "quantile regressor"}
+    if family[base_task] != family[model.task]:
+        msg = (
+            f"baseline is a {family[base_task]} ({_name(base_estimator)}) but the model is a "
+            f"{family[model.task]} ({model.name}); a fitted baseline must solve the same task."
+        )
+        raise ValueError(msg)
+    if base_task == "quantile":
+        levels = _quantile_levels(base_estimator)
+        if levels.shape != model.levels.shape or not np.allclose(levels, model.levels):
+            msg = (
+                f"baseline predicts quantile levels {levels.tolist()} but the model "
+                f"{model.levels.tolist()}; a fitted baseline must predict the same levels."
+            )
+            raise ValueError(msg)
+    return base_task
+
+
+# --------------------------------------------------------------------------- the public call
+
+
+def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
+           random_state=None, k=None) -> Report:
+    """Score a fitted estimator on ``(X, y)`` against a stated reference.
+
+    Parameters
+    ----------
+    estimator : fitted scikit-learn estimator
+        Anything with ``predict``: a classifier, a regressor, a ``Pipeline``, a fitted
+        ``GridSearchCV``, a ``CalibratedClassifierCV``, a ChimeraBoost model. What it is
+        judged on follows from what it offers (see Notes).
+    X : array-like or DataFrame of shape (n, p)
+        Rows to score, as the estimator expects them.
+    y : array-like of shape (n,)
+        True targets (class labels may be strings).
+    baseline : None, array-like of targets, or fitted estimator, default=None
+        What the model is judged against. ``None``: the scored ``y``'s own class prior /
+        mean. Targets (e.g. ``y_train``): their prior / mean, the no-skill forecast the model
+        could have known. A fitted estimator (the incumbent): it is scored on the same rows,
+        and every metric's paired difference ``model - baseline`` goes to
+        :attr:`Report.vs_baseline` with a paired-bootstrap interval at level ``ci`` (0.95 when
+        ``ci`` is None); the skills of both are then measured against the scored ``y``'s prior.
+    sample_weight : array-like of shape (n,), default=None
+    ci : float in (0, 1), default=None
+        Confidence level of the percentile bootstrap intervals in :attr:`Report.ci`
+        (0.95 = 95%). None: no intervals (except for the comparison with a fitted baseline).
+    n_boot : int, default=2000
+        Bootstrap replicates.
+    random_state : None, int or numpy Generator
+        Makes the intervals reproducible.
+    k : int or float, default=None
+        Binary classifiers: also recall and precision among the ``k`` highest-scored rows
+        (a float in (0, 1) is a fraction of the rows).
+
+    Returns
+    -------
+    Report
+        A read-only mapping of every number (``r["brier_skill"]``); ``print(r)`` shows them.
+
+    Notes
+    -----
+    - ``predict_proba``: the full classification report (:func:`metrics.classification_report`).
+    - ``decision_function`` only: ranking metrics from the scores and threshold metrics from
+      ``predict`` (:func:`metrics.ranking_report`); log loss, Brier and calibration are NaN.
+    - ``predict`` only (a 0/1 rule): threshold metrics, and for binary problems ranking
+      metrics of the rule's decision (flagged rows first, ties shared). No probabilities: NaN
+      log loss and calibration, shown as "n/a".
+    - Regressors: :func:`metrics.regression_report`. Quantile regressors (a ``quantiles`` /
+      ``quantiles_`` attribute and an (n, K) ``predict``): :func:`quantile_metrics.quantile_report`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = LogisticRegression(max_iter=5000).fit(X[:400], y[:400])
+    >>> r = report(model, X[400:], y[400:], baseline=y[:400])
+    >>> r["roc_auc"] > 0.9
+    True
+    """
+    level = None if ci is None else check_level(ci, "ci")
+    n_boot = check_positive_int(n_boot, "n_boot")
+    n = _check_rows(X, y)
+    check_sample_weight(sample_weight, n)
+    base_est = baseline if hasattr(baseline, "predict") else None
+    targets = None if base_est is not None else baseline
+    model = _Scored(estimator, X, y, sample_weight, targets, k, "estimator")
+    incumbent = None
+    if base_est is not None:
+        _check_fitted(base_est, "baseline")
+        _check_same_task(model, base_est)
+        incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
+                            classes=getattr(model, "classes", None))
+    ci_dict, dropped, vs = None, {}, None
+    if incumbent is not None:
+        paired = _paired(model, incumbent, n, n_boot, random_state)
+        vs = _differences(model.point, incumbent.point, paired, level or 0.95)
+        if level is not None:
+            ci_dict, dropped = _intervals(paired.model, model.point, level)
+    elif level is not None:
+        boot = _bootstrap(model, n, n_boot, random_state)
+        ci_dict, dropped = _intervals(boot, model.point, level)
+    base_report = None
+    if incumbent is not None:
+        base_report = Report(incumbent.point, incumbent.name, incumbent.task, "y")
+    return Report(model.point, model.name, model.task,
+                  "y" if targets is None else "baseline targets",
+                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
+                  vs_baseline=vs, baseline_report=base_report)
+
+
+def _check_rows(X, y) -> int:
+    y_arr = as_1d(y, "y")
+    try:
+        n_x = X.shape[0] if hasattr(X, "shape") else len(X)
+    except TypeError as exc:
+        msg = f"X must be array-like with one row per sample, got {type(X).__name__}."
+        raise TypeError(msg) from exc
+    if n_x != y_arr.shape[0]:
+        msg = f"X has {n_x} rows but y has {y_arr.shape[0]}; they must describe the same rows."
+        raise ValueError(msg)
+    return n_x
+
+
+def _bootstrap(model: _Scored, n, n_boot, random_state) -> resampling.BootstrapResult:
+    if model.evaluator is not None:
+        return resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
+    (reps,) = resampling.bootstrap_function([model.quantile_scalars], n, n_boot,
+                                            random_state=random_state)
+    point = {key: _as_float(model.point[key]) for key in _QUANTILE_SCALARS}
+    return resampling.BootstrapResult(point, reps, n_boot)
+
+
+def _paired(model: _Scored, base: _Scored, n, n_boot, random_state):
+    if model.evaluator is not None:
+        return resampling.paired_bootstrap(model.evaluator, base.evaluator, n_boot,
+                                           random_state=random_state)
+    reps = resampling.bootstrap_function([model.quantile_scalars, base.quantile_scalars], n,
+                                         n_boot, random_state=random_state)
+    results = [
+        resampling.BootstrapResult({k: _as_float(s.point[k]) for k in _QUANTILE_SCALARS}, r,
+                                   n_boot)
+        for s, r in zip((model, base), reps)
+    ]
+    return resampling.PairedBootstrapResult(*results)
+
+
+def _scalar(value) -> bool:
+    return np.ndim(value) == 0 and isinstance(value, (float, int, np.floating, np.integer))
+
+
+def _intervals(boot, point, level):
+    ci, dropped = {}, {}
+    for key, reps in boot.replicates.items():
+        if key in point and _scalar(point[key]) and key not in ("n", "positives"):
+            ci[key], dropped[key] = resampling.percentile_interval(reps, level)
+    return ci, dropped
+
+
+def _differences(model_point, base_point, paired, level) -> dict:
+    out = {}
+    for key, reps in paired.replicates.items():
+        if key in _ABOUT_THE_ROWS or not _scalar(model_point.get(key)):
+            continue
+        diff = float(model_point[key]) - float(base_point[key])
+        if math.isnan(diff):
+            continue
+        lo, hi = resampling.percentile_interval(reps, level)[0]
+        out[key] = (diff, lo, hi)
+    return out
+
+
+# --------------------------------------------------------------------------- the result
+
+
+class Report(Mapping):
+    """Every number of one model on one set of rows, read-only, with its reference.
+
+    A mapping from metric names to values (``r["brier_skill"]``, ``dict(r)``); the keys are
+    those of :func:`metrics.classification_report` (also for ranking-only models and rules,
+    with NaN where the model gives no probabilities), :func:`metrics.regression_report` or
+    :func:`quantile_metrics.quantile_report`.
+
+    Attributes
+    ----------
+    estimator_name : str
+    task : {"classification", "ranking", "rule", "regression", "quantile"}
+    ci : dict or None
+        Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, percentile bootstrap
+        at level :attr:`ci_level`, when ``ci`` was set.
+    n_dropped : dict
+        Metric -> replicates left out of its interval because the metric was undefined there.
+    vs_baseline : dict or None
+        With a fitted baseline: metric -> ``(model - baseline, low, high)``, paired bootstrap.
+        Positive favours the model for scores (skills, AUC, accuracy), negative for losses.
+    baseline_report : Report or None
+        The fitted baseline's own report on the same rows.
+    """
+
+    def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
+                 ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
+                 baseline_report=None):
+        self._values = {key: _frozen(v) for key, v in values.items()}
+        self.estimator_name, self.task = estimator_name, task
+        self._reference_from = reference_from
+        self.ci, self.ci_level, self.n_boot = ci, ci_level, n_boot
+        self.n_dropped = dict(n_dropped or {})
+        self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    # ---- text
+    def reference(self) -> str:
+        """What the model was judged against, in words."""
+        v, src = self._values, self._reference_from
+        if self.task == "quantile":
+            return f"empirical quantiles of {src}"
+        if self.task == "regression":
+            return f"mean of {src} ({fmt(v['baseline_mean'])})"
+        if self.task != "classification":
+            return f"rates of y only ({NO_PROBA})"
+        prior = np.asarray(v["reference_prior"])
+        shown = fmt(prior[1], 3) if prior.size == 2 else "[" + " ".join(f"{p:.3f}" for p in prior) + "]"
+        return f"class prior of {src} ({shown})"
+
+    def header(self) -> str:
+        """Rows scored, positives and base rate, and the reference."""
+        v = self._values
+        parts = [self.estimator_name, f"{v['n']:,} rows scored"]
+        if "positives" in v and np.ndim(v.get("base_rate")) == 0:
+            parts.append(f"{v['positives']:,.6g} positives (base rate {fmt(v['base_rate'], 3)})")
+        elif "base_rate" in v:
+            parts.append("class rates [" + " ".join(f"{p:.3f}" for p in v["base_rate"]) + "]")
+        parts.append(f"judged against: {self.reference()}")
+        return " · ".join(parts)
+
+    def __str__(self) -> str:
+        if self.task == "quantile":
+            text = quantile_metrics.format_report(self._values, title="Quantile forecast")
+        else:
+            text = metrics.format_report(self._values)
+        lines = [self.header(), "", text]
+        if self.ci:
+            lines += ["", *self._ci_lines()]
+        if self.vs_baseline is not None:
+            lines += ["", *self._vs_lines()]
+        return "\n".join(lines)
+
+    def _ci_lines(self) -> list[str]:
+        pct = f"{self.ci_level:.0%}" if self.ci_level * 100 == round(self.ci_level * 100) \
+            else f"{self.ci_level:.1%}"
+        out = [f"{pct} bootstrap intervals (percentile; {self.n_boot:,} resamples of the rows)",
+               f"  {'metric':<22}{'value':>10}{'low':>10}{'high':>10}"]
+        for key, (lo, hi) in self.ci.items():
+            if key in _ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
+                continue
+            if math.isnan(float(self._values[key])):
+                continue
+            note = ""
+            if self.n_dropped.get(key):
+                note = f"  ({self.n_dropped[key]} resamples with one class left out)"
+            out.append(f"  {key:<22}{fmt(self._values[key]):>10}{fmt(lo):>10}{fmt(hi):>10}{note}")
+        return out
+
+    def _vs_lines(self) -> list[str]:
+        base = self.baseline_report
+        level = self.ci_level or 0.95
+        out = [
+            f"vs baseline {base.estimator_name if base else ''} on the same rows: model minus "
+            f"baseline, paired bootstrap {level:.0%} ({self.n_boot:,} resamples)",
+            f"  {'metric':<22}{'model':>10}{'baseline':>10}{'difference':>12}{'low':>10}"
+            f"{'high':>10}",
+        ]
+        for key, (diff, lo, hi) in self.vs_baseline.items():
+            b = base[key] if base is not None else np.nan
+            out.append(
+                f"  {key:<22}{fmt(self._values[key]):>10}{fmt(b):>10}{diff:>+12.4f}"
+                f"{lo:>+10.4f}{hi:>+10.4f}  {_verdict(key, lo, hi)}"
+            )
+        return out
+
+    def __repr__(self) -> str:
+        main = "crps_skill" if self.task == "quantile" else (
+            "r2" if self.task == "regression" else
+            "brier_skill" if self.task == "classification" else "roc_auc")
+        return (f"<Report {self.task} of {self.estimator_name}: n={self._values['n']}, "
+                f"{main}={fmt(self._values.get(main))}>")
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(str(self))}</pre>"
+
+    # ---- export
+    def to_dict(self) -> dict:
+        """Plain Python values (arrays as lists), plus ``ci`` and ``vs_baseline`` if set."""
+        out = {key: _plain(v) for key, v in self._values.items()}
+        if self.ci is not None:
+            out["ci"] = {key: (float(lo), float(hi)) for key, (lo, hi) in self.ci.items()}
+        if self.vs_baseline is not None:
+            out["vs_baseline"] = {key: tuple(map(float, v)) for key, v in self.vs_baseline.items()}
+        return out
+
+    def to_frame(self):
+        """One row per scalar metric: ``value`` (and ``low``, ``high``; ``baseline``,
+        ``difference``, ``diff_low``, ``diff_high`` when set). Needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            msg = ("Report.to_frame needs pandas, an optional dependency: "
+                   "pip install 'chimeraboost[pandas]'.")
+            raise ImportError(msg) from exc
+        rows = {}
+        for key, v in self._values.items():
+            if not _scalar(v) or key == "n":
+                continue
+            row = {"value": float(v)}
+            if self.ci is not None and key in self.ci:
+                row["low"], row["high"] = self.ci[key]
+            if self.vs_baseline is not None and key in self.vs_baseline:
+                row["baseline"] = float(self.baseline_report[key])
+                row["difference"], row["diff_low"], row["diff_high"] = self.vs_baseline[key]
+            rows[key] = row
+        return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _verdict(key, lo, hi) -> str:
+    if math.isnan(lo) or math.isnan(hi):
+        return "n/a"
+    if lo <= 0 <= hi:
+        return "no clear difference"
+    model_better = (hi < 0) if key in _LOSSES else (lo > 0)
+    return "model better" if model_better else "baseline better"
+
+
+def _frozen(value):
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
+
+
+def _plain(value):
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 class ReportMixin:
-    """Gives ``.report(X, y, baseline=...)`` to any scikit-learn estimator (being built)."""
+    """Gives any scikit-learn estimator a ``report(X, y, ...)`` method.
+
+    ``class MyLR(ReportMixin, LogisticRegression): pass`` -- the mixin adds a method and
+    nothing else (no ``__init__``, no parameters, no state), so ``get_params``, ``clone``,
+    pickling and ``sklearn.utils.estimator_checks`` behave exactly as for the base class.
+    """
+
+    def report(self, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
+               random_state=None, k=None) -> Report:
+        """This fitted model's :func:`report` on ``(X, y)``; same arguments."""
+        return report(self, X, y, baseline=baseline, sample_weight=sample_weight, ci=ci,
+                      n_boot=n_boot, random_state=random_state, k=k)
