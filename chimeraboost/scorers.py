@@ -218,10 +218,16 @@ def _integration_problems() -> list[str]:
 # ------------------------------------------------------------------ end of scikit-learn internals
 
 
-def _metadata_signature(y_true, y_proba, sample_weight=None):
-    """Never called: scikit-learn's scorer base reads from this signature which metadata a
-    scorer accepts (here ``sample_weight``) for ``set_score_request`` and routing."""
-    raise NotImplementedError  # pragma: no cover
+def _metadata_signature(y_true, y_proba, sample_weight=None, **kwargs):
+    """scikit-learn's scorer base reads from this signature which metadata a scorer accepts
+    (``sample_weight``) for ``set_score_request`` and routing. Only code that bypasses the
+    scorer and feeds it bare predictions calls it."""
+    msg = (
+        "chimeraboost scorers score a fitted estimator (they need its predict_proba and "
+        "classes_) and cannot be applied to bare predictions, e.g. by "
+        "TunedThresholdClassifierCV, which scores thresholded labels."
+    )
+    raise TypeError(msg)
 
 
 class ProbaScorer(_ScorerBase):

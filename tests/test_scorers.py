@@ -99,6 +99,16 @@ def test_sklearn_internals_are_where_we_expect():
     )
 
 
+def test_a_moved_registry_warns_clearly_instead_of_crashing(monkeypatch):
+    from sklearn.metrics import _scorer
+
+    monkeypatch.delattr(_scorer, "_SCORERS")
+    with pytest.warns(UserWarning, match="relies on scikit-learn internals.*_SCORERS"):
+        assert scorers.register() == ()
+    problems = scorers._integration_problems()
+    assert len(problems) == 1 and "Please report this" in problems[0]
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_names_are_registered_and_resolve(name):
     assert name in get_scorer_names()
