@@ -2,13 +2,41 @@
 
 Every loss comes with the base rate of the rows it was computed on, the loss of the no-skill
 forecast, the skill against it and, on request, an uncertainty interval; when two models meet,
-a paired comparison. See ``chimeraboost.metrics`` (numbers on arrays), ``chimeraboost.report``
-(numbers on fitted estimators) and ``chimeraboost.scorers`` (scoring strings for
-scikit-learn's model selection).
+a paired comparison on the same rows.
+
+- ``chimeraboost.metrics`` / ``chimeraboost.quantile_metrics``: the numbers, on arrays.
+- ``chimeraboost.scorers``: ``scoring="brier_skill"``, ``"log_loss_skill"``,
+  ``"neg_calibration_mcb"`` in scikit-learn's model selection (registered on import).
+- ``chimeraboost.report`` / ``ReportMixin``: the numbers of a fitted estimator, with intervals.
+- ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
+- ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
+  scikit-learn's histogram engine, temperature-scaled.
 """
 
-from . import metrics, quantile_metrics
+from . import metrics, quantile_metrics, resampling, scorers
+from .estimators import (
+    ChimeraBoostClassifier,
+    ChimeraBoostQuantileRegressor,
+    ChimeraBoostRegressor,
+)
+from .report import Report, ReportMixin, report
+
+# Makes "brier_skill", "log_loss_skill" and "neg_calibration_mcb" valid scoring strings
+# everywhere scikit-learn takes one; idempotent, never overwrites a user's scorer.
+scorers.register()
 
 __version__ = "0.1.0"
 
-__all__ = ["metrics", "quantile_metrics", "__version__"]
+__all__ = [
+    "ChimeraBoostClassifier",
+    "ChimeraBoostQuantileRegressor",
+    "ChimeraBoostRegressor",
+    "Report",
+    "ReportMixin",
+    "metrics",
+    "quantile_metrics",
+    "report",
+    "resampling",
+    "scorers",
+    "__version__",
+]

@@ -172,13 +172,23 @@ class ClassificationEvaluator:
         # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
         # Binary problems need the positive class only (class 0 is its mirror image).
         self._score = score
-        self._ranks = []
-        if score is not None:
-            columns = [(1, score)] if score.ndim == 1 else list(enumerate(score.T))
-            for j, s in columns:
-                event = (codes == j).astype(np.float64)
-                sq = (s - event) ** 2 if proba is not None else None
-                self._ranks.append((event, _kernels.GroupSums(s), sq))
+        self._ranks_cache = None
+        self._auc_only = None
+
+    @property
+    def _ranks(self):
+        # The sort is the expensive part; built on first use, so that log loss, Brier and
+        # their skills alone (the scorers' numbers) never pay for it.
+        if self._ranks_cache is None:
+            self._ranks_cache = []
+            score = self._score
+            if score is not None:
+                columns = [(1, score)] if score.ndim == 1 else list(enumerate(score.T))
+                for j, s in columns:
+                    event = (self.codes == j).astype(np.float64)
+                    sq = (s - event) ** 2 if self.has_proba else None
+                    self._ranks_cache.append((event, _kernels.GroupSums(s), sq))
+        return self._ranks_cache
 
     def evaluate(self, counts=None, warn: bool = True, metrics=None) -> dict:
         """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
@@ -190,19 +200,30 @@ class ClassificationEvaluator:
         binary problem takes a lean path (:class:`_kernels.BinaryRocAuc`), same number.
         """
         W = _weights(self.sample_weight, counts, self.n)
-        if metrics is not None:
-            return self._evaluate_subset(W, metrics)
+        want = _EVALUATOR_KEYS if metrics is None else self._check_keys(metrics)
+        if want <= {"roc_auc", "base_rate", "positives"} and self._score is not None and (
+            self._score.ndim == 1
+        ):
+            return self._roc_auc_only(W)
         ws = W.sum(axis=1)
         K = self.n_classes
         r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
-        # Per class: weight of events and of all rows in each group of tied scores.
-        sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
-        out.update(self._proper_scores(W, ws, r, single, sums))
-        out.update(self._ranking(W, r, sums))
-        out.update(self._thresholds(W, ws))
-        if warn and single[0]:
+        sums = []
+        if want & (_CORP_KEYS | _RANKING_KEYS):
+            # Per class: weight of events and of all rows in each group of tied scores.
+            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
+        if want & _CORP_KEYS:
+            out.update(self._proper_scores(W, ws, r, single, sums))
+        elif want & _PROPER_KEYS:
+            out.update(self._losses(W, ws, r, single))
+        if want & _RANKING_KEYS:
+            out.update(self._ranking(W, r, sums))
+        if want & _THRESHOLD_KEYS:
+            out.update(self._thresholds(W, ws))
+        undefined = {"roc_auc"} | ({"log_loss_skill", "brier_skill"} if self.base_prior is None else set())
+        if warn and single[0] and want & undefined:
             warn_degenerate(
                 f"y holds a single class ({self.classes[np.argmax(r[0])]!r}): ROC-AUC is "
                 "undefined, and so are skill scores measured against y's own base rate. "
@@ -210,35 +231,23 @@ class ClassificationEvaluator:
             )
         return out
 
-    def _evaluate_subset(self, W, metrics) -> dict:
+    @staticmethod
+    def _check_keys(metrics) -> set:
         want = {metrics} if isinstance(metrics, str) else set(metrics)
         unknown = sorted(want - _EVALUATOR_KEYS)
         if unknown:
             msg = f"metrics contains unknown names {unknown}; known: {sorted(_EVALUATOR_KEYS)}."
             raise ValueError(msg)
-        lean = self._score is not None and self._score.ndim == 1
-        if want <= {"roc_auc", "base_rate", "positives"} and lean:
-            if getattr(self, "_auc_only", None) is None:
-                self._auc_only = _kernels.BinaryRocAuc(self._score, self._ranks[0][0])
-            res = self._auc_only(W)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                rate = res["pos"] / (res["pos"] + res["neg"])
-            return {"base_rate": rate, "positives": res["pos"], "roc_auc": res["roc_auc"]}
-        ws = W.sum(axis=1)
-        K = self.n_classes
-        r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
-        single = np.sum(r > 0, axis=1) < 2
-        out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
-        sums = []
-        if want & (_PROPER_KEYS | _RANKING_KEYS):
-            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
-        if want & _PROPER_KEYS:
-            out.update(self._proper_scores(W, ws, r, single, sums))
-        if want & _RANKING_KEYS:
-            out.update(self._ranking(W, r, sums))
-        if want & _THRESHOLD_KEYS:
-            out.update(self._thresholds(W, ws))
-        return out
+        return want
+
+    def _roc_auc_only(self, W) -> dict:
+        """Binary ROC-AUC alone: the lean kernel, same number (the bootstrap's hot path)."""
+        if self._auc_only is None:
+            self._auc_only = _kernels.BinaryRocAuc(self._score, self.codes == 1)
+        res = self._auc_only(W)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = res["pos"] / (res["pos"] + res["neg"])
+        return {"base_rate": rate, "positives": res["pos"], "roc_auc": res["roc_auc"]}
 
     def _proper_scores(self, W, ws, r, single, sums) -> dict:
         nan = np.full(W.shape[0], np.nan)
@@ -246,6 +255,15 @@ class ClassificationEvaluator:
                 "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
         if not self.has_proba:
             return dict.fromkeys(keys, nan)
+        out = self._losses(W, ws, r, single)
+        corp = self.decomposition(W, sums)
+        out["calibration_mcb"] = corp["mcb"].mean(axis=1)
+        out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
+        out["uncertainty_unc"] = corp["unc"].mean(axis=1)
+        return out
+
+    def _losses(self, W, ws, r, single) -> dict:
+        """Log loss and Brier with their references and skills: no sort needed."""
         q = r if self.base_prior is None else self.base_prior
         undefined = single if self.base_prior is None else np.zeros_like(single)
         out = {"log_loss": W @ self._log_loss_row / ws, "log_loss_ref": _ref_log_loss(r, q)}
@@ -253,10 +271,6 @@ class ClassificationEvaluator:
         out["brier_ref"] = _ref_brier(r, q)
         out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"], undefined)
         out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
-        corp = self.decomposition(W, sums)
-        out["calibration_mcb"] = corp["mcb"].mean(axis=1)
-        out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
-        out["uncertainty_unc"] = corp["unc"].mean(axis=1)
         return out
 
     def decomposition(self, W, sums=None) -> dict:
@@ -317,6 +331,7 @@ _PROPER_KEYS = frozenset({
     "log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref", "brier_skill",
     "calibration_mcb", "discrimination_dsc", "uncertainty_unc",
 })
+_CORP_KEYS = frozenset({"calibration_mcb", "discrimination_dsc", "uncertainty_unc"})
 _RANKING_KEYS = frozenset({"roc_auc", "pr_auc", "pr_auc_lift", "recall_at_k", "precision_at_k"})
 _THRESHOLD_KEYS = frozenset({"accuracy", "balanced_accuracy", "f1_macro"})
 _EVALUATOR_KEYS = _PROPER_KEYS | _RANKING_KEYS | _THRESHOLD_KEYS | {"base_rate", "positives"}
@@ -489,7 +504,10 @@ def class_prior(y, classes, sample_weight=None) -> np.ndarray:
 
 
 def _one(y, proba, classes, sample_weight, baseline, key) -> float:
-    return classification_report(y, proba, classes, sample_weight, baseline)[key]
+    ev = classification_evaluator(
+        y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline
+    )
+    return float(ev.evaluate(metrics=[key])[key][0])
 
 
 def log_loss(y, proba, classes, sample_weight=None) -> float:
