@@ -61,7 +61,15 @@ _QUANTILE_SCALARS = ("crps", "crps_ref", "crps_skill", "crossing_rate", "mae_med
 
 
 def _name(estimator) -> str:
-    return type(estimator).__name__
+    """``LogisticRegression``; ``Pipeline(StandardScaler, LogisticRegression)``;
+    ``GridSearchCV(LogisticRegression)``: enough to tell two models apart in a header."""
+    name = type(estimator).__name__
+    if hasattr(estimator, "steps"):
+        return f"{name}({', '.join(_name(step) for _, step in estimator.steps)})"
+    inner = getattr(estimator, "best_estimator_", None)
+    if inner is not None:
+        return f"{name}({_name(inner)})"
+    return name
 
 
 def _check_fitted(estimator, arg: str) -> None:

@@ -241,7 +241,7 @@ def test_paired_difference_against_fitted_baseline(cancer, lr):
         assert (lo, hi) == pytest.approx(tuple(np.quantile(diffs, [0.025, 0.975])), abs=1e-10)
     assert "base_rate" not in rep.vs_baseline and "brier_ref" not in rep.vs_baseline
     text = str(rep)
-    assert "vs baseline Pipeline on the same rows: model minus baseline" in text
+    assert "vs baseline Pipeline(_Columns, LogisticRegression) on the same rows: model minus" in text
     assert "model better" in text
     # Against an estimator, both skills are measured against the scored y's prior.
     assert rep["reference"] == "prior of y"
