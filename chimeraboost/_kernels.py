@@ -53,14 +53,10 @@ class GroupSums:
         self.starts = np.flatnonzero(is_start)
         self.values = sorted_keys[self.starts]
         self.counts = np.diff(np.append(self.starts, self.n))
-        self.group = np.empty(self.n, dtype=np.intp)
-        self.group[self.order] = np.cumsum(is_start) - 1
 
     def sums(self, weights: np.ndarray) -> np.ndarray:
         """(B, n) weights in row order -> (B, G) sums per group."""
-        if weights.shape[0] == 1:
-            return np.bincount(self.group, weights=weights[0], minlength=self.starts.size)[None]
-        return np.add.reduceat(weights[:, self.order], self.starts, axis=1)
+        return np.add.reduceat(np.take(weights, self.order, axis=1), self.starts, axis=1)
 
 
 def dense_group_sums(codes: np.ndarray, n_groups: int, weights: np.ndarray) -> np.ndarray:

@@ -153,6 +153,13 @@ def encode_labels(y, classes: np.ndarray, name: str = "y") -> np.ndarray:
     if arr.dtype.kind == "f" and np.any(np.isnan(arr)):
         msg = f"{name} contains NaN; expected class labels from {classes.tolist()}."
         raise ValueError(msg)
+    if arr.dtype.kind in "iu" and np.array_equal(classes, np.arange(classes.shape[0])):
+        # Labels 0..K-1 are their own codes: two passes instead of a search.
+        if arr.min() < 0 or arr.max() >= classes.shape[0]:
+            unknown = np.unique(arr[(arr < 0) | (arr >= classes.shape[0])])[:5].astype(str).tolist()
+            msg = f"{name} contains labels not in classes: {unknown}; classes are {classes.tolist()}."
+            raise ValueError(msg)
+        return arr.astype(np.intp, copy=False)
     if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
         cls_cmp, arr_cmp = classes, arr
     else:
