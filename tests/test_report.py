@@ -348,3 +348,30 @@ def test_bad_input_names_the_argument(cancer, lr):
         report(lr, X_te, y_te, sample_weight=-np.ones(len(y_te)))
     with pytest.raises(ValueError, match="k"):
         report(regressor, X_te, y_te.astype(float), k=10)
+
+
+def test_regressor_against_fitted_baseline_matches_loop():
+    X, y = load_diabetes(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
+    model = Ridge(alpha=0.1).fit(X_tr, y_tr)
+    incumbent = LinearRegression().fit(X_tr[:, :2], y_tr)
+    pipe = make_pipeline(_Columns(2), incumbent)
+    rep = report(model, X_te, y_te, baseline=pipe, ci=0.9, n_boot=150, random_state=5)
+    counts = np.vstack(list(resampling.bootstrap_counts(len(y_te), 150, random_state=5)))
+    pred_m, pred_b = model.predict(X_te), incumbent.predict(X_te[:, :2])
+    diffs = [metrics.regression_report(y_te, pred_m, sample_weight=c)["r2"]
+             - metrics.regression_report(y_te, pred_b, sample_weight=c)["r2"] for c in counts]
+    diff, lo, hi = rep.vs_baseline["r2"]
+    assert diff == pytest.approx(r2_score(y_te, pred_m) - r2_score(y_te, pred_b), abs=1e-12)
+    assert (lo, hi) == pytest.approx(tuple(np.quantile(diffs, [0.05, 0.95])), abs=1e-10)
+    assert "mse_ref" not in rep.vs_baseline and "rmse" in rep.vs_baseline
+    assert "r2" in rep.ci and "vs baseline Pipeline(_Columns, LinearRegression)" in str(rep)
+
+
+def test_top_k_in_the_report(cancer, lr):
+    _, X_te, _, y_te = cancer
+    rep = report(lr, X_te, y_te, k=30, ci=0.95, n_boot=100, random_state=0)
+    p = lr.predict_proba(X_te)[:, 1]
+    assert rep["recall_at_k"] == pytest.approx(metrics.recall_at_k(y_te, p, 30), abs=1e-12)
+    assert rep["precision_at_k"] == pytest.approx(metrics.precision_at_k(y_te, p, 30), abs=1e-12)
+    assert "recall_at_k" in rep.ci and "recall@k" in str(rep)
