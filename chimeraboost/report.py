@@ -455,7 +455,7 @@ class Report(Mapping):
         if self.task != "classification":
             return f"rates of y only ({NO_PROBA})"
         prior = np.asarray(v["reference_prior"])
-        shown = fmt(prior[1], 3) if prior.size == 2 else "[" + " ".join(f"{p:.3f}" for p in prior) + "]"
+        shown = fmt(prior[1], 3) if prior.size == 2 else _vector(prior)
         return f"class prior of {src} ({shown})"
 
     def header(self) -> str:
@@ -465,7 +465,7 @@ class Report(Mapping):
         if "positives" in v and np.ndim(v.get("base_rate")) == 0:
             parts.append(f"{v['positives']:,.6g} positives (base rate {fmt(v['base_rate'], 3)})")
         elif "base_rate" in v:
-            parts.append("class rates [" + " ".join(f"{p:.3f}" for p in v["base_rate"]) + "]")
+            parts.append(f"class rates {_vector(v['base_rate'])}")
         parts.append(f"judged against: {self.reference()}")
         return " · ".join(parts)
 
@@ -555,6 +555,10 @@ class Report(Mapping):
                 row["difference"], row["diff_low"], row["diff_high"] = self.vs_baseline[key]
             rows[key] = row
         return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _vector(values) -> str:
+    return "[" + " ".join(f"{v:.3f}" for v in values) + "]"
 
 
 def _verdict(key, lo, hi) -> str:
