@@ -84,6 +84,19 @@ def _check_fitted(estimator, arg: str) -> None:
     except NotFittedError as exc:
         msg = f"{arg} ({_name(estimator)}) is not fitted: {exc}"
         raise NotFittedError(msg) from exc
+    except (AttributeError, TypeError):
+        # Duck-typed models without scikit-learn's tags: scikit-learn's own rule, a fitted
+        # attribute ends in "_".
+        if not any(k.endswith("_") and not k.startswith("__") for k in vars(estimator)):
+            msg = f"{arg} ({_name(estimator)}) is not fitted: it has no fitted attributes."
+            raise NotFittedError(msg) from None
+
+
+def _is_classifier(estimator) -> bool:
+    try:
+        return is_classifier(estimator)
+    except (AttributeError, TypeError):  # no scikit-learn tags
+        return getattr(estimator, "_estimator_type", None) == "classifier"
 
 
 def _final(estimator):
@@ -108,7 +121,7 @@ def _quantile_levels(estimator):
 
 
 def _task(estimator) -> str:
-    if is_classifier(estimator) or hasattr(estimator, "classes_"):
+    if _is_classifier(estimator) or hasattr(estimator, "classes_"):
         if hasattr(estimator, "predict_proba"):
             return "classification"
         if hasattr(estimator, "decision_function"):

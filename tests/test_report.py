@@ -380,3 +380,29 @@ def test_top_k_in_the_report(cancer, lr):
     assert rep["recall_at_k"] == pytest.approx(metrics.recall_at_k(y_te, p, 30), abs=1e-12)
     assert rep["precision_at_k"] == pytest.approx(metrics.precision_at_k(y_te, p, 30), abs=1e-12)
     assert "recall_at_k" in rep.ci and "recall@k" in str(rep)
+
+
+class _DuckQuantiles:
+    """Not a BaseEstimator: quantile levels, a fitted attribute and an (n, 3) predict."""
+
+    quantiles = (0.1, 0.5, 0.9)
+
+    def fit(self, X, y):
+        self.center_ = float(np.mean(y))
+        return self
+
+    def predict(self, X):
+        x = np.asarray(X)[:, 0] + self.center_
+        return np.column_stack([x - 1.28, x, x + 1.28])
+
+
+def test_duck_typed_quantile_model():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = X[:, 0] + rng.normal(size=200)
+    model = _DuckQuantiles().fit(X, y)
+    rep = report(model, X, y, ci=0.95, n_boot=50, random_state=0)
+    assert rep.task == "quantile"
+    _assert_same(rep, quantile_metrics.quantile_report(y, model.predict(X), model.quantiles))
+    with pytest.raises(NotFittedError, match="estimator"):
+        report(_DuckQuantiles(), X, y)
