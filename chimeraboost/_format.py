@@ -23,6 +23,20 @@ def fmt(x, digits: int = 4) -> str:
     return f"{x:.{digits}f}"
 
 
+def cell(x, width: int = 11, signed: bool = False) -> str:
+    """A right-aligned table cell that always leaves a space before the number.
+
+    Four decimals while they fit; large numbers (an MSE of 3,750.55) switch to 6 significant
+    digits rather than running into the next column.
+    """
+    if x is None or math.isnan(float(x)):
+        return "n/a".rjust(width)
+    text = f"{float(x):+.4f}" if signed else f"{float(x):.4f}"
+    if len(text) >= width:
+        text = f"{float(x):+.6g}" if signed else f"{float(x):.6g}"
+    return text.rjust(width)
+
+
 def _rate(report) -> str:
     rate = np.asarray(report.get("base_rate", np.nan), dtype=float)
     if rate.ndim == 0:
@@ -38,7 +52,7 @@ def _header(report) -> str:
     return " · ".join(parts)
 
 
-def _format_classification(report) -> list[str]:
+def _format_classification(report, header: bool) -> list[str]:
     has_proba = not math.isnan(float(report.get("log_loss", np.nan)))
     note = report.get("note", NO_PROBA)
     rate = _rate(report)
@@ -46,7 +60,7 @@ def _format_classification(report) -> list[str]:
         lines = [
             f"log loss {fmt(report['log_loss'])} | base rate {rate} | "
             f"reference {fmt(report['log_loss_ref'])} | skill {fmt(report['log_loss_skill'], 3)}",
-            _header(report),
+            *([_header(report)] if header else []),
             "",
             f"{'proper score':<16}{'loss':>10}{'reference':>12}{'skill':>10}",
         ]
@@ -62,7 +76,7 @@ def _format_classification(report) -> list[str]:
     else:
         lines = [
             f"log loss {note} | base rate {rate}",
-            _header(report),
+            *([_header(report)] if header else []),
             "",
             f"{'proper scores':<16}{note}",
             f"{'calibration':<16}{note}",
@@ -83,11 +97,11 @@ def _format_classification(report) -> list[str]:
     return lines
 
 
-def _format_regression(report) -> list[str]:
+def _format_regression(report, header: bool) -> list[str]:
     lines = [
         f"RMSE {fmt(report['rmse'])} | mean of y {fmt(report['mean_y'])} | "
         f"reference {fmt(report['rmse_ref'])} | skill (r2) {fmt(report['r2'], 3)}",
-        _header(report),
+        *([_header(report)] if header else []),
         "",
         f"{'loss':<16}{'value':>12}{'reference':>12}{'skill':>10}",
         f"{'RMSE':<16}{fmt(report['rmse']):>12}{fmt(report['rmse_ref']):>12}"
@@ -98,6 +112,20 @@ def _format_regression(report) -> list[str]:
     return lines
 
 
+def report_lines(report, header: bool = True) -> list[str]:
+    """The lines of :func:`format_report`; ``header=False`` leaves out the line with the row
+    count and the reference (for callers that print their own header)."""
+    if not hasattr(report, "keys"):
+        msg = f"report must be a dict from classification_report or regression_report, got {type(report).__name__}."
+        raise TypeError(msg)
+    if "rmse" in report:
+        return _format_regression(report, header)
+    if "roc_auc" in report or "accuracy" in report:
+        return _format_classification(report, header)
+    msg = "report has neither 'rmse' nor 'roc_auc'/'accuracy': not a report dict."
+    raise ValueError(msg)
+
+
 def format_report(report, title=None) -> str:
     """Fixed-width text of a classification or regression report dict.
 
@@ -105,16 +133,7 @@ def format_report(report, title=None) -> str:
     skill. Regression starts with RMSE, the mean of y, the reference RMSE and r2. NaN prints
     as ``n/a``; a classification report without probabilities says so instead of a number.
     """
-    if not hasattr(report, "keys"):
-        msg = f"report must be a dict from classification_report or regression_report, got {type(report).__name__}."
-        raise TypeError(msg)
-    if "rmse" in report:
-        lines = _format_regression(report)
-    elif "roc_auc" in report or "accuracy" in report:
-        lines = _format_classification(report)
-    else:
-        msg = "report has neither 'rmse' nor 'roc_auc'/'accuracy': not a report dict."
-        raise ValueError(msg)
+    lines = report_lines(report)
     if title:
         lines = [str(title), "=" * len(str(title)), *lines]
     return "\n".join(lines)

@@ -32,7 +32,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from . import metrics, quantile_metrics, resampling
-from ._format import NO_PROBA, fmt
+from ._format import NO_PROBA, cell, fmt, report_lines
 from ._validation import (
     DegenerateMetricWarning,
     as_1d,
@@ -486,7 +486,7 @@ class Report(Mapping):
         if self.task == "quantile":
             text = quantile_metrics.format_report(self._values, title="Quantile forecast")
         else:
-            text = metrics.format_report(self._values)
+            text = "\n".join(report_lines(self._values, header=False))
         lines = [self.header(), "", text]
         if self.ci:
             lines += ["", *self._ci_lines()]
@@ -498,7 +498,7 @@ class Report(Mapping):
         pct = f"{self.ci_level:.0%}" if self.ci_level * 100 == round(self.ci_level * 100) \
             else f"{self.ci_level:.1%}"
         out = [f"{pct} bootstrap intervals (percentile; {self.n_boot:,} resamples of the rows)",
-               f"  {'metric':<22}{'value':>10}{'low':>10}{'high':>10}"]
+               f"  {'metric':<22}{'value':>11}{'low':>11}{'high':>11}"]
         for key, (lo, hi) in self.ci.items():
             if key in _ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
                 continue
@@ -507,7 +507,7 @@ class Report(Mapping):
             note = ""
             if self.n_dropped.get(key):
                 note = f"  ({self.n_dropped[key]} resamples with one class left out)"
-            out.append(f"  {key:<22}{fmt(self._values[key]):>10}{fmt(lo):>10}{fmt(hi):>10}{note}")
+            out.append(f"  {key:<22}{cell(self._values[key])}{cell(lo)}{cell(hi)}{note}")
         return out
 
     def _vs_lines(self) -> list[str]:
@@ -516,14 +516,14 @@ class Report(Mapping):
         out = [
             f"vs baseline {base.estimator_name if base else ''} on the same rows: model minus "
             f"baseline, paired bootstrap {level:.0%} ({self.n_boot:,} resamples)",
-            f"  {'metric':<22}{'model':>10}{'baseline':>10}{'difference':>12}{'low':>10}"
-            f"{'high':>10}",
+            f"  {'metric':<22}{'model':>11}{'baseline':>11}{'difference':>12}{'low':>11}"
+            f"{'high':>11}",
         ]
         for key, (diff, lo, hi) in self.vs_baseline.items():
             b = base[key] if base is not None else np.nan
             out.append(
-                f"  {key:<22}{fmt(self._values[key]):>10}{fmt(b):>10}{diff:>+12.4f}"
-                f"{lo:>+10.4f}{hi:>+10.4f}  {_verdict(key, lo, hi)}"
+                f"  {key:<22}{cell(self._values[key])}{cell(b)}{cell(diff, 12, signed=True)}"
+                f"{cell(lo, signed=True)}{cell(hi, signed=True)}  {_verdict(key, lo, hi)}"
             )
         return out
 

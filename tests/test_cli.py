@@ -1,0 +1,58 @@
+"""The README's two commands and the demo they run."""
+
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.metrics import log_loss
+from sklearn.model_selection import train_test_split
+
+from chimeraboost import ChimeraBoostClassifier, metrics
+from chimeraboost.__main__ import demo, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _readme_commands():
+    blocks = re.findall(r"```bash\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S)
+    return blocks[0].strip(), blocks[1].strip()
+
+
+def test_readme_opens_with_install_demo_and_install_test_commands():
+    run_demo, run_tests = _readme_commands()
+    assert "pip install" in run_demo and run_demo.endswith("-m chimeraboost demo")
+    assert 'pip install -q ".[dev]"' in run_tests and "pytest" in run_tests
+    # CI runs README's test command verbatim.
+    ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert run_tests in ci_lines
+
+
+def test_demo_numbers_are_those_of_the_model():
+    buf = io.StringIO()
+    demo(out=buf, n_boot=100)
+    text = buf.getvalue()
+    # Refit the demo's model independently and score it with sklearn and metrics.
+    X, y = load_breast_cancer(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.4, stratify=y, random_state=0
+    )
+    model = ChimeraBoostClassifier(random_state=0).fit(X_train, y_train)
+    proba = model.predict_proba(X_test)
+    r = metrics.classification_report(y_test, proba, model.classes_, baseline=y_train)
+    expected = (
+        f"log loss {log_loss(y_test, proba):.4f} | base rate {np.mean(y_test):.3f} | "
+        f"reference {r['log_loss_ref']:.4f} | skill {r['log_loss_skill']:.3f}"
+    )
+    assert expected in text
+    assert "model minus baseline, paired bootstrap 95%" in text
+    assert re.search(r"test_brier_skill\s+mean \+0\.\d{4}", text)
+    assert "ChimeraBoostRegressor · 177 rows scored" in text
+
+
+def test_cli_rejects_unknown_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["nonsense"])
+    assert "invalid choice" in capsys.readouterr().err
