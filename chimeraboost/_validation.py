@@ -17,6 +17,7 @@ import numpy as np
 
 __all__ = [
     "as_1d",
+    "finite_float",
     "check_numeric_1d",
     "check_sample_weight",
     "check_same_length",
@@ -28,6 +29,9 @@ __all__ = [
     "check_positive_int",
     "warn_degenerate",
     "DegenerateMetricWarning",
+    "check_quantile_levels",
+    "check_quantile_pred",
+    "check_level",
 ]
 
 # Rows of a probability matrix must sum to one within this tolerance. float32 models
@@ -82,11 +86,14 @@ def as_1d(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
     return arr
 
 
-def check_numeric_1d(x, name: str) -> np.ndarray:
-    """1-D float64 array without NaN or infinity."""
-    arr = as_1d(x, name)
+def finite_float(arr: np.ndarray, name: str) -> np.ndarray:
+    """C-ordered float64 copy (or view) of ``arr`` with every value finite.
+
+    C order because a pandas DataFrame arrives column-major, and sums taken in another
+    memory order would make pandas and numpy input differ in the last digit.
+    """
     try:
-        arr = arr.astype(np.float64, copy=False)
+        arr = np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         msg = f"{name} must be numeric, got values of dtype {arr.dtype}."
         raise ValueError(msg) from exc
@@ -95,6 +102,11 @@ def check_numeric_1d(x, name: str) -> np.ndarray:
         msg = f"{name} contains {n_bad} NaN or infinite value(s); expected finite numbers."
         raise ValueError(msg)
     return arr
+
+
+def check_numeric_1d(x, name: str) -> np.ndarray:
+    """1-D float64 array without NaN or infinity."""
+    return finite_float(as_1d(x, name), name)
 
 
 def check_same_length(**arrays) -> int:
@@ -209,16 +221,7 @@ def check_proba(proba, n_classes: int, name: str = "proba") -> np.ndarray:
     if arr.shape[1] != n_classes:
         msg = f"{name} has {arr.shape[1]} columns but there are {n_classes} classes."
         raise ValueError(msg)
-    try:
-        # C order: a pandas DataFrame arrives column-major, and row sums in another memory
-        # order would differ from numpy input in the last digit.
-        arr = np.ascontiguousarray(arr, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        msg = f"{name} must be numeric, got dtype {arr.dtype}."
-        raise ValueError(msg) from exc
-    if not np.all(np.isfinite(arr)):
-        msg = f"{name} contains NaN or infinite values; expected probabilities."
-        raise ValueError(msg)
+    arr = finite_float(arr, name)
     _check_range(arr, name)
     row_sum = arr.sum(axis=1)
     off = np.abs(row_sum - 1.0)
@@ -280,7 +283,6 @@ def check_random_state_int(random_state):
 
 # --- quantile forecasts (used by quantile_metrics) -------------------------------------------
 
-__all__ += ["check_quantile_levels", "check_quantile_pred"]  # noqa: PLE0605
 
 
 def check_quantile_levels(quantiles, name: str = "quantiles") -> np.ndarray:
@@ -339,23 +341,11 @@ def check_quantile_pred(pred, n_levels: int | None, name: str = "pred") -> np.nd
             "expected one column per level, in the order of the levels."
         )
         raise ValueError(msg)
-    try:
-        arr = arr.astype(np.float64, copy=False)
-    except (TypeError, ValueError) as exc:
-        msg = f"{name} must be numeric, got values of dtype {arr.dtype}."
-        raise ValueError(msg) from exc
-    if not np.all(np.isfinite(arr)):
-        n_bad = int(np.sum(~np.isfinite(arr)))
-        msg = f"{name} contains {n_bad} NaN or infinite value(s); expected finite numbers."
-        raise ValueError(msg)
-    # A pandas DataFrame arrives column-major; summation order (hence the last bits of every
-    # mean) follows memory layout, and numpy and pandas inputs must give identical numbers.
-    return np.ascontiguousarray(arr)
+    return finite_float(arr, name)
 
 
 # --- intervals (used by resampling and report) ------------------------------------------------
 
-__all__ += ["check_level"]  # noqa: PLE0605
 
 
 def check_level(level, name: str = "ci") -> float:

@@ -43,6 +43,7 @@ from ._validation import (
     check_same_length,
     check_sample_weight,
     encode_labels,
+    finite_float,
     warn_degenerate,
 )
 
@@ -406,10 +407,7 @@ def _check_score(score, n_classes, n):
         if arr.ndim != 2 or arr.shape[1] != n_classes:
             msg = f"score must be 1-D (binary) or (n, {n_classes}); got shape {arr.shape}."
             raise ValueError(msg)
-        arr = arr.astype(np.float64)
-        if not np.all(np.isfinite(arr)):
-            msg = "score contains NaN or infinite values."
-            raise ValueError(msg)
+        arr = finite_float(arr, "score")
     check_same_length(y=np.empty(n), score=arr)
     return arr
 
