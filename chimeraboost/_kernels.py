@@ -34,6 +34,32 @@ def replicate_weights(sample_weight, counts, n: int) -> np.ndarray:
     return counts if sample_weight is None else counts * sample_weight
 
 
+def weighted_quantiles(x_sorted: np.ndarray, w_sorted: np.ndarray, levels) -> np.ndarray:
+    """Weighted empirical quantiles by the "averaged inverted cdf", for B weight vectors.
+
+    ``x_sorted`` (n,) ascending values, ``w_sorted`` (B, n) their weights, ``levels`` (K,) in
+    (0, 1) -> (B, K). The quantile at level tau is the first value whose cumulative weight
+    reaches ``tau * W``; when it reaches it exactly (to machine epsilon), the mean of that value
+    and the next one carrying weight. Hyndman & Fan (1996), definition 2; with unit weights
+    numpy's ``method="averaged_inverted_cdf"``, and the median is the usual median. It is the
+    rule behind scikit-learn's ``d2_pinball_score`` and ``d2_absolute_error_score``.
+    """
+    levels = np.atleast_1d(np.asarray(levels, dtype=np.float64))
+    cdf = np.cumsum(w_sorted, axis=1)
+    n = x_sorted.shape[0]
+    out = np.empty((w_sorted.shape[0], levels.shape[0]))
+    for b in range(w_sorted.shape[0]):
+        # tau * 100 / 100 * W, in this order, reproduces scikit-learn's arithmetic bit for
+        # bit, which matters exactly when the target lands on a cumulative weight.
+        target = levels * 100.0 / 100.0 * cdf[b, -1]
+        i = np.minimum(np.searchsorted(cdf[b], target, side="left"), n - 1)
+        on_step = cdf[b, i] - target <= np.finfo(np.float64).eps
+        j = np.searchsorted(cdf[b], cdf[b, i], side="right")  # next row with weight
+        j = np.where(j < n, j, i)
+        out[b] = np.where(on_step, (x_sorted[i] + x_sorted[j]) / 2.0, x_sorted[i])
+    return out
+
+
 class GroupSums:
     """Sort ``keys`` once; then sum any ``(B, n)`` weights over groups of equal keys.
 

@@ -7,33 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import replicate_weights
+from ._kernels import replicate_weights, weighted_quantiles
 from ._validation import check_numeric_1d, check_same_length, check_sample_weight, warn_degenerate
 
 _FLOAT_EPS = np.finfo(np.float64).eps
-
-
-def weighted_median(y_sorted: np.ndarray, w_sorted: np.ndarray) -> np.ndarray:
-    """Weighted median of ascending ``y_sorted`` for each row of ``w_sorted`` (B, n).
-
-    Uses the "averaged inverted cdf" (Hyndman & Fan 1996, definition 2): the smallest value
-    whose cumulative weight reaches half the total, averaged with the next value carrying
-    weight when the cumulative weight hits one half exactly. With unit weights this is the
-    usual median (the mean of the two middle values for even n); it is the definition behind
-    ``sklearn.metrics.d2_absolute_error_score``.
-    """
-    cdf = np.cumsum(w_sorted, axis=1)
-    half = 0.5 * cdf[:, -1]
-    n = y_sorted.shape[0]
-    out = np.empty(w_sorted.shape[0])
-    for b in range(w_sorted.shape[0]):
-        i = min(int(np.searchsorted(cdf[b], half[b], side="left")), n - 1)
-        if cdf[b, i] - half[b] > _FLOAT_EPS:
-            out[b] = y_sorted[i]
-        else:
-            j = int(np.searchsorted(cdf[b], cdf[b, i], side="right"))
-            out[b] = 0.5 * (y_sorted[i] + y_sorted[min(j, n - 1)])
-    return out
 
 
 class RegressionEvaluator:
@@ -48,7 +25,8 @@ class RegressionEvaluator:
         self.baseline = None
         if baseline is not None:
             b = np.sort(baseline)
-            self.baseline = (float(np.mean(b)), float(weighted_median(b, np.ones((1, b.size)))[0]))
+            median = weighted_quantiles(b, np.ones((1, b.size)), 0.5)[0, 0]
+            self.baseline = (float(np.mean(b)), float(median))
 
     def evaluate(self, counts=None, warn: bool = True) -> dict:
         """Dict of (B,) arrays: every regression number for each weight vector."""
@@ -57,7 +35,8 @@ class RegressionEvaluator:
         mean_y = W @ self.y / ws
         if self.baseline is None:
             centre = mean_y
-            median = weighted_median(self.y[self._order], W[:, self._order])
+            # The weighted median, as in sklearn's d2_absolute_error_score.
+            median = weighted_quantiles(self.y[self._order], W[:, self._order], 0.5)[:, 0]
         else:
             centre = np.full(W.shape[0], self.baseline[0])
             median = np.full(W.shape[0], self.baseline[1])

@@ -45,7 +45,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from chimeraboost._validation import (
+from ._kernels import weighted_quantiles
+from ._validation import (
     check_numeric_1d,
     check_quantile_levels,
     check_quantile_pred,
@@ -223,20 +224,8 @@ def empirical_quantiles(values, quantiles, sample_weight=None, name="baseline"):
     w = check_sample_weight(sample_weight, x.shape[0], name=f"{name} sample_weight")
     if w is None:
         w = np.ones_like(x)
-    # Zero-weight rows contribute nothing to the CDF; dropping them first makes "the next
-    # value up" simply the next index.
-    keep = w > 0
-    x, w = x[keep], w[keep]
     order = np.argsort(x, kind="stable")
-    x, cum = x[order], np.cumsum(w[order])
-    # tau * 100 / 100 * W, in this order, reproduces scikit-learn's arithmetic bit for bit,
-    # which matters exactly when tau * W lands on a cumulative weight (the averaging case).
-    target = levels * 100.0 / 100.0 * cum[-1]
-    last = x.shape[0] - 1
-    idx = np.minimum(np.searchsorted(cum, target, side="left"), last)
-    on_step = (cum[idx] - target) <= np.finfo(np.float64).eps
-    nxt = np.minimum(idx + 1, last)
-    return np.where(on_step, (x[idx] + x[nxt]) / 2.0, x[idx])
+    return weighted_quantiles(x[order], w[None, order], levels)[0]
 
 
 def _reference_quantiles(y, levels, w, baseline):
