@@ -64,6 +64,8 @@ __all__ = [
     "regression_report",
     "classification_evaluator",
     "regression_evaluator",
+    "ClassificationEvaluator",
+    "RegressionEvaluator",
     "format_report",
 ]
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import weighted_quantiles
+from ._kernels import replicate_weights, weighted_quantiles
 from ._validation import (
     check_numeric_1d,
     check_quantile_levels,
@@ -63,6 +63,8 @@ __all__ = [
     "crossing_rate",
     "empirical_quantiles",
     "quantile_report",
+    "quantile_evaluator",
+    "QuantileEvaluator",
     "format_report",
 ]
 
@@ -87,10 +89,6 @@ def _pinball_matrix(y, pred, levels):
     # rho_tau(u) = tau * u for u >= 0 and (tau - 1) * u for u < 0: under-prediction of a high
     # quantile costs tau per unit, over-prediction costs 1 - tau.
     return np.where(diff >= 0, levels * diff, (levels - 1.0) * diff)
-
-
-def _pinball_per_level(y, pred, levels, w):
-    return np.average(_pinball_matrix(y, pred, levels), axis=0, weights=w)
 
 
 def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
@@ -134,8 +132,8 @@ def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
     >>> round(pinball_loss(y, pred, [0.1, 0.9]), 12)
     0.075
     """
-    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
-    per_level = _pinball_per_level(y_arr, pred_arr, levels, w)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight)
+    per_level = ev.evaluate(warn=False)["pinball"][0]
     if average:
         return float(np.mean(per_level))
     return per_level
@@ -228,24 +226,6 @@ def empirical_quantiles(values, quantiles, sample_weight=None, name="baseline"):
     return weighted_quantiles(x[order], w[None, order], levels)[0]
 
 
-def _reference_quantiles(y, levels, w, baseline):
-    if baseline is None:
-        return empirical_quantiles(y, levels, w, name="y")
-    # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
-    # so the baseline's quantiles are unweighted.
-    return empirical_quantiles(baseline, levels, None, name="baseline")
-
-
-def _skill(loss, ref, what):
-    if ref <= 0:
-        warn_degenerate(
-            f"The reference {what} is 0 (the baseline quantiles fit y exactly, e.g. constant y "
-            "or a single row); the skill score is undefined and returned as NaN."
-        )
-        return float("nan")
-    return 1.0 - loss / ref
-
-
 def crps_skill(y, pred, quantiles, sample_weight=None, baseline=None):
     """Skill of the quantile forecast against the constant forecast of empirical quantiles.
 
@@ -289,12 +269,8 @@ def crps_skill(y, pred, quantiles, sample_weight=None, baseline=None):
     ...                  [3.5, 4.5]], [0.25, 0.75]), 6)
     0.666667
     """
-    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
-    ref_q = _reference_quantiles(y_arr, levels, w, baseline)
-    loss = float(np.mean(_pinball_per_level(y_arr, pred_arr, levels, w)))
-    ref_pred = np.broadcast_to(ref_q, pred_arr.shape)
-    ref = float(np.mean(_pinball_per_level(y_arr, ref_pred, levels, w)))
-    return _skill(loss, ref, "CRPS")
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight, baseline)
+    return float(ev.evaluate()["crps_skill"][0])
 
 
 def _symmetric_pairs(levels):
@@ -357,28 +333,8 @@ def interval_coverage(y, pred, quantiles, sample_weight=None):
     >>> [(r["nominal"], round(r["coverage"], 4), r["mean_width"]) for r in rows]
     [(0.8, 0.6667, 3.0)]
     """
-    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
-    out = []
-    for i, j in _symmetric_pairs(levels):
-        lo, hi = pred_arr[:, i], pred_arr[:, j]
-        alpha = 2.0 * levels[i]
-        inside = (lo <= y_arr) & (y_arr <= hi)
-        score = (
-            (hi - lo)
-            + 2.0 / alpha * np.maximum(lo - y_arr, 0.0)
-            + 2.0 / alpha * np.maximum(y_arr - hi, 0.0)
-        )
-        out.append(
-            {
-                "lower_level": float(levels[i]),
-                "upper_level": float(levels[j]),
-                "nominal": float(1.0 - alpha),
-                "coverage": float(np.average(inside, weights=w)),
-                "mean_width": float(np.average(hi - lo, weights=w)),
-                "interval_score": float(np.average(score, weights=w)),
-            }
-        )
-    return out
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight)
+    return _intervals(ev, ev.evaluate(warn=False))
 
 
 def crossing_rate(pred, sample_weight=None):
@@ -411,8 +367,13 @@ def crossing_rate(pred, sample_weight=None):
     """
     pred_arr = check_quantile_pred(pred, None)
     w = check_sample_weight(sample_weight, pred_arr.shape[0])
-    crossed = np.any(np.diff(pred_arr, axis=1) < 0, axis=1)
-    return float(np.average(crossed, weights=w))
+    W = replicate_weights(w, None, pred_arr.shape[0])
+    return float((W @ _crossed(pred_arr) / W.sum(axis=1))[0])
+
+
+def _crossed(pred: np.ndarray) -> np.ndarray:
+    """1.0 for rows whose quantiles decrease somewhere across the levels (ties do not)."""
+    return np.any(np.diff(pred, axis=1) < 0, axis=1).astype(np.float64)
 
 
 def quantile_report(y, pred, quantiles, sample_weight=None, baseline=None) -> dict:
@@ -450,30 +411,122 @@ def quantile_report(y, pred, quantiles, sample_weight=None, baseline=None) -> di
     >>> sorted(rep)[:4]
     ['baseline', 'crossing_rate', 'crps', 'crps_ref']
     """
-    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
-    per_level = _pinball_per_level(y_arr, pred_arr, levels, w)
-    ref_q = _reference_quantiles(y_arr, levels, w, baseline)
-    ref_per_level = _pinball_per_level(y_arr, np.broadcast_to(ref_q, pred_arr.shape), levels, w)
-    loss, ref = float(np.mean(per_level)), float(np.mean(ref_per_level))
-    median = np.flatnonzero(np.abs(levels - 0.5) <= _PAIR_TOL)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight, baseline)
+    out = ev.evaluate()
+    point = {key: v[0] for key, v in out.items()}
     return {
-        "n": int(y_arr.shape[0]),
-        "quantiles": levels.tolist(),
-        "pinball": per_level.tolist(),
-        "crps": loss,
+        "n": ev.n,
+        "quantiles": ev.levels.tolist(),
+        "pinball": point["pinball"].tolist(),
+        "crps": float(point["crps"]),
         "baseline": "y" if baseline is None else "given",
-        "reference_quantiles": ref_q.tolist(),
-        "crps_ref": ref,
-        "crps_skill": _skill(loss, ref, "CRPS"),
-        "intervals": interval_coverage(y_arr, pred_arr, levels, w),
-        "crossing_rate": crossing_rate(pred_arr, w),
-        # The median's MAE is the number most readers already know how to judge.
-        "mae_median": (
-            float(np.average(np.abs(y_arr - pred_arr[:, median[0]]), weights=w))
-            if median.size
-            else None
-        ),
+        "reference_quantiles": point["reference_quantiles"].tolist(),
+        "crps_ref": float(point["crps_ref"]),
+        "crps_skill": float(point["crps_skill"]),
+        "intervals": _intervals(ev, out),
+        "crossing_rate": float(point["crossing_rate"]),
+        "mae_median": None if ev.median is None else float(point["mae_median"]),
     }
+
+
+def _intervals(ev, out) -> list[dict]:
+    """The first evaluation's central intervals as :func:`interval_coverage` documents them."""
+    return [
+        {
+            "lower_level": float(ev.levels[i]),
+            "upper_level": float(ev.levels[j]),
+            "nominal": float(1.0 - 2.0 * ev.levels[i]),
+            "coverage": float(out["coverage"][0, p]),
+            "mean_width": float(out["mean_width"][0, p]),
+            "interval_score": float(out["interval_score"][0, p]),
+        }
+        for p, (i, j) in enumerate(ev.pairs)
+    ]
+
+
+class QuantileEvaluator:
+    """Validated quantile data; ``evaluate(counts)`` gives every number for B weight vectors.
+
+    Built by :func:`quantile_evaluator`. Everything that does not depend on the row weights
+    (per-row pinball losses, coverage indicators, widths, interval scores, crossings, the sort
+    of ``y``) is computed once; a weight vector then costs a matrix product, plus, when the
+    reference comes from the scored ``y`` itself, its weighted quantiles and their losses.
+    The bootstrap in :mod:`chimeraboost.resampling` passes resampling counts here, so its
+    replicates use exactly the definitions of :func:`quantile_report`.
+    """
+
+    def __init__(self, y, pred, levels, sample_weight, baseline_quantiles):
+        self.y, self.levels, self.sample_weight = y, levels, sample_weight
+        self.n = y.shape[0]
+        self._pinball = _pinball_matrix(y, pred, levels)
+        self.pairs = _symmetric_pairs(levels)
+        lo = pred[:, [i for i, _ in self.pairs]]
+        hi = pred[:, [j for _, j in self.pairs]]
+        alpha = 2.0 * levels[[i for i, _ in self.pairs]]
+        self._inside = ((lo <= y[:, None]) & (y[:, None] <= hi)).astype(np.float64)
+        self._width = hi - lo
+        self._interval_score = (
+            (hi - lo)
+            + 2.0 / alpha * np.maximum(lo - y[:, None], 0.0)
+            + 2.0 / alpha * np.maximum(y[:, None] - hi, 0.0)
+        )
+        self._crossed = _crossed(pred)
+        median = np.flatnonzero(np.abs(levels - 0.5) <= _PAIR_TOL)
+        self.median = int(median[0]) if median.size else None
+        # The median's MAE is the number most readers already know how to judge.
+        self._abs_median = None if self.median is None else np.abs(y - pred[:, self.median])
+        self._baseline_q = baseline_quantiles
+        if baseline_quantiles is not None:
+            self._ref_pinball = _pinball_matrix(y, np.broadcast_to(baseline_quantiles, pred.shape),
+                                                levels)
+        self._order = np.argsort(y, kind="stable")
+
+    def evaluate(self, counts=None, warn: bool = True) -> dict:
+        """Dict of arrays with a leading axis of B: ``pinball`` (B, K), ``crps``, ``crps_ref``,
+        ``crps_skill``, ``reference_quantiles`` (B, K), ``coverage``, ``mean_width``,
+        ``interval_score`` (B, pairs), ``crossing_rate`` and ``mae_median`` (B,)."""
+        W = replicate_weights(self.sample_weight, counts, self.n)
+        ws = W.sum(axis=1)
+        out = {"pinball": W @ self._pinball / ws[:, None]}
+        if self._baseline_q is None:
+            ref_q = weighted_quantiles(self.y[self._order], W[:, self._order], self.levels)
+            ref = np.empty_like(ref_q)
+            for k, tau in enumerate(self.levels):
+                diff = self.y[None, :] - ref_q[:, k : k + 1]
+                ref[:, k] = np.sum(W * np.where(diff >= 0, tau * diff, (tau - 1.0) * diff), axis=1)
+            ref /= ws[:, None]
+        else:
+            ref_q = np.broadcast_to(self._baseline_q, out["pinball"].shape)
+            ref = W @ self._ref_pinball / ws[:, None]
+        out["reference_quantiles"] = ref_q
+        out["crps"] = out["pinball"].mean(axis=1)
+        out["crps_ref"] = ref.mean(axis=1)
+        flat = out["crps_ref"] <= 0
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            out["crps_skill"] = np.where(flat, np.nan, 1.0 - out["crps"] / out["crps_ref"])
+        if warn and flat[0]:
+            warn_degenerate(
+                "The reference CRPS is 0 (the baseline quantiles fit y exactly, e.g. constant "
+                "y or a single row); the skill score is undefined and returned as NaN."
+            )
+        out["coverage"] = W @ self._inside / ws[:, None]
+        out["mean_width"] = W @ self._width / ws[:, None]
+        out["interval_score"] = W @ self._interval_score / ws[:, None]
+        out["crossing_rate"] = W @ self._crossed / ws
+        out["mae_median"] = (
+            np.full(W.shape[0], np.nan) if self.median is None else W @ self._abs_median / ws
+        )
+        return out
+
+
+def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) -> QuantileEvaluator:
+    """Validate once; return a :class:`QuantileEvaluator` (arguments as in :func:`crps_skill`)."""
+    y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
+    # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
+    # so the baseline's quantiles are unweighted. Without one, the reference quantiles are
+    # those of the scored y, recomputed for every weight vector.
+    base_q = None if baseline is None else empirical_quantiles(baseline, levels, None)
+    return QuantileEvaluator(y_arr, pred_arr, levels, w, base_q)
 
 
 def format_report(report, title=None) -> str:

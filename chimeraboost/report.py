@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import html
 import math
-import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -34,7 +33,6 @@ from sklearn.utils.validation import check_is_fitted
 from . import metrics, quantile_metrics, resampling
 from ._format import NO_PROBA, cell, fmt, report_lines
 from ._validation import (
-    DegenerateMetricWarning,
     as_1d,
     check_level,
     check_positive_int,
@@ -54,7 +52,6 @@ _LOSSES = {
     "log_loss", "brier", "calibration_mcb", "mse", "rmse", "mae", "crps", "crossing_rate",
     "mae_median",
 }
-_QUANTILE_SCALARS = ("crps", "crps_ref", "crps_skill", "crossing_rate", "mae_median")
 
 
 # --------------------------------------------------------------------------- scoring a model
@@ -138,7 +135,7 @@ class _Scored:
     def __init__(self, estimator, X, y, sample_weight, targets, k, arg, classes=None):
         _check_fitted(estimator, arg)
         self.name, self.task = _name(estimator), _task(estimator)
-        self.evaluator, self.quantile_inputs = None, None
+        self.evaluator = None
         if self.task in ("classification", "ranking", "rule"):
             self._classify(estimator, X, y, sample_weight, targets, k, classes)
         elif self.task == "quantile":
@@ -201,20 +198,7 @@ class _Scored:
             )
             raise ValueError(msg)
         self.point = quantile_metrics.quantile_report(y, pred, self.levels, w, baseline=targets)
-        self.quantile_inputs = (y, pred, self.levels, w, targets)
-
-    def quantile_scalars(self, counts_row) -> dict:
-        """The quantile report's scalar numbers with row weights ``counts * sample_weight``."""
-        y, pred, levels, w, targets = self.quantile_inputs
-        weight = counts_row if w is None else counts_row * w
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DegenerateMetricWarning)
-            rep = quantile_metrics.quantile_report(y, pred, levels, weight, baseline=targets)
-        return {key: _as_float(rep[key]) for key in _QUANTILE_SCALARS}
-
-
-def _as_float(value) -> float:
-    return np.nan if value is None else float(value)
+        self.evaluator = quantile_metrics.quantile_evaluator(y, pred, self.levels, w, targets)
 
 
 def _no_k(k, what: str) -> None:
@@ -334,12 +318,13 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                             classes=getattr(model, "classes", None))
     ci_dict, dropped, vs = None, {}, None
     if incumbent is not None:
-        paired = _paired(model, incumbent, n, n_boot, random_state)
+        paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
+                                             random_state=random_state)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
         if level is not None:
             ci_dict, dropped = _intervals(paired.model, model.point, level)
     elif level is not None:
-        boot = _bootstrap(model, n, n_boot, random_state)
+        boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
         ci_dict, dropped = _intervals(boot, model.point, level)
     base_report = None
     if incumbent is not None:
@@ -361,29 +346,6 @@ def _check_rows(X, y) -> int:
         msg = f"X has {n_x} rows but y has {y_arr.shape[0]}; they must describe the same rows."
         raise ValueError(msg)
     return n_x
-
-
-def _bootstrap(model: _Scored, n, n_boot, random_state) -> resampling.BootstrapResult:
-    if model.evaluator is not None:
-        return resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
-    (reps,) = resampling.bootstrap_function([model.quantile_scalars], n, n_boot,
-                                            random_state=random_state)
-    point = {key: _as_float(model.point[key]) for key in _QUANTILE_SCALARS}
-    return resampling.BootstrapResult(point, reps, n_boot)
-
-
-def _paired(model: _Scored, base: _Scored, n, n_boot, random_state):
-    if model.evaluator is not None:
-        return resampling.paired_bootstrap(model.evaluator, base.evaluator, n_boot,
-                                           random_state=random_state)
-    reps = resampling.bootstrap_function([model.quantile_scalars, base.quantile_scalars], n,
-                                         n_boot, random_state=random_state)
-    results = [
-        resampling.BootstrapResult({k: _as_float(s.point[k]) for k in _QUANTILE_SCALARS}, r,
-                                   n_boot)
-        for s, r in zip((model, base), reps)
-    ]
-    return resampling.PairedBootstrapResult(*results)
 
 
 def _scalar(value) -> bool:

@@ -62,7 +62,6 @@ __all__ = [
     "bootstrap_counts",
     "bootstrap",
     "paired_bootstrap",
-    "bootstrap_function",
     "percentile_interval",
     "roc_auc_interval",
     "delong_roc_auc",
@@ -501,25 +500,3 @@ def delong_roc_auc_difference(y, score, baseline_score, *, pos_label=None, level
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     return _wald(auc[0] - auc[1], var, level, 0.0, (-1.0, 1.0))
 
-
-def bootstrap_function(functions, n, n_boot=2000, *, random_state=None, chunk_size=None):
-    """Replicates of numbers that have no evaluator, one call per replicate.
-
-    The straightforward way, for numbers that no evaluator computes for many weight vectors at
-    once (the quantile report): each function is called with one replicate's row weights
-    (the resampling counts, shape (n,)) and returns a dict of floats. All functions see the
-    same counts, which are those of :func:`bootstrap` for the same ``random_state``.
-
-    Returns
-    -------
-    list of dict
-        One per function: metric -> array of shape (n_boot,).
-    """
-    n_boot = check_positive_int(n_boot, "n_boot")
-    out = [dict() for _ in functions]
-    for counts in bootstrap_counts(n, n_boot, random_state, chunk_size):
-        for row in counts:
-            for fn, store in zip(functions, out):
-                for key, value in fn(row).items():
-                    store.setdefault(key, []).append(value)
-    return [{key: np.asarray(v, dtype=np.float64) for key, v in d.items()} for d in out]

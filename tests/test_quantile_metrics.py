@@ -420,3 +420,26 @@ def test_bad_baseline():
         crps_skill(y, pred, [0.25, 0.75], baseline=[1.0, np.nan])
     with pytest.raises(ValueError, match="baseline is empty"):
         quantile_report(y, pred, [0.25, 0.75], baseline=[])
+
+
+@pytest.mark.parametrize("baseline", [None, "train"])
+def test_evaluator_batches_equal_weighted_reports(baseline):
+    """The bootstrap path (a counts matrix) uses exactly quantile_report's definitions."""
+    from chimeraboost.quantile_metrics import quantile_evaluator
+
+    rng = np.random.default_rng(3)
+    n = 60
+    y = np.round(rng.normal(size=n), 1)  # ties in y exercise the averaged quantiles
+    pred = np.sort(rng.normal(size=(n, 3)), axis=1) + 0.1
+    pred[0] = pred[0, ::-1]  # one crossed row
+    w = rng.random(n) + 0.2
+    base = rng.normal(size=30) if baseline else None
+    counts = rng.multinomial(n, np.full(n, 1 / n), size=4).astype(float)
+    batch = quantile_evaluator(y, pred, [0.1, 0.5, 0.9], w, base).evaluate(counts, warn=False)
+    for b in range(4):
+        rep = quantile_report(y, pred, [0.1, 0.5, 0.9], counts[b] * w, baseline=base)
+        for key in ("crps", "crps_ref", "crps_skill", "crossing_rate", "mae_median"):
+            assert batch[key][b] == pytest.approx(rep[key], abs=1e-12), key
+        assert batch["pinball"][b] == pytest.approx(rep["pinball"], abs=1e-12)
+        assert batch["coverage"][b, 0] == pytest.approx(rep["intervals"][0]["coverage"], abs=1e-12)
+        assert batch["reference_quantiles"][b] == pytest.approx(rep["reference_quantiles"])

@@ -175,14 +175,6 @@ def test_regression_bootstrap_matches_report_with_counts():
         np.testing.assert_allclose(res.replicates[key], ref, rtol=1e-10, err_msg=key)
 
 
-def test_bootstrap_function_uses_the_same_counts():
-    counts = np.vstack(list(resampling.bootstrap_counts(12, 5, random_state=9)))
-    (reps,) = resampling.bootstrap_function([lambda c: {"first": c[0], "sum": c.sum()}], 12, 5,
-                                            random_state=9)
-    np.testing.assert_array_equal(reps["first"], counts[:, 0])
-    assert np.all(reps["sum"] == 12)
-
-
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [({"n_boot": 0}, "n_boot"), ({"n_boot": 2.5}, "n_boot"), ({"chunk_size": 0}, "chunk_size")],
