@@ -543,7 +543,13 @@ def format_report(report, title=None) -> str:
     -------
     str
     """
-    lines = [title or "Quantile forecast", f"  {'rows':<34}{report['n']:>12d}"]
+    ref_from = "quantiles of y" if report["baseline"] == "y" else "quantiles of baseline"
+    # The proper score first, with its reference and skill, as every chimeraboost report.
+    headline = (
+        f"mean pinball {report['crps']:.6g} | reference {report['crps_ref']:.6g} "
+        f"({ref_from}) | skill {report['crps_skill']:.3f}"
+    )
+    lines = [title or "Quantile forecast", headline, f"  {'rows':<34}{report['n']:>12d}"]
     lines.append(f"  {'level':<34}{'pinball':>12}")
     for tau, loss in zip(report["quantiles"], report["pinball"]):
         lines.append(f"  {tau:<34.4g}{loss:>12.6g}")
@@ -560,7 +566,6 @@ def format_report(report, title=None) -> str:
     lines.append(f"  {'crossing rate':<34}{report['crossing_rate']:>12.4f}")
     if report.get("mae_median") is not None:
         lines.append(f"  {'MAE of the median':<34}{report['mae_median']:>12.6g}")
-    ref_from = "quantiles of y" if report["baseline"] == "y" else "quantiles of baseline"
     lines.append(f"  {'mean pinball (CRPS / 2)':<34}{report['crps']:>12.6g}")
     lines.append(f"  {'reference: ' + ref_from:<34}{report['crps_ref']:>12.6g}")
     lines.append(f"  {'CRPS skill':<34}{report['crps_skill']:>12.4f}")

@@ -232,6 +232,11 @@ def test_format_report_text():
     text = format_report(quantile_report(y, pred, LEVELS), title="Holdout")
     lines = text.splitlines()
     assert lines[0] == "Holdout"
+    rep = quantile_report(y, pred, LEVELS)
+    assert lines[1] == (
+        f"mean pinball {rep['crps']:.6g} | reference {rep['crps_ref']:.6g} (quantiles of y) | "
+        f"skill {rep['crps_skill']:.3f}"
+    )
     assert lines[-1].strip().startswith("CRPS skill")
     assert "0.05-0.95" in text and "MAE of the median" in text
     assert "-" not in lines[-2]  # losses are printed positive
