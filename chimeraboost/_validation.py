@@ -360,3 +360,49 @@ def check_level(level, name: str = "ci") -> float:
         )
         raise ValueError(msg)
     return float(level)
+
+
+# --- comparisons (used by compare) ------------------------------------------------------------
+
+
+def check_positive_real(value, name: str) -> float:
+    """A finite real number > 0 (a row count, possibly an average over folds)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        msg = f"{name} must be a positive number, got {value!r}."
+        raise TypeError(msg)
+    if not (np.isfinite(value) and value > 0):
+        msg = f"{name} must be a finite number > 0, got {value!r}."
+        raise ValueError(msg)
+    return float(value)
+
+
+def check_nonnegative_real(value, name: str) -> float:
+    """A finite real number >= 0 (a region of practical equivalence, a margin)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        msg = f"{name} must be a number >= 0, got {value!r}."
+        raise TypeError(msg)
+    if not (np.isfinite(value) and value >= 0):
+        msg = f"{name} must be a finite number >= 0, got {value!r}."
+        raise ValueError(msg)
+    return float(value)
+
+
+def check_probability_level(value, name: str) -> float:
+    """A probability strictly inside (0, 1): a significance level or a decision threshold."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        msg = f"{name} must be a float in (0, 1), got {value!r}."
+        raise TypeError(msg)
+    if not 0 < value < 1:
+        msg = f"{name}={value!r} is outside (0, 1); pass a fraction such as 0.05."
+        raise ValueError(msg)
+    return float(value)
+
+
+def check_pvalues(pvalues, name: str = "pvalues") -> np.ndarray:
+    """A non-empty 1-D float64 vector of p-values, each in [0, 1]."""
+    arr = check_numeric_1d(pvalues, name)
+    bad = (arr < 0) | (arr > 1)
+    if np.any(bad):
+        msg = f"{name} must lie in [0, 1]; got {arr[bad][:5].tolist()}."
+        raise ValueError(msg)
+    return arr

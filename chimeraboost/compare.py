@@ -1,0 +1,918 @@
+"""Is the challenger better than the champion? Paired comparisons with a decision rule.
+
+When two models meet, a user gets a paired comparison -- both models scored on the same rows or
+the same folds -- and a decision, never two bare scores. Questions worth asking, and which
+function answers each:
+
+- Which of these candidate models, trained and scored on the same cross-validation folds, should
+  replace the incumbent? :func:`compare_cv` (per-fold differences, corrected t-test, Bayesian
+  correlated t-test, Holm adjustment over the challengers, a champion/challenger decision).
+- Two fitted models, one held-out set: should the challenger go to production?
+  :func:`compare_holdout` (the paired bootstrap of :func:`chimeraboost.report.report`, a decision
+  on the primary metric, DeLong's paired ROC-AUC test for binary classifiers).
+- I already have per-fold score differences: is the mean difference non-zero?
+  :func:`corrected_ttest` (Nadeau & Bengio). How probable is it that one model is better by a
+  margin that matters, or that the two are practically equivalent? :func:`bayesian_ttest`
+  (Benavoli et al.'s correlated t-test with a region of practical equivalence, the *rope*).
+- Several challengers at once: which p-values survive the multiplicity? :func:`holm` (family-wise
+  error) and :func:`benjamini_hochberg` (false discovery rate).
+
+Why the corrections: the training sets of k-fold CV overlap, so per-fold differences are
+positively correlated and the naive t-test's variance ``s^2 / J`` is far too small -- it declares
+differences that are not there. Nadeau & Bengio inflate it to ``(1/J + n_test/n_train) s^2``;
+Benavoli et al. use the same inflation for the scale of a Student-t posterior.
+
+References
+----------
+.. [NB03] Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. *Machine
+   Learning* 52(3), 239-281. doi:10.1023/A:1024068626366
+.. [BCDZ17] Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a change: a
+   tutorial for comparing multiple classifiers through Bayesian analysis. *Journal of Machine
+   Learning Research* 18(77), 1-36.
+.. [H79] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+   *Scandinavian Journal of Statistics* 6(2), 65-70.
+.. [BH95] Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a
+   practical and powerful approach to multiple testing. *JRSS B* 57(1), 289-300.
+   doi:10.1111/j.2517-6161.1995.tb02031.x
+.. [K18] Kruschke, J. K. (2018). Rejecting or accepting parameter values in Bayesian
+   estimation. *Advances in Methods and Practices in Psychological Science* 1(2), 270-280.
+   doi:10.1177/2515245918771304
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+from sklearn.base import is_classifier, is_regressor
+from sklearn.model_selection import (
+    RepeatedKFold,
+    RepeatedStratifiedKFold,
+    check_cv,
+    cross_validate,
+)
+
+from . import resampling
+from ._format import cell, fmt
+from ._validation import (
+    check_level,
+    check_nonnegative_real,
+    check_numeric_1d,
+    check_positive_int,
+    check_positive_real,
+    check_probability_level,
+    check_pvalues,
+    warn_degenerate,
+)
+from .report import report
+from .resampling import ConfidenceInterval
+
+__all__ = [
+    "CorrectedTTestResult",
+    "BayesianTTestResult",
+    "MultipleTestResult",
+    "ChallengerResult",
+    "ComparisonResult",
+    "HoldoutComparison",
+    "corrected_ttest",
+    "bayesian_ttest",
+    "holm",
+    "benjamini_hochberg",
+    "compare_cv",
+    "compare_holdout",
+]
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
+REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"
+
+
+# --------------------------------------------------------------------------- per-fold tests
+
+
+def _check_diffs(diffs) -> np.ndarray:
+    d = check_numeric_1d(diffs, "diffs")
+    if d.shape[0] < 2:
+        msg = (f"diffs has {d.shape[0]} value; a variance across folds needs at least 2 "
+               "per-fold differences.")
+        raise ValueError(msg)
+    return d
+
+
+def _moments(diffs, n_train, n_test):
+    """(d, J, mean, s^2, correction) with s^2 exactly 0 when every difference is the same."""
+    d = _check_diffs(diffs)
+    n_train = check_positive_real(n_train, "n_train")
+    n_test = check_positive_real(n_test, "n_test")
+    # np.var of identical values can be 1e-34 rather than 0 (the mean rounds); constant
+    # differences must take the documented zero-variance path, not a t of 1e15.
+    var = 0.0 if np.ptp(d) == 0 else float(np.var(d, ddof=1))
+    return d, d.shape[0], float(np.mean(d)), var, n_test / n_train
+
+
+class CorrectedTTestResult:
+    """Result of :func:`corrected_ttest`, in the manner of scipy's ``TtestResult``.
+
+    Attributes
+    ----------
+    statistic, pvalue : float
+    df : int
+        ``J - 1``.
+    mean_difference : float
+        Mean of the per-fold differences.
+    std_error : float
+        ``sqrt((1/J + n_test/n_train) s^2)``: the corrected standard error of the mean.
+    n_folds : int
+    correction : float
+        ``n_test / n_train``, the term added to ``1/J``.
+    alternative : str
+    """
+
+    def __init__(self, statistic, pvalue, df, mean_difference, std_error, n_folds,
+                 correction, alternative):
+        self.statistic, self.pvalue, self.df = statistic, pvalue, df
+        self.mean_difference, self.std_error = mean_difference, std_error
+        self.n_folds, self.correction, self.alternative = n_folds, correction, alternative
+
+    def confidence_interval(self, level=0.95) -> ConfidenceInterval:
+        """Interval for the mean difference at ``level``, one-sided if ``alternative`` is.
+
+        ``mean -+ t_{df}((1 + level) / 2) * std_error`` for two-sided; ``(mean - t_{df}(level)
+        * std_error, inf)`` for "greater" and ``(-inf, mean + ...)`` for "less", as scipy does.
+        """
+        level = check_level(level, "level")
+        m, se = self.mean_difference, self.std_error
+        if self.alternative == "two-sided":
+            q = stats.t.ppf(0.5 + level / 2, self.df)
+            return ConfidenceInterval(float(m - q * se), float(m + q * se))
+        q = stats.t.ppf(level, self.df)
+        if self.alternative == "greater":
+            return ConfidenceInterval(float(m - q * se), math.inf)
+        return ConfidenceInterval(-math.inf, float(m + q * se))
+
+    def __repr__(self) -> str:
+        return (f"CorrectedTTestResult(statistic={self.statistic!r}, pvalue={self.pvalue!r}, "
+                f"df={self.df}, mean_difference={self.mean_difference!r}, "
+                f"std_error={self.std_error!r}, alternative={self.alternative!r})")
+
+
+def _ttest(d, J, mean, var, correction, alternative) -> CorrectedTTestResult:
+    se = math.sqrt((1.0 / J + correction) * var)
+    df = J - 1
+    if se == 0:
+        # Identical differences in every fold: no spread to test against. A non-zero constant
+        # is an infinite t (p 0 in its direction); a zero constant says nothing (NaN).
+        t = math.nan if mean == 0 else math.copysign(math.inf, mean)
+    else:
+        t = mean / se
+    if math.isnan(t):
+        p = math.nan
+    elif alternative == "two-sided":
+        p = float(2 * stats.t.sf(abs(t), df))
+    elif alternative == "greater":
+        p = float(stats.t.sf(t, df))
+    else:
+        p = float(stats.t.cdf(t, df))
+    return CorrectedTTestResult(t, min(p, 1.0), df, mean, se, J, correction, alternative)
+
+
+def corrected_ttest(diffs, n_train, n_test, alternative="two-sided") -> CorrectedTTestResult:
+    """Nadeau & Bengio's corrected resampled t-test on per-fold score differences.
+
+    Parameters
+    ----------
+    diffs : array-like of shape (J,)
+        Per-fold differences ``score(model A) - score(model B)``, both models trained and
+        scored on the same folds of (repeated) k-fold cross-validation; J >= 2.
+    n_train, n_test : float > 0
+        Rows in a training fold and in a test fold (averages if the folds differ in size).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        "greater": the mean difference is positive (A better, for a score).
+
+    Returns
+    -------
+    CorrectedTTestResult
+        ``statistic``, ``pvalue``, ``df``, ``mean_difference``, ``std_error`` and
+        ``confidence_interval(level=0.95)``.
+
+    Notes
+    -----
+    With ``s^2`` the sample variance (ddof 1) of the ``J`` differences [NB03]_::
+
+        t = mean(d) / sqrt((1/J + n_test/n_train) * s^2),    df = J - 1.
+
+    The naive paired t-test uses ``1/J`` alone, which assumes independent folds; training sets
+    that overlap make the differences correlated (correlation about ``n_test / (n_test +
+    n_train)``), and ``n_test/n_train`` is the heuristic inflation for it. As ``n_test/n_train
+    -> 0`` the test becomes ``scipy.stats.ttest_1samp(d, 0)``.
+
+    If all differences are identical the variance is zero: a warning is issued, the statistic
+    is ``+-inf`` (p-value 0 in that direction, 1 against it) or, for identical zeros, NaN with
+    p-value NaN.
+
+    Examples
+    --------
+    >>> res = corrected_ttest([0.02, 0.03, 0.01, 0.04, 0.02], n_train=80, n_test=20)
+    >>> round(float(res.statistic), 3), res.df
+    (3.138, 4)
+    """
+    if alternative not in _ALTERNATIVES:
+        msg = f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}."
+        raise ValueError(msg)
+    d, J, mean, var, correction = _moments(diffs, n_train, n_test)
+    if var == 0:
+        warn_degenerate(f"All {J} differences equal {mean:g}: zero variance, so the t "
+                        "statistic is infinite (or NaN if the differences are all zero).")
+    return _ttest(d, J, mean, var, correction, alternative)
+
+
+class BayesianTTestResult:
+    """Result of :func:`bayesian_ttest`: the posterior of the mean difference.
+
+    Attributes
+    ----------
+    p_left, p_rope, p_right : float
+        Posterior probabilities that the mean difference is below ``-rope``, inside
+        ``[-rope, rope]`` and above ``rope``; they sum to 1.
+    mean, scale : float
+        Location and scale of the Student-t posterior (scale 0: a point mass at ``mean``).
+    df : int
+        ``J - 1``.
+    rope : float
+    """
+
+    def __init__(self, p_left, p_rope, p_right, mean, scale, df, rope):
+        self.p_left, self.p_rope, self.p_right = p_left, p_rope, p_right
+        self.mean, self.scale, self.df, self.rope = mean, scale, df, rope
+
+    @property
+    def posterior(self):
+        """The posterior as a frozen ``scipy.stats.t`` (None if it is a point mass)."""
+        return stats.t(self.df, loc=self.mean, scale=self.scale) if self.scale > 0 else None
+
+    def credible_interval(self, level=0.95) -> ConfidenceInterval:
+        """Central posterior interval of the mean difference at ``level``."""
+        level = check_level(level, "level")
+        if self.scale == 0:
+            return ConfidenceInterval(self.mean, self.mean)
+        lo, hi = self.posterior.interval(level)
+        return ConfidenceInterval(float(lo), float(hi))
+
+    def __repr__(self) -> str:
+        return (f"BayesianTTestResult(p_left={self.p_left!r}, p_rope={self.p_rope!r}, "
+                f"p_right={self.p_right!r}, mean={self.mean!r}, scale={self.scale!r}, "
+                f"df={self.df}, rope={self.rope!r})")
+
+
+def _bayes(J, mean, var, correction, rope) -> BayesianTTestResult:
+    scale = math.sqrt((1.0 / J + correction) * var)
+    if scale == 0:
+        # The limit of the posterior as s -> 0: all its mass at the observed mean.
+        left, right = float(mean < -rope), float(mean > rope)
+        return BayesianTTestResult(left, 1.0 - left - right, right, mean, 0.0, J - 1, rope)
+    post = stats.t(J - 1, loc=mean, scale=scale)
+    left = float(post.cdf(-rope))
+    right = float(post.sf(rope))  # sf, not 1 - cdf: exact in the far right tail
+    inside = float(post.cdf(rope)) - left if rope > 0 else 0.0
+    return BayesianTTestResult(left, inside, right, mean, scale, J - 1, rope)
+
+
+def bayesian_ttest(diffs, n_train, n_test, rope=0.01) -> BayesianTTestResult:
+    """Benavoli et al.'s Bayesian correlated t-test on per-fold score differences.
+
+    Parameters
+    ----------
+    diffs : array-like of shape (J,)
+        Per-fold differences ``score(A) - score(B)`` on the same CV folds; J >= 2.
+    n_train, n_test : float > 0
+        Rows in a training fold and in a test fold.
+    rope : float >= 0, default=0.01
+        Half-width of the region of practical equivalence, in the units of the score:
+        differences within ``[-rope, rope]`` do not matter in practice.
+
+    Returns
+    -------
+    BayesianTTestResult
+        ``p_left`` (B better by more than ``rope``), ``p_rope`` (practically equivalent),
+        ``p_right`` (A better by more than ``rope``), and the posterior.
+
+    Notes
+    -----
+    Under a correlated Gaussian model with correlation ``rho = n_test / (n_test + n_train)``
+    and a non-informative prior, the posterior of the mean difference is a Student t [BCDZ17]_::
+
+        mu | d ~ t(df = J - 1, loc = mean(d), scale = sqrt((1/J + rho/(1-rho)) * s^2)),
+
+    and ``rho / (1 - rho) = n_test / n_train``: the scale is the standard error of
+    :func:`corrected_ttest`. ``p_left = F(-rope)``, ``p_right = 1 - F(rope)``, ``p_rope =
+    F(rope) - F(-rope)``. With ``rope=0``, ``p_rope`` is 0 and ``p_right`` equals the one-sided
+    p-value of the corrected t-test for "less".
+
+    Zero variance (identical differences) gives a point mass at the mean, with a warning.
+
+    Examples
+    --------
+    >>> res = bayesian_ttest([0.02, 0.03, 0.01, 0.04, 0.02], 80, 20, rope=0.01)
+    >>> round(res.p_right, 3), round(res.p_rope, 3)
+    (0.929, 0.065)
+    """
+    rope = check_nonnegative_real(rope, "rope")
+    _, J, mean, var, correction = _moments(diffs, n_train, n_test)
+    if var == 0:
+        warn_degenerate(f"All {J} differences equal {mean:g}: zero variance, so the posterior "
+                        "is a point mass at that value.")
+    return _bayes(J, mean, var, correction, rope)
+
+
+# --------------------------------------------------------------------------- multiplicity
+
+
+class MultipleTestResult(NamedTuple):
+    """Adjusted p-values (in the input order) and which hypotheses are rejected at alpha."""
+
+    pvalues_adjusted: np.ndarray
+    reject: np.ndarray
+
+
+def holm(pvalues, alpha=0.05) -> MultipleTestResult:
+    """Holm's step-down adjustment: controls the family-wise error rate at ``alpha``.
+
+    Parameters
+    ----------
+    pvalues : array-like of shape (m,), values in [0, 1]
+    alpha : float in (0, 1), default=0.05
+
+    Returns
+    -------
+    MultipleTestResult
+        ``pvalues_adjusted`` and ``reject = pvalues_adjusted <= alpha``.
+
+    Notes
+    -----
+    With ``p_(1) <= ... <= p_(m)`` sorted [H79]_: ``p~_(i) = max_{j <= i} min(1, (m - j + 1)
+    p_(j))``. Rejecting ``p~ <= alpha`` is Holm's procedure: reject ``H_(1), H_(2), ...`` while
+    ``p_(j) <= alpha / (m - j + 1)``, stop at the first failure.
+    """
+    p = check_pvalues(pvalues)
+    alpha = check_probability_level(alpha, "alpha")
+    m = p.shape[0]
+    order = np.argsort(p, kind="stable")
+    steps = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(steps)  # step-down: never below an earlier one
+    return MultipleTestResult(adjusted, adjusted <= alpha)
+
+
+def benjamini_hochberg(pvalues, alpha=0.05) -> MultipleTestResult:
+    """Benjamini & Hochberg's step-up adjustment: controls the false discovery rate.
+
+    Parameters
+    ----------
+    pvalues : array-like of shape (m,), values in [0, 1]
+    alpha : float in (0, 1), default=0.05
+
+    Returns
+    -------
+    MultipleTestResult
+        ``pvalues_adjusted`` and ``reject = pvalues_adjusted <= alpha``.
+
+    Notes
+    -----
+    With ``p_(1) <= ... <= p_(m)`` sorted [BH95]_: ``p~_(i) = min_{j >= i} min(1, m p_(j) /
+    j)``. Rejecting ``p~ <= alpha`` rejects ``H_(1..k)`` for the largest ``k`` with ``p_(k) <=
+    k alpha / m``. Valid for independent or positively dependent tests.
+    """
+    p = check_pvalues(pvalues)
+    alpha = check_probability_level(alpha, "alpha")
+    m = p.shape[0]
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m / np.arange(1, m + 1)
+    adjusted = np.empty(m)
+    # step-up: a p-value is never adjusted above a larger one's adjustment
+    adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    return MultipleTestResult(adjusted, adjusted <= alpha)
+
+
+# --------------------------------------------------------------------------- compare_cv
+
+
+@dataclass(frozen=True)
+class ChallengerResult:
+    """One challenger against the champion in :func:`compare_cv` (differences are
+    challenger minus champion; positive favours the challenger)."""
+
+    name: str
+    difference: float
+    ci: ConfidenceInterval
+    ttest: CorrectedTTestResult
+    pvalue: float
+    pvalue_holm: float
+    bayes: BayesianTTestResult
+    decision: str
+    reason: str
+
+    @property
+    def p_champion_better(self) -> float:
+        return self.bayes.p_left
+
+    @property
+    def p_equivalent(self) -> float:
+        return self.bayes.p_rope
+
+    @property
+    def p_challenger_better(self) -> float:
+        return self.bayes.p_right
+
+
+def _decide_cv(bayes, p_holm, alpha, threshold) -> tuple[str, str]:
+    significant = not math.isnan(p_holm) and p_holm < alpha
+    if bayes.p_right > threshold and significant:
+        return REPLACE, "challenger better"
+    if bayes.p_rope > threshold:
+        return EQUIVALENT, "difference within rope"
+    if bayes.p_left > threshold and significant:
+        return KEEP, "champion better"
+    return KEEP, "no clear difference"
+
+
+def _family(estimator) -> str:
+    try:
+        if is_classifier(estimator):
+            return "classifier"
+        if is_regressor(estimator):
+            return "regressor"
+    except (AttributeError, TypeError):  # duck-typed models without scikit-learn tags
+        pass
+    kind = getattr(estimator, "_estimator_type", None)
+    if kind in ("classifier", "regressor"):
+        return kind
+    return "classifier" if hasattr(estimator, "classes_") else "regressor"
+
+
+def _named_models(models) -> dict:
+    if isinstance(models, dict):
+        named = {str(k): v for k, v in models.items()}
+    elif isinstance(models, (list, tuple)):
+        named, seen = {}, {}
+        for est in models:
+            base = type(est).__name__
+            seen[base] = seen.get(base, 0) + 1
+            named[base if seen[base] == 1 else f"{base}_{seen[base]}"] = est
+    else:
+        msg = f"models must be a dict {{name: estimator}} or a list of estimators, got {type(models).__name__}."
+        raise TypeError(msg)
+    if len(named) < 2:
+        msg = (f"models must hold at least 2 estimators (a champion and a challenger), got "
+               f"{len(named)}.")
+        raise ValueError(msg)
+    for name, est in named.items():
+        if not hasattr(est, "fit"):
+            msg = f"models[{name!r}] must be a scikit-learn estimator with fit, got {type(est).__name__}."
+            raise TypeError(msg)
+    families = {name: _family(est) for name, est in named.items()}
+    if len(set(families.values())) > 1:
+        msg = f"models mix tasks {families}; compare classifiers with classifiers, regressors with regressors."
+        raise ValueError(msg)
+    return named
+
+
+def _n_rows(X, y) -> int:
+    n_y = len(y)
+    n_x = X.shape[0] if hasattr(X, "shape") else len(X)
+    if n_x != n_y:
+        msg = f"X has {n_x} rows but y has {n_y}; they must describe the same rows."
+        raise ValueError(msg)
+    return n_x
+
+
+def _cv_splits(cv, X, y, groups, classifier, random_state):
+    if cv is None:
+        # 5 folds x 2 repeats: 10 paired differences (df 9) for 10 fits per model; the
+        # corrected variance factor 1/J + 1/4 = 0.35 is within 0.1 of its limit 0.25.
+        kind = RepeatedStratifiedKFold if classifier else RepeatedKFold
+        cv = kind(n_splits=5, n_repeats=2, random_state=random_state)
+    splitter = check_cv(cv, y, classifier=classifier)
+    # Materialised once so that every model sees exactly these folds.
+    return list(splitter.split(X, y, groups)), _describe_cv(splitter)
+
+
+def _describe_cv(splitter) -> str:
+    name = type(splitter).__name__
+    if hasattr(splitter, "n_repeats"):
+        k = splitter.cvargs.get("n_splits", "?") if hasattr(splitter, "cvargs") else "?"
+        return f"{name}: {k} folds x {splitter.n_repeats} repeats"
+    return name
+
+
+def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=None, rope=0.01,
+               alpha=0.05, threshold=0.95, n_jobs=None, random_state=None) -> ComparisonResult:
+    """Cross-validate every model on the same folds and decide champion vs challengers.
+
+    Parameters
+    ----------
+    models : dict {name: estimator} or list of estimators
+        Unfitted scikit-learn estimators, at least two, all classifiers or all regressors. A
+        list is named by class (``LogisticRegression``, ``LogisticRegression_2``, ...).
+    X, y : array-like
+    scoring : str or callable, default=None
+        One scoring string (``"brier_skill"``, ``"roc_auc"``, ``"r2"``, ...) or scorer; greater
+        must be better, as for every scikit-learn scorer. None: ``"brier_skill"`` for
+        classifiers, ``"r2"`` for regressors.
+    cv : int, splitter or iterable, default=None
+        None: ``RepeatedStratifiedKFold(5, 2)`` for classifiers, ``RepeatedKFold(5, 2)`` for
+        regressors, seeded with ``random_state``. The splits are drawn once and shared.
+    baseline : str, default=None
+        Name of the champion; None: the first model.
+    groups : array-like, default=None
+        Passed to the splitter (e.g. for ``GroupKFold``).
+    rope : float >= 0, default=0.01
+        Region of practical equivalence ``[-rope, rope]`` for the Bayesian test, in score units.
+    alpha : float in (0, 1), default=0.05
+        Significance level of the Holm-adjusted corrected t-test; the reported interval of each
+        difference is at level ``1 - alpha``.
+    threshold : float in (0, 1), default=0.95
+        Posterior probability the Bayesian test must exceed for a decision.
+    n_jobs : int, default=None
+        Passed to ``sklearn.model_selection.cross_validate``.
+    random_state : None or int
+        Seeds the default splitter.
+
+    Returns
+    -------
+    ComparisonResult
+        ``print(result)`` shows the table; ``result.decisions`` maps challengers to decisions.
+
+    Notes
+    -----
+    For each challenger, ``d_j = score_j(challenger) - score_j(champion)`` on fold ``j``, with
+    ``n_train``, ``n_test`` the mean fold sizes:
+
+    - ``pvalue``: two-sided :func:`corrected_ttest` of ``d``; ``pvalue_holm``: :func:`holm`
+      over all challengers (a NaN p-value -- all ``d_j`` zero -- enters as 1).
+    - ``P(champion better)``, ``P(rope)``, ``P(challenger better)``: :func:`bayesian_ttest`.
+
+    The decision rule: **replace champion** if ``P(challenger better) > threshold`` and
+    ``pvalue_holm < alpha``; else **practically equivalent** if ``P(rope) > threshold``; else
+    **keep champion** (reason "champion better" if ``P(champion better) > threshold`` and
+    ``pvalue_holm < alpha``, otherwise "no clear difference"). Replacing needs both tests
+    because the Bayesian test alone is not adjusted for several challengers and the t-test
+    alone cannot tell "better by a margin that matters" from "better by 0.0001".
+
+    Folds in which any model's score is NaN (e.g. a skill on a single-class fold) are left out
+    of every comparison, with a warning.
+    """
+    named = _named_models(models)
+    classifier = _family(next(iter(named.values()))) == "classifier"
+    rope = check_nonnegative_real(rope, "rope")
+    alpha = check_probability_level(alpha, "alpha")
+    threshold = check_probability_level(threshold, "threshold")
+    if baseline is None:
+        baseline = next(iter(named))
+    elif baseline not in named:
+        msg = f"baseline={baseline!r} is not one of the models: {list(named)}."
+        raise ValueError(msg)
+    if scoring is None:
+        scoring = "brier_skill" if classifier else "r2"
+    elif not (isinstance(scoring, str) or callable(scoring)):
+        msg = f"scoring must be one scoring string or scorer, got {type(scoring).__name__}."
+        raise TypeError(msg)
+    _n_rows(X, y)
+    splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
+    n_train = float(np.mean([len(tr) for tr, _ in splits]))
+    n_test = float(np.mean([len(te) for _, te in splits]))
+    scores = {
+        name: np.asarray(cross_validate(est, X, y, scoring=scoring, cv=splits, n_jobs=n_jobs,
+                                        error_score="raise")["test_score"], dtype=np.float64)
+        for name, est in named.items()
+    }
+    scores = _drop_undefined_folds(scores)
+    challengers = _challengers(scores, baseline, n_train, n_test, rope, alpha, threshold)
+    scoring_name = scoring if isinstance(scoring, str) else getattr(scoring, "name", repr(scoring))
+    return ComparisonResult(scores, baseline, challengers, scoring=scoring_name, cv=cv_text,
+                            n_train=n_train, n_test=n_test, rope=rope, alpha=alpha,
+                            threshold=threshold)
+
+
+def _drop_undefined_folds(scores: dict) -> dict:
+    ok = np.all(np.isfinite(np.vstack(list(scores.values()))), axis=0)
+    if ok.all():
+        return scores
+    if ok.sum() < 2:
+        msg = (f"Only {int(ok.sum())} of {ok.size} folds have a defined score for every model; "
+               "a comparison needs at least 2 (use larger folds or another scoring).")
+        raise ValueError(msg)
+    warn_degenerate(f"{int((~ok).sum())} of {ok.size} folds have an undefined (NaN) score for "
+                    "some model and are left out of the comparison.")
+    return {name: s[ok] for name, s in scores.items()}
+
+
+def _challengers(scores, champion, n_train, n_test, rope, alpha, threshold) -> dict:
+    tests = {}
+    for name, s in scores.items():
+        if name == champion:
+            continue
+        d, J, mean, var, corr = _moments(s - scores[champion], n_train, n_test)
+        if var == 0:
+            warn_degenerate(f"{name} minus {champion} is {mean:g} in every fold (zero variance): "
+                            "the t-test is degenerate and the posterior a point mass.")
+        tests[name] = (_ttest(d, J, mean, var, corr, "two-sided"), _bayes(J, mean, var, corr, rope))
+    raw = np.array([1.0 if math.isnan(t.pvalue) else t.pvalue for t, _ in tests.values()])
+    adjusted = holm(raw, alpha).pvalues_adjusted
+    out = {}
+    for (name, (tt, bayes)), p_holm in zip(tests.items(), adjusted):
+        decision, reason = _decide_cv(bayes, float(p_holm), alpha, threshold)
+        out[name] = ChallengerResult(name, tt.mean_difference, tt.confidence_interval(1 - alpha),
+                                     tt, tt.pvalue, float(p_holm), bayes, decision, reason)
+    return out
+
+
+def _signed(value) -> str:
+    return "n/a" if math.isnan(value) else f"{value:+.4f}"
+
+
+def _p(value) -> str:
+    if value is None or math.isnan(value):
+        return "n/a".rjust(9)
+    return (f"{value:.1e}" if value < 1e-4 else f"{value:.4f}").rjust(9)
+
+
+class ComparisonResult:
+    """The outcome of :func:`compare_cv`.
+
+    Attributes
+    ----------
+    scores : dict
+        Model name -> per-fold scores, shape (n_folds,), on the shared folds.
+    champion : str
+    challengers : dict
+        Challenger name -> :class:`ChallengerResult`.
+    decisions : dict
+        Challenger name -> "replace champion", "keep champion" or "practically equivalent".
+    scoring, cv : str
+    n_folds : int
+    n_train, n_test : float
+        Mean rows per training and per test fold.
+    rope, alpha, threshold : float
+    """
+
+    def __init__(self, scores, champion, challengers, *, scoring, cv, n_train, n_test, rope,
+                 alpha, threshold):
+        self.scores, self.champion, self.challengers = scores, champion, challengers
+        self.scoring, self.cv, self.n_train, self.n_test = scoring, cv, n_train, n_test
+        self.rope, self.alpha, self.threshold = rope, alpha, threshold
+        self.n_folds = len(next(iter(scores.values())))
+
+    @property
+    def decisions(self) -> dict:
+        return {name: c.decision for name, c in self.challengers.items()}
+
+    def mean(self, name) -> float:
+        return float(np.mean(self.scores[name]))
+
+    def sd(self, name) -> float:
+        return float(np.std(self.scores[name], ddof=1))
+
+    def __str__(self) -> str:
+        w = max(12, *(len(n) for n in self.scores)) + 2
+        level = f"{1 - self.alpha:.0%}"
+        lines = [
+            f"{self.scoring} on the same {self.n_folds} folds for every model ({self.cv}; "
+            f"~{self.n_train:.0f} training / ~{self.n_test:.0f} test rows per fold)",
+            f"champion: {self.champion} · difference = challenger - champion (positive favours "
+            f"the challenger) · rope ±{self.rope:g}",
+            "",
+            f"{'model':<{w}}{'mean':>9}{'sd':>9}{'difference':>12}{level + ' low':>10}"
+            f"{'high':>9}{'p':>9}{'p_holm':>9}{'P(champ)':>9}{'P(rope)':>9}{'P(chall)':>9}"
+            "  decision",
+        ]
+        for name in self.scores:
+            head = f"{name:<{w}}{cell(self.mean(name), 9)}{cell(self.sd(name), 9)}"
+            c = self.challengers.get(name)
+            if c is None:
+                lines.append(head + " " * 85 + "  champion")
+                continue
+            lines.append(
+                f"{head}{cell(c.difference, 12, signed=True)}{cell(c.ci.low, 10, signed=True)}"
+                f"{cell(c.ci.high, 9, signed=True)}{_p(c.pvalue)}{_p(c.pvalue_holm)}"
+                f"{cell(c.p_champion_better, 9)}{cell(c.p_equivalent, 9)}"
+                f"{cell(c.p_challenger_better, 9)}  {c.decision} ({c.reason})"
+            )
+        lines += [
+            "",
+            f"low/high: {level} interval of the mean difference; p: corrected resampled t-test "
+            "(Nadeau & Bengio 2003); p_holm: Holm-adjusted over the challengers;",
+            "P(...): Bayesian correlated t-test (Benavoli et al. 2017) -- champion better by more "
+            "than the rope, within the rope, challenger better by more than the rope.",
+            f"Rule: replace if P(chall) > {self.threshold:g} and p_holm < {self.alpha:g}; "
+            f"practically equivalent if P(rope) > {self.threshold:g}; otherwise keep.",
+        ]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"<ComparisonResult {self.scoring}, {self.n_folds} folds, champion "
+                f"{self.champion!r}: {self.decisions}>")
+
+    def to_dict(self) -> dict:
+        """Plain Python values: settings, per-model scores, per-challenger tests."""
+        return {
+            "scoring": self.scoring, "cv": self.cv, "champion": self.champion,
+            "n_folds": self.n_folds, "n_train": self.n_train, "n_test": self.n_test,
+            "rope": self.rope, "alpha": self.alpha, "threshold": self.threshold,
+            "models": {n: {"mean": self.mean(n), "sd": self.sd(n), "scores": s.tolist()}
+                       for n, s in self.scores.items()},
+            "challengers": {n: _row(c) for n, c in self.challengers.items()},
+        }
+
+    def to_frame(self):
+        """One row per model: ``mean``, ``sd``, then (challengers) ``difference``, ``low``,
+        ``high``, ``pvalue``, ``pvalue_holm``, ``p_champion_better``, ``p_equivalent``,
+        ``p_challenger_better``, ``decision``, ``reason``. Needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            msg = ("ComparisonResult.to_frame needs pandas, an optional dependency: "
+                   "pip install 'chimeraboost[pandas]'.")
+            raise ImportError(msg) from exc
+        rows = {}
+        for name in self.scores:
+            row = {"mean": self.mean(name), "sd": self.sd(name)}
+            c = self.challengers.get(name)
+            row.update(_row(c) if c else {"decision": "champion"})
+            rows[name] = row
+        columns = ["mean", "sd", *_ROW_COLUMNS]
+        return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+
+
+_ROW_COLUMNS = ("difference", "low", "high", "pvalue", "pvalue_holm", "p_champion_better",
+                "p_equivalent", "p_challenger_better", "decision", "reason")
+
+
+def _row(c: ChallengerResult) -> dict:
+    values = (c.difference, *c.ci, c.pvalue, c.pvalue_holm, c.p_champion_better,
+              c.p_equivalent, c.p_challenger_better, c.decision, c.reason)
+    return {key: (float(v) if isinstance(v, (float, np.floating)) else v)
+            for key, v in zip(_ROW_COLUMNS, values)}
+
+
+# --------------------------------------------------------------------------- compare_holdout
+
+# The number a decision is taken on, by the task the report found.
+_PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "balanced_accuracy",
+            "regression": "r2", "quantile": "crps_skill"}
+_HOLDOUT_LOSSES = {"log_loss", "brier", "calibration_mcb", "mse", "rmse", "mae", "crps",
+                   "crossing_rate", "mae_median"}
+
+
+def _decide_holdout(diff, lo, hi, rope) -> tuple[str, str]:
+    if math.isnan(lo) or math.isnan(hi):
+        return KEEP, "difference undefined"
+    if lo > rope:
+        return REPLACE, "whole interval above +rope"
+    if -rope <= lo and hi <= rope:
+        return EQUIVALENT, "whole interval inside the rope"
+    if hi < -rope:
+        return KEEP, "whole interval below -rope (champion better)"
+    return KEEP, "no clear difference"
+
+
+class HoldoutComparison:
+    """The outcome of :func:`compare_holdout`.
+
+    Attributes
+    ----------
+    report : Report
+        The challenger's report with the champion as baseline (``report.vs_baseline``).
+    metric : str
+    difference : float
+        Challenger minus champion on ``metric`` (sign flipped for a loss: positive favours
+        the challenger).
+    ci : ConfidenceInterval
+        Paired percentile bootstrap interval of ``difference`` at ``level``.
+    level, rope : float
+    decision, reason : str
+    delong : DeLongResult or None
+        ROC-AUC difference (challenger minus champion) for binary classifiers.
+    """
+
+    def __init__(self, rep, metric, difference, ci, level, rope, decision, reason, delong):
+        self.report, self.metric, self.difference, self.ci = rep, metric, difference, ci
+        self.level, self.rope, self.decision, self.reason = level, rope, decision, reason
+        self.delong = delong
+
+    def __str__(self) -> str:
+        rep, base = self.report, self.report.baseline_report
+        pct = f"{self.level:.0%}"
+        lines = [
+            f"challenger {rep.estimator_name} vs champion {base.estimator_name} on the same "
+            f"{rep['n']:,} held-out rows",
+            f"{self.metric}: challenger {fmt(rep[self.metric])}, champion "
+            f"{fmt(base[self.metric])}, difference {_signed(self.difference)} "
+            f"[{pct} paired bootstrap {_signed(self.ci.low)}, "
+            f"{_signed(self.ci.high)}], rope ±{self.rope:g}",
+            f"decision: {self.decision} ({self.reason})",
+        ]
+        if self.delong is not None:
+            d = self.delong
+            lines.append(f"ROC AUC difference (DeLong): {_signed(d.estimate)} "
+                         f"(se {fmt(d.se)}, {pct} interval {_signed(d.low)} to "
+                         f"{_signed(d.high)}, p {_p(d.pvalue).strip()})")
+        return "\n".join([*lines, "", str(rep)])
+
+    def __repr__(self) -> str:
+        return (f"<HoldoutComparison {self.metric}: difference {self.difference:+.4f} "
+                f"[{self.ci.low:+.4f}, {self.ci.high:+.4f}] -> {self.decision}>")
+
+    def to_dict(self) -> dict:
+        out = {"metric": self.metric, "difference": self.difference, "low": self.ci.low,
+               "high": self.ci.high, "level": self.level, "rope": self.rope,
+               "decision": self.decision, "reason": self.reason,
+               "report": self.report.to_dict()}
+        if self.delong is not None:
+            out["delong"] = self.delong._asdict()
+        return out
+
+
+def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
+                    n_boot=2000, random_state=None, ci=0.95, rope=0.01) -> HoldoutComparison:
+    """Compare two fitted models on the same held-out rows and decide.
+
+    Parameters
+    ----------
+    champion, challenger : fitted estimators of the same task
+    X, y : array-like
+        Held-out rows, used by neither model in training.
+    sample_weight : array-like of shape (n,), default=None
+    metric : str, default=None
+        Report key the decision is taken on; None: ``brier_skill`` for classifiers with
+        probabilities, ``r2`` for regressors (``roc_auc`` for ranking-only classifiers,
+        ``balanced_accuracy`` for 0/1 rules, ``crps_skill`` for quantile regressors).
+    n_boot : int, default=2000
+    random_state : None or int
+    ci : float in (0, 1), default=0.95
+        Level of the paired bootstrap interval (and of DeLong's interval).
+    rope : float >= 0, default=0.01
+        Region of practical equivalence, in units of ``metric``.
+
+    Returns
+    -------
+    HoldoutComparison
+
+    Notes
+    -----
+    :func:`chimeraboost.report.report` scores both models on the same bootstrap resamples of
+    the rows; the interval ``[low, high]`` of ``challenger - champion`` then decides, following
+    the interval-and-rope rule [K18]_: **replace champion** if ``low > rope``; **practically
+    equivalent** if ``[low, high]`` lies inside ``[-rope, rope]``; otherwise **keep champion**.
+    For binary classifiers DeLong's test of the ROC-AUC difference
+    (:func:`chimeraboost.resampling.delong_roc_auc_difference`) is added as a second opinion
+    on ranking; it does not enter the decision.
+    """
+    level = check_level(ci, "ci")
+    rope = check_nonnegative_real(rope, "rope")
+    n_boot = check_positive_int(n_boot, "n_boot")
+    kinds = {"champion": _family(champion), "challenger": _family(challenger)}
+    if len(set(kinds.values())) > 1:
+        msg = f"champion and challenger solve different tasks: {kinds}."
+        raise ValueError(msg)
+    rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
+                 n_boot=n_boot, random_state=random_state)
+    metric = _PRIMARY[rep.task] if metric is None else metric
+    if metric not in rep.vs_baseline:
+        msg = (f"metric={metric!r} has no paired difference for this {rep.task} model; "
+               f"available: {sorted(rep.vs_baseline)}.")
+        raise ValueError(msg)
+    diff, lo, hi = rep.vs_baseline[metric]
+    if metric in _HOLDOUT_LOSSES:  # orient so that positive always favours the challenger
+        diff, lo, hi = -diff, -hi, -lo
+    decision, reason = _decide_holdout(diff, lo, hi, rope)
+    delong = _delong(champion, challenger, X, y, level) if kinds["champion"] == "classifier" \
+        else None
+    return HoldoutComparison(rep, metric, diff, ConfidenceInterval(lo, hi), level, rope,
+                             decision, reason, delong)
+
+
+def _positive_score(est, X, pos_label):
+    # Report keeps no raw scores, so DeLong needs the models' output here; only the ranking
+    # column of the positive class is taken, oriented by each model's own classes_.
+    classes = list(np.asarray(getattr(est, "classes_", [])))
+    if len(classes) != 2 or pos_label not in classes:
+        return None
+    if hasattr(est, "predict_proba"):
+        return np.asarray(est.predict_proba(X))[:, classes.index(pos_label)]
+    if hasattr(est, "decision_function"):
+        s = np.ravel(est.decision_function(X))
+        return s if classes[1] == pos_label else -s
+    return None
+
+
+def _delong(champion, challenger, X, y, level):
+    classes = np.asarray(getattr(challenger, "classes_", []))
+    if classes.shape[0] != 2:
+        return None
+    pos = classes[1]
+    a, b = _positive_score(challenger, X, pos), _positive_score(champion, X, pos)
+    if a is None or b is None or len(np.unique(np.asarray(y))) != 2:
+        return None
+    return resampling.delong_roc_auc_difference(y, a, b, pos_label=pos, level=level)
