@@ -106,10 +106,11 @@ def _moments(diffs, n_train, n_test):
     d = _check_diffs(diffs)
     n_train = check_positive_real(n_train, "n_train")
     n_test = check_positive_real(n_test, "n_test")
-    # np.var of identical values can be 1e-34 rather than 0 (the mean rounds); constant
-    # differences must take the documented zero-variance path, not a t of 1e15.
-    var = 0.0 if np.ptp(d) == 0 else float(np.var(d, ddof=1))
-    return d, d.shape[0], float(np.mean(d)), var, n_test / n_train
+    # np.mean of identical values can miss them by an ulp, and np.var give 1e-34 rather than 0;
+    # constant differences must take the documented zero-variance path, not a t of 1e15.
+    if np.ptp(d) == 0:
+        return d, d.shape[0], float(d[0]), 0.0, n_test / n_train
+    return d, d.shape[0], float(np.mean(d)), float(np.var(d, ddof=1)), n_test / n_train
 
 
 class CorrectedTTestResult:
