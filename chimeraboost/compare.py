@@ -581,14 +581,15 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
         raise TypeError(msg)
     _n_rows(X, y)
     splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
-    n_train = float(np.mean([len(tr) for tr, _ in splits]))
-    n_test = float(np.mean([len(te) for _, te in splits]))
     scores = {
         name: np.asarray(cross_validate(est, X, y, scoring=scoring, cv=splits, n_jobs=n_jobs,
                                         error_score="raise")["test_score"], dtype=np.float64)
         for name, est in named.items()
     }
-    scores = _drop_undefined_folds(scores)
+    keep = _defined_folds(scores)
+    scores = {name: s[keep] for name, s in scores.items()}
+    n_train = float(np.mean([len(splits[j][0]) for j in np.flatnonzero(keep)]))
+    n_test = float(np.mean([len(splits[j][1]) for j in np.flatnonzero(keep)]))
     challengers = _challengers(scores, baseline, n_train, n_test, rope, alpha, threshold)
     scoring_name = scoring if isinstance(scoring, str) else getattr(scoring, "name", repr(scoring))
     return ComparisonResult(scores, baseline, challengers, scoring=scoring_name, cv=cv_text,
@@ -596,17 +597,16 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
                             threshold=threshold)
 
 
-def _drop_undefined_folds(scores: dict) -> dict:
+def _defined_folds(scores: dict) -> np.ndarray:
     ok = np.all(np.isfinite(np.vstack(list(scores.values()))), axis=0)
-    if ok.all():
-        return scores
     if ok.sum() < 2:
         msg = (f"Only {int(ok.sum())} of {ok.size} folds have a defined score for every model; "
                "a comparison needs at least 2 (use larger folds or another scoring).")
         raise ValueError(msg)
-    warn_degenerate(f"{int((~ok).sum())} of {ok.size} folds have an undefined (NaN) score for "
-                    "some model and are left out of the comparison.")
-    return {name: s[ok] for name, s in scores.items()}
+    if not ok.all():
+        warn_degenerate(f"{int((~ok).sum())} of {ok.size} folds have an undefined (NaN) score "
+                        "for some model and are left out of the comparison.")
+    return ok
 
 
 def _challengers(scores, champion, n_train, n_test, rope, alpha, threshold) -> dict:

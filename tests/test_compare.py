@@ -17,7 +17,7 @@ from scipy import stats
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
+from sklearn.model_selection import KFold, RepeatedStratifiedKFold, cross_validate
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
@@ -474,3 +474,27 @@ def test_compare_holdout_mixed_tasks(fitted):
     reg = DummyRegressor().fit(X, y)
     with pytest.raises(ValueError, match="champion and challenger solve different tasks"):
         compare.compare_holdout(dummy, reg, X, y)
+
+
+def test_compare_cv_leaves_out_folds_without_a_score():
+    # 4 positives in 40 rows, 10 unstratified folds: most test folds hold one class, where a
+    # skill is undefined (NaN); those folds drop out of every comparison, with a warning.
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 3)), np.zeros(40, int)
+    y[[0, 1, 15, 30]] = 1
+    with pytest.warns(DegenerateMetricWarning) as record:
+        res = compare.compare_cv([DummyClassifier(), LogisticRegression()], X, y, cv=KFold(10))
+    assert res.n_folds == 3 and res.n_test == 4.0
+    assert any("7 of 10 folds" in str(w.message) for w in record)
+    with pytest.warns(DegenerateMetricWarning), \
+            pytest.raises(ValueError, match="Only 0 of 5 folds have a defined score"):
+        # Two folds of positives, three of negatives: every test fold holds one class.
+        compare.compare_cv([DummyClassifier(), LogisticRegression()], X,
+                           np.repeat([1, 0], [16, 24]), cv=KFold(5))
+
+
+def test_docstring_examples():
+    import doctest
+
+    failures, tried = doctest.testmod(compare, optionflags=doctest.ELLIPSIS)
+    assert tried >= 4 and failures == 0
