@@ -22,7 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-from chimeraboost import compare, resampling
+from chimeraboost import _paired_tests, compare, resampling
 from chimeraboost._validation import DegenerateMetricWarning
 from chimeraboost.report import report
 
@@ -496,5 +496,6 @@ def test_compare_cv_leaves_out_folds_without_a_score():
 def test_docstring_examples():
     import doctest
 
-    failures, tried = doctest.testmod(compare, optionflags=doctest.ELLIPSIS)
-    assert tried >= 4 and failures == 0
+    for module in (compare, _paired_tests):
+        failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert tried >= 1 and failures == 0
