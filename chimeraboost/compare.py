@@ -68,6 +68,7 @@ from ._paired_tests import (
     ttest_from_moments,
 )
 from ._validation import (
+    as_1d,
     check_level,
     check_nonnegative_real,
     check_positive_int,
@@ -161,7 +162,8 @@ def _named_models(models) -> dict:
             seen[base] = seen.get(base, 0) + 1
             named[base if seen[base] == 1 else f"{base}_{seen[base]}"] = est
     else:
-        msg = f"models must be a dict {{name: estimator}} or a list of estimators, got {type(models).__name__}."
+        msg = (f"models must be a dict {{name: estimator}} or a list of estimators, got "
+               f"{type(models).__name__}.")
         raise TypeError(msg)
     if len(named) < 2:
         msg = (f"models must hold at least 2 estimators (a champion and a challenger), got "
@@ -169,17 +171,19 @@ def _named_models(models) -> dict:
         raise ValueError(msg)
     for name, est in named.items():
         if not hasattr(est, "fit"):
-            msg = f"models[{name!r}] must be a scikit-learn estimator with fit, got {type(est).__name__}."
+            msg = (f"models[{name!r}] must be a scikit-learn estimator with fit, got "
+                   f"{type(est).__name__}.")
             raise TypeError(msg)
     families = {name: _family(est) for name, est in named.items()}
     if len(set(families.values())) > 1:
-        msg = f"models mix tasks {families}; compare classifiers with classifiers, regressors with regressors."
+        msg = (f"models mix tasks {families}; compare classifiers with classifiers, "
+               "regressors with regressors.")
         raise ValueError(msg)
     return named
 
 
 def _n_rows(X, y) -> int:
-    n_y = len(y)
+    n_y = as_1d(y, "y").shape[0]
     n_x = X.shape[0] if hasattr(X, "shape") else len(X)
     if n_x != n_y:
         msg = f"X has {n_x} rows but y has {n_y}; they must describe the same rows."
@@ -232,7 +236,7 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     alpha : float in (0, 1), default=0.05
         Significance level of the Holm-adjusted corrected t-test; the reported interval of each
         difference is at level ``1 - alpha``.
-    threshold : float in (0, 1), default=0.95
+    threshold : float in (0.5, 1), default=0.95
         Posterior probability the Bayesian test must exceed for a decision.
     n_jobs : int, default=None
         Passed to ``sklearn.model_selection.cross_validate``.
@@ -281,6 +285,10 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     rope = check_nonnegative_real(rope, "rope")
     alpha = check_probability_level(alpha, "alpha")
     threshold = check_probability_level(threshold, "threshold")
+    if threshold <= 0.5:
+        # Above one half, at most one of the three posterior probabilities can exceed it.
+        msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
+        raise ValueError(msg)
     if baseline is None:
         baseline = next(iter(named))
     elif baseline not in named:
@@ -405,7 +413,7 @@ class ComparisonResult:
             head = f"{name:<{w}}{cell(self.mean(name), 9)}{cell(self.sd(name), 9)}"
             c = self.challengers.get(name)
             if c is None:
-                lines.append(head + " " * 85 + "  champion")
+                lines.append(head + " " * 76 + "  champion")
                 continue
             lines.append(
                 f"{head}{cell(c.difference, 12, signed=True)}{cell(c.ci.low, 10, signed=True)}"

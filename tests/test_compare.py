@@ -389,6 +389,7 @@ def test_compare_cv_regressors_default_to_r2():
         (None, dict(alpha=1.5), ValueError, "alpha=1.5"),
         (None, dict(rope=-1), ValueError, "rope must be"),
         (None, dict(threshold=1), ValueError, "threshold=1"),
+        (None, dict(threshold=0.4), ValueError, "threshold=0.4 must be above 0.5"),
         (None, dict(scoring=["brier_skill", "roc_auc"]), TypeError, "scoring must be one"),
     ],
 )
