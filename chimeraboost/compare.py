@@ -589,7 +589,8 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     equivalent** if ``[low, high]`` lies inside ``[-rope, rope]``; otherwise **keep champion**.
     For binary classifiers DeLong's test of the ROC-AUC difference
     (:func:`chimeraboost.resampling.delong_roc_auc_difference`) is added as a second opinion
-    on ranking; it does not enter the decision.
+    on ranking; it does not enter the decision (and, like DeLong's method, ignores
+    ``sample_weight``).
     """
     level = check_level(ci, "ci")
     rope = check_nonnegative_real(rope, "rope")

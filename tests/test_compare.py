@@ -500,3 +500,31 @@ def test_docstring_examples():
     for module in (compare, _paired_tests):
         failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert tried >= 1 and failures == 0
+
+
+def test_compare_holdout_ranking_only_models(fitted, cancer):
+    # No predict_proba: the decision is taken on the ROC-AUC, DeLong still applies.
+    from sklearn.svm import LinearSVC
+
+    X, y = cancer
+    (_, logreg), X_te, y_te = fitted
+    weak = make_pipeline(StandardScaler(), LinearSVC(C=1e-4)).fit(X[:400], y[:400])
+    svm = make_pipeline(StandardScaler(), LinearSVC()).fit(X[:400], y[:400])
+    res = compare.compare_holdout(weak, svm, X_te, y_te, n_boot=200, random_state=0)
+    assert res.metric == "roc_auc" and res.delong is not None
+    expected = resampling.delong_roc_auc_difference(
+        y_te, svm.decision_function(X_te), weak.decision_function(X_te))
+    assert res.delong == expected
+    np.testing.assert_allclose(res.delong.estimate, res.difference, **TOL)
+
+
+def test_compare_holdout_sample_weight(fitted):
+    (dummy, logreg), X, y = fitted
+    w = np.random.default_rng(0).uniform(0.5, 2.0, len(y))
+    res = compare.compare_holdout(dummy, logreg, X, y, sample_weight=w, n_boot=200,
+                                  random_state=0)
+    ref = report(logreg, X, y, baseline=dummy, sample_weight=w, ci=0.95, n_boot=200,
+                 random_state=0)
+    assert (res.difference, *res.ci) == ref.vs_baseline["brier_skill"]
+    with pytest.raises(ValueError, match="sample_weight contains negative values"):
+        compare.compare_holdout(dummy, logreg, X, y, sample_weight=-w)
