@@ -9,11 +9,13 @@ a paired comparison on the same rows.
   ``"neg_calibration_mcb"`` in scikit-learn's model selection (registered on import).
 - ``chimeraboost.report`` / ``ReportMixin``: the numbers of a fitted estimator, with intervals.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
+- ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
+  resampled t-test, Bayesian test with a ROPE, Holm / Benjamini-Hochberg) with a decision.
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
   scikit-learn's histogram engine, temperature-scaled.
 """
 
-from . import metrics, quantile_metrics, resampling, scorers
+from . import compare, metrics, quantile_metrics, resampling, scorers
 from .estimators import (
     ChimeraBoostClassifier,
     ChimeraBoostQuantileRegressor,
@@ -33,6 +35,7 @@ __all__ = [
     "ChimeraBoostRegressor",
     "Report",
     "ReportMixin",
+    "compare",
     "metrics",
     "quantile_metrics",
     "report",

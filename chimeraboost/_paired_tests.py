@@ -31,10 +31,8 @@ from scipy import stats
 
 from ._validation import (
     check_level,
-    check_nonnegative_real,
+    check_real,
     check_numeric_1d,
-    check_positive_real,
-    check_probability_level,
     check_pvalues,
     warn_degenerate,
 )
@@ -72,8 +70,8 @@ def fold_moments(diffs, n_train, n_test):
     """``(J, mean, s^2, n_test / n_train)`` of checked per-fold differences; ``s^2`` is
     exactly 0 when every difference is the same."""
     d = _check_diffs(diffs)
-    n_train = check_positive_real(n_train, "n_train")
-    n_test = check_positive_real(n_test, "n_test")
+    n_train = check_real(n_train, "n_train", strictly_positive=True)
+    n_test = check_real(n_test, "n_test", strictly_positive=True)
     # np.mean of identical values can miss them by an ulp, and np.var give 1e-34 rather than 0;
     # constant differences must take the documented zero-variance path, not a t of 1e15.
     if np.ptp(d) == 0:
@@ -288,7 +286,7 @@ def bayesian_ttest(diffs, n_train, n_test, rope=0.01) -> BayesianTTestResult:
     >>> round(res.p_right, 3), round(res.p_rope, 3)
     (0.929, 0.065)
     """
-    rope = check_nonnegative_real(rope, "rope")
+    rope = check_real(rope, "rope", strictly_positive=False)
     J, mean, var, correction = fold_moments(diffs, n_train, n_test)
     if var == 0:
         warn_degenerate(f"All {J} differences equal {mean:g}: zero variance, so the posterior "
@@ -326,7 +324,7 @@ def holm(pvalues, alpha=0.05) -> MultipleTestResult:
     ``p_(j) <= alpha / (m - j + 1)``, stop at the first failure.
     """
     p = check_pvalues(pvalues)
-    alpha = check_probability_level(alpha, "alpha")
+    alpha = check_level(alpha, "alpha", example="0.05")
     m = p.shape[0]
     order = np.argsort(p, kind="stable")
     steps = np.minimum(1.0, (m - np.arange(m)) * p[order])
@@ -355,7 +353,7 @@ def benjamini_hochberg(pvalues, alpha=0.05) -> MultipleTestResult:
     k alpha / m``. Valid for independent or positively dependent tests.
     """
     p = check_pvalues(pvalues)
-    alpha = check_probability_level(alpha, "alpha")
+    alpha = check_level(alpha, "alpha", example="0.05")
     m = p.shape[0]
     order = np.argsort(p, kind="stable")
     scaled = p[order] * m / np.arange(1, m + 1)

@@ -32,6 +32,8 @@ __all__ = [
     "check_quantile_levels",
     "check_quantile_pred",
     "check_level",
+    "check_real",
+    "check_pvalues",
 ]
 
 # Rows of a probability matrix must sum to one within this tolerance. float32 models
@@ -348,52 +350,27 @@ def check_quantile_pred(pred, n_levels: int | None, name: str = "pred") -> np.nd
 
 
 
-def check_level(level, name: str = "ci") -> float:
-    """A confidence level strictly inside (0, 1): 0.95 means a 95% interval."""
+def check_level(level, name: str = "ci", example: str = "0.95 for a 95% interval") -> float:
+    """A fraction strictly inside (0, 1): a confidence level, a significance level, a
+    decision threshold. ``example`` shows the expected form in the error message."""
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real):
-        msg = f"{name} must be a float in (0, 1) such as 0.95 (a 95% interval), got {level!r}."
+        msg = f"{name} must be a float in (0, 1), e.g. {example}; got {level!r}."
         raise TypeError(msg)
     if not 0 < level < 1:
-        msg = (
-            f"{name}={level!r} is outside (0, 1); pass the confidence level as a fraction, "
-            "e.g. 0.95 for a 95% interval."
-        )
+        msg = f"{name}={level!r} is outside (0, 1); pass a fraction, e.g. {example}."
         raise ValueError(msg)
     return float(level)
 
 
-# --- comparisons (used by compare) ------------------------------------------------------------
-
-
-def check_positive_real(value, name: str) -> float:
-    """A finite real number > 0 (a row count, possibly an average over folds)."""
+def check_real(value, name: str, *, strictly_positive: bool) -> float:
+    """A finite real number, > 0 (a row count, possibly averaged over folds) or >= 0 (a
+    region of practical equivalence, a margin)."""
+    bound = "> 0" if strictly_positive else ">= 0"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        msg = f"{name} must be a positive number, got {value!r}."
+        msg = f"{name} must be a number {bound}, got {value!r}."
         raise TypeError(msg)
-    if not (np.isfinite(value) and value > 0):
-        msg = f"{name} must be a finite number > 0, got {value!r}."
-        raise ValueError(msg)
-    return float(value)
-
-
-def check_nonnegative_real(value, name: str) -> float:
-    """A finite real number >= 0 (a region of practical equivalence, a margin)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        msg = f"{name} must be a number >= 0, got {value!r}."
-        raise TypeError(msg)
-    if not (np.isfinite(value) and value >= 0):
-        msg = f"{name} must be a finite number >= 0, got {value!r}."
-        raise ValueError(msg)
-    return float(value)
-
-
-def check_probability_level(value, name: str) -> float:
-    """A probability strictly inside (0, 1): a significance level or a decision threshold."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        msg = f"{name} must be a float in (0, 1), got {value!r}."
-        raise TypeError(msg)
-    if not 0 < value < 1:
-        msg = f"{name}={value!r} is outside (0, 1); pass a fraction such as 0.05."
+    if not (np.isfinite(value) and (value > 0 if strictly_positive else value >= 0)):
+        msg = f"{name} must be a finite number {bound}, got {value!r}."
         raise ValueError(msg)
     return float(value)
 

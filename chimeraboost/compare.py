@@ -53,7 +53,6 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
-from . import resampling
 from ._format import cell, fmt
 from ._paired_tests import (
     BayesianTTestResult,
@@ -70,9 +69,8 @@ from ._paired_tests import (
 from ._validation import (
     as_1d,
     check_level,
-    check_nonnegative_real,
+    check_real,
     check_positive_int,
-    check_probability_level,
     warn_degenerate,
 )
 from .report import report
@@ -282,9 +280,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     """
     named = _named_models(models)
     classifier = _family(next(iter(named.values()))) == "classifier"
-    rope = check_nonnegative_real(rope, "rope")
-    alpha = check_probability_level(alpha, "alpha")
-    threshold = check_probability_level(threshold, "threshold")
+    rope = check_real(rope, "rope", strictly_positive=False)
+    alpha = check_level(alpha, "alpha", example="0.05")
+    threshold = check_level(threshold, "threshold", example="0.95")
     if threshold <= 0.5:
         # Above one half, at most one of the three posterior probabilities can exceed it.
         msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
@@ -593,7 +591,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     ``sample_weight``).
     """
     level = check_level(ci, "ci")
-    rope = check_nonnegative_real(rope, "rope")
+    rope = check_real(rope, "rope", strictly_positive=False)
     n_boot = check_positive_int(n_boot, "n_boot")
     kinds = {"champion": _family(champion), "challenger": _family(challenger)}
     if len(set(kinds.values())) > 1:
@@ -610,32 +608,6 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     if metric in _HOLDOUT_LOSSES:  # orient so that positive always favours the challenger
         diff, lo, hi = -diff, -hi, -lo
     decision, reason = _decide_holdout(diff, lo, hi, rope)
-    delong = _delong(champion, challenger, X, y, level) if kinds["champion"] == "classifier" \
-        else None
+    delong = rep.delong_vs_baseline
     return HoldoutComparison(rep, metric, diff, ConfidenceInterval(lo, hi), level, rope,
                              decision, reason, delong)
-
-
-def _positive_score(est, X, pos_label):
-    # Report keeps no raw scores, so DeLong needs the models' output here; only the ranking
-    # column of the positive class is taken, oriented by each model's own classes_.
-    classes = list(np.asarray(getattr(est, "classes_", [])))
-    if len(classes) != 2 or pos_label not in classes:
-        return None
-    if hasattr(est, "predict_proba"):
-        return np.asarray(est.predict_proba(X))[:, classes.index(pos_label)]
-    if hasattr(est, "decision_function"):
-        s = np.ravel(est.decision_function(X))
-        return s if classes[1] == pos_label else -s
-    return None
-
-
-def _delong(champion, challenger, X, y, level):
-    classes = np.asarray(getattr(challenger, "classes_", []))
-    if classes.shape[0] != 2:
-        return None
-    pos = classes[1]
-    a, b = _positive_score(challenger, X, pos), _positive_score(champion, X, pos)
-    if a is None or b is None or len(np.unique(np.asarray(y))) != 2:
-        return None
-    return resampling.delong_roc_auc_difference(y, a, b, pos_label=pos, level=level)

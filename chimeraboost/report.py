@@ -153,8 +153,11 @@ class _Scored:
         self.classes = own if classes is None else classes
         cols = _column_map(own, self.classes)
         kwargs = {"sample_weight": w, "k": k}
+        self.binary_score = None  # the score that ranks classes[1] first, for DeLong
         if self.task == "classification":
             proba = np.asarray(est.predict_proba(X))[:, cols]
+            if len(self.classes) == 2:
+                self.binary_score = proba[:, 1]
             self.point = metrics.classification_report(y, proba, self.classes, baseline=targets,
                                                        **kwargs)
             self.evaluator = metrics.classification_evaluator(
@@ -172,6 +175,8 @@ class _Scored:
             # A 0/1 rule ranks rows by its own decision: flagged rows first, ties shared.
             score = (y_pred == self.classes[1]).astype(np.float64) if len(self.classes) == 2 \
                 else None
+        if score is not None and score.ndim == 1:
+            self.binary_score = score
         self.point = metrics.ranking_report(y, score, self.classes, y_pred=y_pred, **kwargs)
         self.evaluator = metrics.classification_evaluator(
             y, self.classes, score=score, y_pred=y_pred, **kwargs
@@ -326,13 +331,24 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     elif level is not None:
         boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
         ci_dict, dropped = _intervals(boot, model.point, level)
-    base_report = None
+    base_report, delong = None, None
     if incumbent is not None:
         base_report = Report(incumbent.point, incumbent.name, incumbent.task, "y")
+        delong = _delong(model, incumbent, y, level or 0.95)
     return Report(model.point, model.name, model.task,
                   "y" if targets is None else "baseline targets",
                   ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
-                  vs_baseline=vs, baseline_report=base_report)
+                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
+
+
+def _delong(model: _Scored, incumbent: _Scored, y, level):
+    """DeLong's paired ROC-AUC test, model minus baseline, for two binary rankers."""
+    scores = (getattr(model, "binary_score", None), getattr(incumbent, "binary_score", None))
+    if any(s is None for s in scores) or np.isnan(model.point.get("roc_auc", np.nan)):
+        return None  # not binary rankers, or one class only in y
+    return resampling.delong_roc_auc_difference(
+        y, scores[0], scores[1], pos_label=model.classes[1], level=level
+    )
 
 
 def _check_rows(X, y) -> int:
@@ -398,17 +414,22 @@ class Report(Mapping):
         Positive favours the model for scores (skills, AUC, accuracy), negative for losses.
     baseline_report : Report or None
         The fitted baseline's own report on the same rows.
+    delong_vs_baseline : resampling.DeLongResult or None
+        With a fitted baseline and a binary problem: DeLong's paired test of the ROC-AUC
+        difference, model minus baseline (``estimate``, ``se``, ``low``, ``high``,
+        ``pvalue``), an analytic second opinion next to the bootstrap.
     """
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
-                 baseline_report=None):
+                 baseline_report=None, delong_vs_baseline=None):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
         self.ci, self.ci_level, self.n_boot = ci, ci_level, n_boot
         self.n_dropped = dict(n_dropped or {})
         self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
+        self.delong_vs_baseline = delong_vs_baseline
 
     def __getitem__(self, key):
         return self._values[key]
@@ -486,6 +507,12 @@ class Report(Mapping):
             out.append(
                 f"  {key:<22}{cell(self._values[key])}{cell(b)}{cell(diff, 12, signed=True)}"
                 f"{cell(lo, signed=True)}{cell(hi, signed=True)}  {_verdict(key, lo, hi)}"
+            )
+        d = self.delong_vs_baseline
+        if d is not None:
+            out.append(
+                f"  DeLong paired test of the ROC-AUC difference: {d.estimate:+.4f} "
+                f"(se {d.se:.4f}, {level:.0%} [{d.low:+.4f}, {d.high:+.4f}], p = {d.pvalue:.3g})"
             )
         return out
 

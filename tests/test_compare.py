@@ -133,7 +133,7 @@ def test_corrected_ttest_zero_variance():
         (dict(diffs=[[0.1, 0.2], [0.1, 0.2]]), ValueError, "diffs must be 1-dimensional"),
         (dict(n_train=0), ValueError, "n_train must be a finite number > 0"),
         (dict(n_test=-5), ValueError, "n_test must be a finite number > 0"),
-        (dict(n_test="20"), TypeError, "n_test must be a positive number"),
+        (dict(n_test="20"), TypeError, "n_test must be a number > 0"),
         (dict(alternative="bigger"), ValueError, "alternative must be one of"),
     ],
 )
@@ -208,7 +208,7 @@ def test_bayesian_ttest_zero_variance_is_a_point_mass():
     [
         (dict(rope=-0.01), ValueError, "rope must be a finite number >= 0"),
         (dict(rope=np.inf), ValueError, "rope must be a finite number >= 0"),
-        (dict(rope="0.01"), TypeError, "rope must be a number"),
+        (dict(rope="0.01"), TypeError, "rope must be a number >= 0"),
         (dict(diffs=[0.3]), ValueError, "at least 2"),
         (dict(n_train=-1), ValueError, "n_train"),
     ],
