@@ -255,6 +255,29 @@ def test_cat_features_by_name_index_and_dtype_agree():
     np.testing.assert_allclose(by_dtype, by_name.predict(as_text))
 
 
+def test_categories_matched_by_value_not_pandas_code():
+    frame, y = _categorical_frame()
+    model = ChimeraBoostRegressor(**FAST).fit(frame, y)
+    reordered = frame.copy()
+    reordered["colour"] = reordered["colour"].cat.reorder_categories(
+        ["grey", "blue", "green", "red"])
+    assert not np.array_equal(reordered["colour"].cat.codes, frame["colour"].cat.codes)
+    np.testing.assert_array_equal(model.predict(reordered), model.predict(frame))
+
+
+def test_pandas_nullable_dtypes():
+    pd = pytest.importorskip("pandas")
+    n = 90
+    frame = pd.DataFrame({
+        "count": pd.array([1, None, 3] * (n // 3), dtype="Int64"),
+        "label": pd.array(["x", None, "y"] * (n // 3), dtype="string"),
+        "flag": [True, False, True] * (n // 3),
+    })
+    model = ChimeraBoostRegressor(**FAST).fit(frame, np.arange(float(n)))
+    assert model.categorical_features_.tolist() == [False, True, False]
+    assert np.all(np.isfinite(model.predict(frame)))
+
+
 def test_numeric_column_as_categorical_by_index(reg_data):
     X, y = reg_data
     X = X.copy()
