@@ -272,6 +272,14 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         Xf = self._transform(X)
         return np.mean([e.predict(Xf) for e in self.estimators_], axis=0)
 
+    def staged_predict(self, X):
+        """Predictions after each boosting iteration; the last one equals ``predict(X)``.
+
+        A member that stopped earlier than another contributes its final prediction.
+        """
+        Xf = self._transform(X)
+        yield from _staged_mean([e.staged_predict(Xf) for e in self.estimators_])
+
 
 class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     __doc__ = f"""Gradient-boosted classifier whose probabilities are temperature-scaled.
@@ -387,6 +395,14 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         """Class probabilities ``softmax(raw / temperature_)``, shape (n_samples, n_classes)."""
         return B.scores_to_proba(self._raw_scores(self._transform(X)), self.temperature_)
 
+    def staged_predict_proba(self, X):
+        """Temperature-scaled probabilities after each iteration; the last equals
+        ``predict_proba(X)``. The temperature is the one fitted for the final model."""
+        Xf = self._transform(X)
+        staged = _staged_mean([e.staged_decision_function(Xf) for e in self.estimators_])
+        for raw in staged:
+            yield B.scores_to_proba(raw, self.temperature_)
+
     def predict(self, X):
         """The most probable class label for each row."""
         proba = self.predict_proba(X)
@@ -470,6 +486,20 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
             d2_pinball_score(y, pred[:, k], sample_weight=sample_weight, alpha=q)
             for k, q in enumerate(self.quantiles_)
         ]))
+
+
+def _staged_mean(generators):
+    """Average of the members' staged outputs, each member repeating its last once done."""
+    last = [None] * len(generators)
+    while True:
+        progressed = False
+        for i, gen in enumerate(generators):
+            value = next(gen, None)
+            if value is not None:
+                last[i], progressed = value, True
+        if not progressed:
+            return
+        yield np.mean(last, axis=0)
 
 
 def _as_2d(X):

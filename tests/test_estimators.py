@@ -102,6 +102,21 @@ def test_pickle_and_clone_round_trip(make, clf_data):
     np.testing.assert_array_equal(getattr(model, method)(X), getattr(refit, method)(X))
 
 
+@pytest.mark.parametrize("n_ensembles", [1, 3])
+def test_last_staged_prediction_equals_predict(n_ensembles, reg_data, multi_data):
+    X, y = reg_data
+    reg = ChimeraBoostRegressor(n_ensembles=n_ensembles, **FAST).fit(X, y)
+    stages = list(reg.staged_predict(X))
+    assert len(stages) == reg.n_iter_.max()
+    np.testing.assert_allclose(stages[-1], reg.predict(X))
+    Xc, yc = multi_data
+    clf = ChimeraBoostClassifier(n_ensembles=n_ensembles, **FAST).fit(Xc, yc)
+    stages = list(clf.staged_predict_proba(Xc))
+    assert len(stages) == clf.n_iter_.max()
+    np.testing.assert_allclose(stages[-1], clf.predict_proba(Xc))
+    assert not np.allclose(stages[0], stages[-1])
+
+
 def test_string_labels_kept(multi_data):
     X, y = multi_data
     model = ChimeraBoostClassifier(**FAST).fit(X, y)
