@@ -89,20 +89,6 @@ def _check_engine_params(params: dict) -> None:
             raise ValueError(msg)
 
 
-def check_fraction(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        msg = f"{name} must be a float in (0, 1), got {value!r}."
-        raise TypeError(msg)
-    if not 0 < value < 1:
-        msg = f"{name} must be in (0, 1), got {value!r}."
-        raise ValueError(msg)
-    return float(value)
-
-
-# --------------------------------------------------------------------------------------------
-# Columns
-
-
 def _is_dataframe(X) -> bool:
     return hasattr(X, "iloc") and hasattr(X, "dtypes") and hasattr(X, "columns")
 

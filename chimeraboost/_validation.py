@@ -33,6 +33,7 @@ __all__ = [
     "check_quantile_pred",
     "check_level",
     "check_real",
+    "import_pandas",
     "check_pvalues",
 ]
 
@@ -261,6 +262,16 @@ def check_k(k, n: int, name: str = "k") -> float:
         msg = f"{name}={k!r}: a float k is a fraction of rows and must be in (0, 1)."
         raise ValueError(msg)
     return float(k) * n
+
+
+def import_pandas(feature: str):
+    """pandas, an optional dependency, imported when a feature needs it."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = f"{feature} needs pandas, an optional dependency: pip install 'chimeraboost[pandas]'."
+        raise ImportError(msg) from exc
+    return pd
 
 
 def check_positive_int(value, name: str, minimum: int = 1) -> int:

@@ -69,8 +69,9 @@ from ._paired_tests import (
 from ._validation import (
     as_1d,
     check_level,
-    check_real,
     check_positive_int,
+    check_real,
+    import_pandas,
     warn_degenerate,
 )
 from .report import report
@@ -449,12 +450,7 @@ class ComparisonResult:
         """One row per model: ``mean``, ``sd``, then (challengers) ``difference``, ``low``,
         ``high``, ``pvalue``, ``pvalue_holm``, ``p_champion_better``, ``p_equivalent``,
         ``p_challenger_better``, ``decision``, ``reason``. Needs pandas."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            msg = ("ComparisonResult.to_frame needs pandas, an optional dependency: "
-                   "pip install 'chimeraboost[pandas]'.")
-            raise ImportError(msg) from exc
+        pd = import_pandas("ComparisonResult.to_frame")
         rows = {}
         for name in self.scores:
             row = {"mean": self.mean(name), "sd": self.sd(name)}

@@ -28,12 +28,10 @@ Breiman, L. (1996). Bagging predictors. Machine Learning 24, 123-140.
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
-from sklearn.metrics import d2_pinball_score
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
@@ -44,7 +42,8 @@ from sklearn.utils.validation import (
 )
 
 from . import _boosting as B
-from ._validation import check_positive_int, check_sample_weight
+from .quantile_metrics import crps_skill
+from ._validation import check_level, check_positive_int, check_sample_weight
 from .report import ReportMixin
 
 __all__ = ["ChimeraBoostRegressor", "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor"]
@@ -110,7 +109,7 @@ class _ChimeraBoostBase(BaseEstimator):
         if not isinstance(self.early_stopping, (bool, np.bool_)):
             msg = f"early_stopping must be True or False, got {self.early_stopping!r}."
             raise TypeError(msg)
-        B.check_fraction(self.validation_fraction, "validation_fraction")
+        check_level(self.validation_fraction, "validation_fraction", example="0.15")
         return params
 
     def _prepare_fit(self, X, y, sample_weight, cat_features):
@@ -253,7 +252,7 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
             raise ValueError(msg)
         engine_loss = REGRESSION_LOSSES[self.loss]
         if engine_loss == "quantile":
-            params["quantile"] = B.check_fraction(self.alpha, "alpha")
+            params["quantile"] = check_level(self.alpha, "alpha", example="0.5 for the median")
         Xf, y, w, rows = self._prepare_fit(X, y, sample_weight, cat_features)
         y = _check_target(y)
 
@@ -479,13 +478,10 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         return np.sort(grid, axis=1)
 
     def score(self, X, y, sample_weight=None):
-        """Mean over levels of the pinball skill ``d2_pinball_score`` (1 is perfect, 0 is
-        the constant empirical quantile)."""
-        pred = self.predict(X)
-        return float(np.mean([
-            d2_pinball_score(y, pred[:, k], sample_weight=sample_weight, alpha=q)
-            for k, q in enumerate(self.quantiles_)
-        ]))
+        """CRPS skill of the quantile grid against the constant empirical quantiles of ``y``
+        (:func:`chimeraboost.quantile_metrics.crps_skill`; 1 is perfect, 0 no better than
+        the constant forecast). With one level it equals ``d2_pinball_score``."""
+        return crps_skill(y, self.predict(X), self.quantiles_, sample_weight=sample_weight)
 
 
 def _staged_mean(generators):

@@ -37,6 +37,7 @@ from ._validation import (
     check_level,
     check_positive_int,
     check_sample_weight,
+    import_pandas,
 )
 
 __all__ = ["Report", "ReportMixin", "report"]
@@ -539,12 +540,7 @@ class Report(Mapping):
     def to_frame(self):
         """One row per scalar metric: ``value`` (and ``low``, ``high``; ``baseline``,
         ``difference``, ``diff_low``, ``diff_high`` when set). Needs pandas."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            msg = ("Report.to_frame needs pandas, an optional dependency: "
-                   "pip install 'chimeraboost[pandas]'.")
-            raise ImportError(msg) from exc
+        pd = import_pandas("Report.to_frame")
         rows = {}
         for key, v in self._values.items():
             if not _scalar(v) or key == "n":
