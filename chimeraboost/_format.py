@@ -37,11 +37,20 @@ def cell(x, width: int = 11, signed: bool = False) -> str:
     return text.rjust(width)
 
 
+def rates(values, classes=None) -> str:
+    """Class rates for humans: ``ant 0.250, bee 0.300, cat 0.450`` (bare numbers without
+    labels)."""
+    values = np.asarray(values, dtype=float)
+    if classes is None or len(classes) != values.shape[0]:
+        return "[" + " ".join(f"{v:.3f}" for v in values) + "]"
+    return ", ".join(f"{label} {v:.3f}" for label, v in zip(classes, values))
+
+
 def _rate(report) -> str:
     rate = np.asarray(report.get("base_rate", np.nan), dtype=float)
     if rate.ndim == 0:
         return fmt(rate, 3)
-    return "[" + " ".join(f"{v:.3f}" for v in rate) + "]"
+    return rates(rate, report.get("classes"))
 
 
 def _header(report) -> str:

@@ -31,7 +31,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from . import metrics, quantile_metrics, resampling
-from ._format import NO_PROBA, cell, fmt, report_lines
+from ._format import NO_PROBA, cell, fmt, rates, report_lines
 from ._validation import (
     as_1d,
     check_level,
@@ -452,7 +452,7 @@ class Report(Mapping):
         if self.task != "classification":
             return f"rates of y only ({NO_PROBA})"
         prior = np.asarray(v["reference_prior"])
-        shown = fmt(prior[1], 3) if prior.size == 2 else _vector(prior)
+        shown = fmt(prior[1], 3) if prior.size == 2 else rates(prior, v.get("classes"))
         return f"class prior of {src} ({shown})"
 
     def header(self) -> str:
@@ -462,7 +462,7 @@ class Report(Mapping):
         if "positives" in v and np.ndim(v.get("base_rate")) == 0:
             parts.append(f"{v['positives']:,.6g} positives (base rate {fmt(v['base_rate'], 3)})")
         elif "base_rate" in v:
-            parts.append(f"class rates {_vector(v['base_rate'])}")
+            parts.append(f"class rates {rates(v['base_rate'], v.get('classes'))}")
         parts.append(f"judged against: {self.reference()}")
         return " · ".join(parts)
 
@@ -553,10 +553,6 @@ class Report(Mapping):
                 row["difference"], row["diff_low"], row["diff_high"] = self.vs_baseline[key]
             rows[key] = row
         return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def _vector(values) -> str:
-    return "[" + " ".join(f"{v:.3f}" for v in values) + "]"
 
 
 def _verdict(key, lo, hi) -> str:
