@@ -61,12 +61,16 @@ def _to_numpy(x, name: str) -> np.ndarray:
         msg = f"{name} must be array-like, got a scalar of type {type(x).__name__}."
         raise TypeError(msg)
     if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
-        # pandas / polars: go through their own converter so that categoricals and
-        # nullable dtypes arrive as plain values.
+        # pandas / polars / pyarrow: go through their own converter so that categoricals
+        # and nullable dtypes arrive as plain values.
         try:
             x = x.to_numpy()
-        except TypeError:
-            x = np.asarray(x)
+        except Exception:  # noqa: BLE001 - each library fails its own way
+            try:
+                # pyarrow refuses a copy unless asked (ArrowInvalid with zero_copy_only).
+                x = x.to_numpy(zero_copy_only=False)
+            except Exception:  # noqa: BLE001
+                x = np.asarray(x)
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged lists and the like

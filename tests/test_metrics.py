@@ -477,3 +477,24 @@ def test_ranking_report_decision_function_equals_sklearn():
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.failed == 0
+
+
+def test_polars_and_pyarrow_input_equal_numpy():
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    y, proba, w = _multiclass()
+    classes = ["ant", "bee", "cat", "dog"]
+    a = metrics.classification_report(y, proba, classes, sample_weight=w)
+    b = metrics.classification_report(
+        pl.Series(y), pl.DataFrame(proba, schema=classes), pl.Series(classes),
+        sample_weight=pl.Series(w),
+    )
+    c = metrics.classification_report(
+        pa.array(y), proba, pa.array(classes), sample_weight=pa.chunked_array([w[:100], w[100:]])
+    )
+    for key in ("log_loss", "brier_skill", "roc_auc", "calibration_mcb", "f1_macro"):
+        assert a[key] == b[key] == c[key], key
+    yr, pr = proba[:, 0] * 10, proba[:, 1] * 10
+    assert metrics.regression_report(pl.Series(yr), pa.array(pr))["r2"] == (
+        metrics.regression_report(yr, pr)["r2"]
+    )
