@@ -70,8 +70,6 @@ UNSCALED = "ChimeraBoost (no temperature)"
 
 
 def load(name, source, table, target, task):
-    import pandas as pd
-
     if source == "sklearn":
         from sklearn import datasets
 
