@@ -21,6 +21,17 @@ from scipy.optimize import isotonic_regression
 ISOTONIC_TIE_EPS = 1e-15
 
 
+def fraction(numerator, denominator):
+    """``numerator / denominator`` for a share that lies in [0, 1] by definition.
+
+    The two sums are accumulated in different orders (a BLAS product against a plain sum), so
+    a share of everything can come out as 1 + 2e-16; the clip removes that rounding and
+    nothing else. NaN where the denominator is 0.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.clip(numerator / denominator, 0.0, 1.0)
+
+
 def replicate_weights(sample_weight, counts, n: int) -> np.ndarray:
     """(B, n) row weights: resampling ``counts`` (or one vector of ones) times sample weights."""
     if counts is None:
@@ -107,13 +118,13 @@ def binary_rank_stats(pos: np.ndarray, tot: np.ndarray) -> dict:
     n_tot = neg.sum(axis=1)
     neg_below = np.cumsum(neg, axis=1) - neg
     with np.errstate(invalid="ignore", divide="ignore"):
-        auc = (pos * (neg_below + 0.5 * neg)).sum(axis=1) / (p_tot * n_tot)
+        auc = fraction((pos * (neg_below + 0.5 * neg)).sum(axis=1), p_tot * n_tot)
         # Cumulate from the top score down, as a threshold sweep does; subtracting a prefix
         # from the total would lose digits for the few rows at the top.
         tp = np.cumsum(pos[:, ::-1], axis=1)[:, ::-1]
         flagged = np.cumsum(tot[:, ::-1], axis=1)[:, ::-1]
         precision = np.where(flagged > 0, tp / np.where(flagged > 0, flagged, 1.0), 0.0)
-        ap = (pos * precision).sum(axis=1) / p_tot
+        ap = fraction((pos * precision).sum(axis=1), p_tot)
     auc[(p_tot <= 0) | (n_tot <= 0)] = np.nan
     ap[p_tot <= 0] = np.nan
     return {"roc_auc": auc, "pr_auc": ap}
@@ -138,8 +149,8 @@ def top_k_stats(pos: np.ndarray, tot: np.ndarray, counts: np.ndarray, k: float) 
     sel_tot = tot_d[:, :g].sum(axis=1) + frac * tot_d[:, g]
     p_tot = pos.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        recall = np.where(p_tot > 0, sel_pos / p_tot, np.nan)
-        precision = np.where(sel_tot > 0, sel_pos / sel_tot, np.nan)
+        recall = np.where(p_tot > 0, fraction(sel_pos, p_tot), np.nan)
+        precision = np.where(sel_tot > 0, fraction(sel_pos, sel_tot), np.nan)
     return {"recall_at_k": recall, "precision_at_k": precision}
 
 
@@ -251,7 +262,7 @@ class BinaryRocAuc:
         w_read, w_cum = read.sum(axis=1), cum[:, -1].copy()
         p_tot, n_tot = (w_cum, w_read) if self.flip else (w_read, w_cum)
         with np.errstate(invalid="ignore", divide="ignore"):
-            auc = pairs / (p_tot * n_tot)
+            auc = fraction(pairs, p_tot * n_tot)
             if self.flip:
                 # pairs counted positives below negatives: the complement of the AUC.
                 auc = 1.0 - auc

@@ -215,7 +215,7 @@ class ClassificationEvaluator:
             return self._roc_auc_only(W)
         ws = W.sum(axis=1)
         K = self.n_classes
-        r = _kernels.dense_group_sums(self.codes, K, W) / ws[:, None]
+        r = _kernels.fraction(_kernels.dense_group_sums(self.codes, K, W), ws[:, None])
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
         sums = []
@@ -323,12 +323,14 @@ class ClassificationEvaluator:
         tp = np.diagonal(cm, axis1=1, axis2=2)
         actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            recall = np.where(actual > 0, tp / actual, np.nan)
+            recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
             # F1 = 2TP / (2TP + FP + FN); labels absent from y and from the predictions
             # are left out of the macro average, as in sklearn's f1_score.
-            f1 = np.where(actual + predicted > 0, 2 * tp / (actual + predicted), np.nan)
+            f1 = np.where(
+                actual + predicted > 0, _kernels.fraction(2 * tp, actual + predicted), np.nan
+            )
         return {
-            "accuracy": tp.sum(axis=1) / ws,
+            "accuracy": _kernels.fraction(tp.sum(axis=1), ws),
             "balanced_accuracy": _mean_defined(list(recall.T)),
             "f1_macro": _mean_defined(list(f1.T)),
         }

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import replicate_weights, weighted_quantiles
+from ._kernels import fraction, replicate_weights, weighted_quantiles
 from ._validation import (
     check_numeric_1d,
     check_quantile_levels,
@@ -368,7 +368,7 @@ def crossing_rate(pred, sample_weight=None):
     pred_arr = check_quantile_pred(pred, None)
     w = check_sample_weight(sample_weight, pred_arr.shape[0])
     W = replicate_weights(w, None, pred_arr.shape[0])
-    return float((W @ _crossed(pred_arr) / W.sum(axis=1))[0])
+    return float(fraction(W @ _crossed(pred_arr), W.sum(axis=1))[0])
 
 
 def _crossed(pred: np.ndarray) -> np.ndarray:
@@ -509,10 +509,10 @@ class QuantileEvaluator:
                 "The reference CRPS is 0 (the baseline quantiles fit y exactly, e.g. constant "
                 "y or a single row); the skill score is undefined and returned as NaN."
             )
-        out["coverage"] = W @ self._inside / ws[:, None]
+        out["coverage"] = fraction(W @ self._inside, ws[:, None])
         out["mean_width"] = W @ self._width / ws[:, None]
         out["interval_score"] = W @ self._interval_score / ws[:, None]
-        out["crossing_rate"] = W @ self._crossed / ws
+        out["crossing_rate"] = fraction(W @ self._crossed, ws)
         out["mae_median"] = (
             np.full(W.shape[0], np.nan) if self.median is None else W @ self._abs_median / ws
         )
