@@ -259,6 +259,9 @@ def test_invariants(k, n, seed, decimals):
     r = metrics.classification_report(codes, proba, np.arange(k), sample_weight=w)
     assert r["brier_skill"] <= 1 + TOL and r["log_loss_skill"] <= 1 + TOL
     assert r["calibration_mcb"] >= -TOL and r["discrimination_dsc"] >= -TOL
+    for key in ("accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "pr_auc"):
+        assert 0.0 <= r[key] <= 1.0, key  # shares: not even 1 + 1 ulp
+    assert np.all((r["base_rate"] >= 0) & (r["base_rate"] <= 1))
     d = metrics.calibration_decomposition(codes, proba, np.arange(k), sample_weight=w)
     per = d["per_class"]
     np.testing.assert_allclose(per["mcb"] - per["dsc"] + per["unc"], per["score"], atol=TOL)
