@@ -380,7 +380,7 @@ def classification_evaluator(
         proba = check_proba(proba, K, "proba")
         check_same_length(y=codes, proba=proba)
     if score is not None:
-        score = _check_score(score, K, n)
+        score = _check_score(score, K, codes)
     pred = None
     if y_pred is not None:
         pred = encode_labels(y_pred, classes, "y_pred")
@@ -398,7 +398,7 @@ def classification_evaluator(
     return ClassificationEvaluator(codes, classes, w, proba, score, pred, base_prior, k_rows)
 
 
-def _check_score(score, n_classes, n):
+def _check_score(score, n_classes, codes):
     arr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
@@ -412,7 +412,7 @@ def _check_score(score, n_classes, n):
             msg = f"score must be 1-D (binary) or (n, {n_classes}); got shape {arr.shape}."
             raise ValueError(msg)
         arr = finite_float(arr, "score")
-    check_same_length(y=np.empty(n), score=arr)
+    check_same_length(y=codes, score=arr)
     return arr
 
 
