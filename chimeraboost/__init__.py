@@ -7,7 +7,10 @@ a paired comparison on the same rows.
 - ``chimeraboost.metrics`` / ``chimeraboost.quantile_metrics``: the numbers, on arrays.
 - ``chimeraboost.scorers``: ``scoring="brier_skill"``, ``"log_loss_skill"``,
   ``"neg_calibration_mcb"`` in scikit-learn's model selection (registered on import).
-- ``chimeraboost.report`` / ``ReportMixin``: the numbers of a fitted estimator, with intervals.
+- ``chimeraboost.report(estimator, X, y)`` / ``ReportMixin``: the numbers of a fitted
+  estimator, with intervals (``chimeraboost.report`` is the function; there is no module of
+  that name).
+- ``chimeraboost.exceptions``: ``DegenerateMetricWarning`` and ``FewResamplesWarning``.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
 - ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
   resampled t-test, Bayesian test with a ROPE, Holm / Benjamini-Hochberg) with a decision.
@@ -15,13 +18,13 @@ a paired comparison on the same rows.
   scikit-learn's histogram engine, temperature-scaled.
 """
 
-from . import compare, metrics, quantile_metrics, resampling, scorers
+from . import compare, exceptions, metrics, quantile_metrics, resampling, scorers
 from .estimators import (
     ChimeraBoostClassifier,
     ChimeraBoostQuantileRegressor,
     ChimeraBoostRegressor,
 )
-from .report import Report, ReportMixin, report
+from ._report import Report, ReportMixin, report
 
 # Makes "brier_skill", "log_loss_skill" and "neg_calibration_mcb" valid scoring strings
 # everywhere scikit-learn takes one; idempotent, never overwrites a user's scorer.
@@ -36,6 +39,7 @@ __all__ = [
     "Report",
     "ReportMixin",
     "compare",
+    "exceptions",
     "metrics",
     "quantile_metrics",
     "report",

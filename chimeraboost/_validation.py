@@ -11,9 +11,11 @@ Accepted containers: lists, numpy arrays, pandas / polars Series and DataFrames 
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
+
+from .exceptions import DegenerateMetricWarning
+from .exceptions import warn as _warn
 
 __all__ = [
     "as_1d",
@@ -44,13 +46,10 @@ PROBA_SUM_TOL = 1e-6
 PROBA_RANGE_TOL = 1e-9
 
 
-class DegenerateMetricWarning(UserWarning):
-    """A metric is undefined for legal but degenerate input (e.g. one class in ``y``)."""
-
-
 def warn_degenerate(message: str) -> None:
-    """Warn that a number is NaN because the input is degenerate, not wrong."""
-    warnings.warn(message, DegenerateMetricWarning, stacklevel=3)
+    """Warn that a number is NaN because the input is degenerate, not wrong; the warning
+    names the user's line (the first frame outside chimeraboost)."""
+    _warn(message, DegenerateMetricWarning)
 
 
 def _to_numpy(x, name: str) -> np.ndarray:

@@ -8,7 +8,7 @@ function answers each:
   replace the incumbent? :func:`compare_cv` (per-fold differences, corrected t-test, Bayesian
   correlated t-test, Holm adjustment over the challengers, a champion/challenger decision).
 - Two fitted models, one held-out set: should the challenger go to production?
-  :func:`compare_holdout` (the paired bootstrap of :func:`chimeraboost.report.report`, a decision
+  :func:`compare_holdout` (the paired bootstrap of :func:`chimeraboost.report`, a decision
   on the primary metric, DeLong's paired ROC-AUC test for binary classifiers).
 - I already have per-fold score differences: is the mean difference non-zero?
   :func:`corrected_ttest` (Nadeau & Bengio). How probable is it that one model is better by a
@@ -53,6 +53,7 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
+from ._facts import is_loss
 from ._format import cell, fmt
 from ._paired_tests import (
     BayesianTTestResult,
@@ -74,7 +75,7 @@ from ._validation import (
     import_pandas,
     warn_degenerate,
 )
-from .report import report
+from ._report import report
 from .resampling import ConfidenceInterval
 
 __all__ = [
@@ -477,9 +478,6 @@ def _row(c: ChallengerResult) -> dict:
 # The number a decision is taken on, by the task the report found.
 _PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "balanced_accuracy",
             "regression": "r2", "quantile": "crps_skill"}
-_HOLDOUT_LOSSES = {"log_loss", "brier", "calibration_mcb", "mse", "rmse", "mae", "crps",
-                   "crossing_rate", "mae_median"}
-
 
 def _decide_holdout(diff, lo, hi, rope) -> tuple[str, str]:
     if math.isnan(lo) or math.isnan(hi):
@@ -577,7 +575,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
 
     Notes
     -----
-    :func:`chimeraboost.report.report` scores both models on the same bootstrap resamples of
+    :func:`chimeraboost.report` scores both models on the same bootstrap resamples of
     the rows; the interval ``[low, high]`` of ``challenger - champion`` then decides, following
     the interval-and-rope rule [K18]_: **replace champion** if ``low > rope``; **practically
     equivalent** if ``[low, high]`` lies inside ``[-rope, rope]``; otherwise **keep champion**.
@@ -601,7 +599,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
                f"available: {sorted(rep.vs_baseline)}.")
         raise ValueError(msg)
     diff, lo, hi = rep.vs_baseline[metric]
-    if metric in _HOLDOUT_LOSSES:  # orient so that positive always favours the challenger
+    if is_loss(metric):  # orient so that positive always favours the challenger
         diff, lo, hi = -diff, -hi, -lo
     decision, reason = _decide_holdout(diff, lo, hi, rope)
     delong = rep.delong_vs_baseline

@@ -44,7 +44,7 @@ from sklearn.utils.validation import (
 from . import _boosting as B
 from .quantile_metrics import crps_skill
 from ._validation import check_level, check_positive_int, check_sample_weight
-from .report import ReportMixin
+from ._report import ReportMixin
 
 __all__ = ["ChimeraBoostRegressor", "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor"]
 

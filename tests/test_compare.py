@@ -23,8 +23,8 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from chimeraboost import _paired_tests, compare, resampling
-from chimeraboost._validation import DegenerateMetricWarning
-from chimeraboost.report import report
+from chimeraboost.exceptions import DegenerateMetricWarning
+from chimeraboost import report
 
 TOL = dict(rtol=1e-12, atol=1e-12)
 # n_test / n_train = 1e-300 adds nothing to 1/J in float64: the naive paired t-test.

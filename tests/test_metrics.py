@@ -13,7 +13,7 @@ from sklearn.isotonic import IsotonicRegression
 import chimeraboost._format
 import chimeraboost._regression
 from chimeraboost import metrics
-from chimeraboost._validation import DegenerateMetricWarning
+from chimeraboost.exceptions import DegenerateMetricWarning
 
 TOL = 1e-12
 

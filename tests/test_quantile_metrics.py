@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 from scipy.stats import norm
 from sklearn.metrics import d2_pinball_score, mean_pinball_loss
 
-from chimeraboost._validation import DegenerateMetricWarning
+from chimeraboost.exceptions import DegenerateMetricWarning
 from chimeraboost.quantile_metrics import (
     crossing_rate,
     crps,

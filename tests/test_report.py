@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 from chimeraboost import metrics, quantile_metrics, resampling
 from chimeraboost._format import NO_PROBA
 from chimeraboost.estimators import ChimeraBoostClassifier, ChimeraBoostQuantileRegressor
-from chimeraboost.report import Report, ReportMixin, report
+from chimeraboost import Report, ReportMixin, report
 
 
 @pytest.fixture(scope="module")

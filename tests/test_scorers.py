@@ -48,7 +48,7 @@ from threadpoolctl import threadpool_limits
 
 import chimeraboost
 from chimeraboost import metrics, scorers
-from chimeraboost._validation import DegenerateMetricWarning
+from chimeraboost.exceptions import DegenerateMetricWarning
 
 NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
 TOL = dict(rtol=1e-12, atol=1e-12)

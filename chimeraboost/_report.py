@@ -31,6 +31,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from . import metrics, quantile_metrics, resampling
+from ._facts import ABOUT_THE_ROWS, is_loss
 from ._format import NO_PROBA, cell, fmt, rates, report_lines
 from ._validation import (
     as_1d,
@@ -41,19 +42,6 @@ from ._validation import (
 )
 
 __all__ = ["Report", "ReportMixin", "report"]
-
-# Numbers about the rows rather than the model: no interval for a difference of them.
-_ABOUT_THE_ROWS = {
-    "n", "classes", "base_rate", "positives", "reference_prior", "reference", "log_loss_ref",
-    "brier_ref", "uncertainty_unc", "pr_auc_lift", "mean_y", "baseline_mean",
-    "baseline_median", "mse_ref", "rmse_ref", "mae_ref", "crps_ref",
-}
-# Lower is better for these; every other compared metric is a score (higher is better).
-_LOSSES = {
-    "log_loss", "brier", "calibration_mcb", "mse", "rmse", "mae", "crps", "crossing_rate",
-    "mae_median",
-}
-
 
 # --------------------------------------------------------------------------- scoring a model
 
@@ -380,7 +368,7 @@ def _intervals(boot, point, level):
 def _differences(model_point, base_point, paired, level) -> dict:
     out = {}
     for key, reps in paired.replicates.items():
-        if key in _ABOUT_THE_ROWS or not _scalar(model_point.get(key)):
+        if key in ABOUT_THE_ROWS or not _scalar(model_point.get(key)):
             continue
         diff = float(model_point[key]) - float(base_point[key])
         if math.isnan(diff):
@@ -484,7 +472,7 @@ class Report(Mapping):
         out = [f"{pct} bootstrap intervals (percentile; {self.n_boot:,} resamples of the rows)",
                f"  {'metric':<22}{'value':>11}{'low':>11}{'high':>11}"]
         for key, (lo, hi) in self.ci.items():
-            if key in _ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
+            if key in ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
                 continue
             if math.isnan(float(self._values[key])):
                 continue
@@ -560,7 +548,7 @@ def _verdict(key, lo, hi) -> str:
         return "n/a"
     if lo <= 0 <= hi:
         return "no clear difference"
-    model_better = (hi < 0) if key in _LOSSES else (lo > 0)
+    model_better = (hi < 0) if is_loss(key) else (lo > 0)
     return "model better" if model_better else "baseline better"
 
 

@@ -1,0 +1,102 @@
+"""The one table of facts about every number chimeraboost reports.
+
+For each key of a report dict: whether greater is better (a score) or lower (a loss),
+whether it describes the rows rather than the model (a base rate, the loss of the no-skill
+forecast: such a number gets no paired difference and no decision), and the label a table
+prints. ``report``, ``compare``, ``scorers`` and the formatter import it; none keeps its own
+list.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "LOSSES", "SCORES", "is_loss", "fact"]
+
+
+class Fact(NamedTuple):
+    greater_is_better: bool | None  # None: neither (a count, a label)
+    about_the_rows: bool
+    label: str
+
+
+def _loss(label):
+    return Fact(False, False, label)
+
+
+def _score(label):
+    return Fact(True, False, label)
+
+
+def _rows(label):
+    return Fact(None, True, label)
+
+
+FACTS: dict[str, Fact] = {
+    # classification
+    "log_loss": _loss("log loss"),
+    "log_loss_ref": _rows("log loss of the no-skill forecast"),
+    "log_loss_skill": _score("log-loss skill"),
+    "brier": _loss("Brier (sum)"),
+    "brier_ref": _rows("Brier of the no-skill forecast"),
+    "brier_skill": _score("Brier skill"),
+    "calibration_mcb": _loss("miscalibration (MCB)"),
+    "discrimination_dsc": _score("discrimination (DSC)"),
+    "uncertainty_unc": _rows("uncertainty (UNC)"),
+    "roc_auc": _score("ROC AUC"),
+    "pr_auc": _score("PR AUC"),
+    "pr_auc_lift": _rows("PR AUC / base rate"),
+    "accuracy": _score("accuracy"),
+    "balanced_accuracy": _score("balanced accuracy"),
+    "f1_macro": _score("F1 macro"),
+    "recall_at_k": _score("recall@k"),
+    "precision_at_k": _score("precision@k"),
+    "base_rate": _rows("base rate"),
+    "positives": _rows("positives"),
+    "reference_prior": _rows("reference prior"),
+    # regression
+    "mse": _loss("MSE"),
+    "rmse": _loss("RMSE"),
+    "mae": _loss("MAE"),
+    "r2": _score("r2"),
+    "mae_skill": _score("MAE skill"),
+    "mean_y": _rows("mean of y"),
+    "baseline_mean": _rows("reference mean"),
+    "baseline_median": _rows("reference median"),
+    "mse_ref": _rows("MSE of the constant mean"),
+    "rmse_ref": _rows("RMSE of the constant mean"),
+    "mae_ref": _rows("MAE of the constant median"),
+    # quantile forecasts
+    "crps": _loss("mean pinball (CRPS / 2)"),
+    "crps_ref": _rows("mean pinball of the constant quantiles"),
+    "crps_skill": _score("CRPS skill"),
+    "crossing_rate": _loss("crossing rate"),
+    "mae_median": _loss("MAE of the median"),
+    "pinball": _loss("pinball loss"),
+    # bookkeeping
+    "n": _rows("rows"),
+    "classes": _rows("classes"),
+    "reference": _rows("reference"),
+    "quantiles": _rows("quantile levels"),
+    "reference_quantiles": _rows("reference quantiles"),
+    "baseline": _rows("reference"),
+    "intervals": _rows("central intervals"),
+}
+
+ABOUT_THE_ROWS = frozenset(k for k, f in FACTS.items() if f.about_the_rows)
+LOSSES = frozenset(k for k, f in FACTS.items() if f.greater_is_better is False)
+SCORES = frozenset(k for k, f in FACTS.items() if f.greater_is_better is True)
+
+
+def fact(key: str) -> Fact:
+    """The facts of ``key``; a clear error for a name no report produces."""
+    try:
+        return FACTS[key]
+    except KeyError:
+        msg = f"{key!r} is not a metric chimeraboost reports; known: {sorted(FACTS)}."
+        raise ValueError(msg) from None
+
+
+def is_loss(key: str) -> bool:
+    """True when lower is better for ``key``."""
+    return fact(key).greater_is_better is False

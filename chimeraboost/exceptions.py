@@ -1,0 +1,54 @@
+"""Warnings chimeraboost emits, public so that users can filter them.
+
+- :class:`DegenerateMetricWarning`: a number is NaN (or a comparison left rows or folds out)
+  because the input is legal but degenerate -- one class in ``y``, a constant target, a
+  reference loss that is zero or infinite. It subclasses scikit-learn's
+  ``UndefinedMetricWarning``, so a filter written for scikit-learn's metrics catches ours too::
+
+      import warnings
+      from sklearn.exceptions import UndefinedMetricWarning
+      warnings.simplefilter("ignore", UndefinedMetricWarning)
+
+- :class:`FewResamplesWarning`: a bootstrap interval rests on fewer resamples than its
+  percentiles need to be stable (see :data:`chimeraboost.resampling.MIN_RESAMPLES_INTERVAL`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+from sklearn.exceptions import UndefinedMetricWarning
+
+__all__ = ["DegenerateMetricWarning", "FewResamplesWarning"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class DegenerateMetricWarning(UndefinedMetricWarning):
+    """A metric is undefined (NaN) for legal but degenerate input, e.g. one class in ``y``."""
+
+
+class FewResamplesWarning(UserWarning):
+    """A bootstrap interval rests on too few resamples for its percentiles to be stable."""
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that points at the first frame outside this package.
+
+    A warning raised three calls deep in a kernel should name the user's line, not ours;
+    the depth differs between entry points, so it is counted rather than fixed.
+    """
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR + os.sep
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn(message: str, category: type[Warning] = DegenerateMetricWarning) -> None:
+    """Emit ``category`` with ``message``, attributed to the caller's own line."""
+    warnings.warn(message, category, stacklevel=_user_stacklevel())
