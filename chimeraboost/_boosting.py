@@ -5,7 +5,8 @@ Questions answered here, one helper each:
 - Which engine settings does ``quality=q`` mean?  -> ``QUALITY_PRESETS``, ``engine_params``
 - How does a table with string / categorical columns reach the engine?  -> ``ColumnEncoder``
 - Which rows does a booster learn from, which ones judge it?  -> ``holdout_split``
-- Which single temperature makes held-out probabilities honest?  -> ``fit_temperature``
+- Which single temperature makes held-out probabilities honest, and when can the held-out
+  rows not tell?  -> ``fit_temperature``, ``all_correct``
 - How do raw scores become probabilities?  -> ``scores_to_proba``
 
 The estimators in ``estimators.py`` only orchestrate these pieces; nothing here knows about
@@ -45,8 +46,19 @@ MIN_VALIDATION_ROWS = 20
 # HistGradientBoosting accepts category codes 0 .. max_bins - 1 (255 by default); rarer
 # categories share the missing-value bin rather than failing the fit.
 MAX_CATEGORIES = 254
-# The temperature is searched on log T in this range: T from 1/50 to 50.
-LOG_T_BOUNDS = (-np.log(50.0), np.log(50.0))
+# The temperature is searched on log T in this range: T from 1 to 50. A temperature only
+# softens. Sharpening (T < 1) can be identified only from the held-out rows the booster gets
+# wrong, which are few exactly when sharpening is tempting, and a wrong sharpening costs
+# without bound in log loss (T -> 0 turns every probability into 0 or 1), a wrong softening
+# only boundedly. Measured in benchmarks/bench_calibration.py: sharpening lost on every table
+# where it was chosen.
+LOG_T_BOUNDS = (0.0, np.log(50.0))
+# Prior sd of log T: T = 1 is believed unless the held-out rows say otherwise; one sd is a
+# factor of 1.65 (exp(0.5)).
+LOG_T_PRIOR_SD = 0.5
+# Scores are clipped to within this many nats of the winning class: no probability is
+# exactly 0 or 1 (exp(-30) = 9e-14).
+MAX_LOGIT = 30.0
 
 
 def check_quality(quality) -> int:
@@ -129,11 +141,13 @@ class ColumnEncoder:
         return self
 
     def transform(self, X) -> np.ndarray:
-        if not self.mask_.any():
-            return check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
         if not _is_dataframe(X):
             X = check_array(X, dtype=None, ensure_all_finite=False)
-        elif X.shape[0] == 0:
+            if X.dtype.kind in "biuf":  # numeric: nothing to encode, no column to name
+                return check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        elif not self.mask_.any():
+            return check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        if X.shape[0] == 0:
             msg = "X is empty; at least one row is needed."
             raise ValueError(msg)
         out = np.empty((X.shape[0], X.shape[1]), dtype=np.float64)
@@ -201,9 +215,9 @@ def _as_float(values: np.ndarray, j: int) -> np.ndarray:
         col = np.array([np.nan if _is_missing(v) else v for v in values.tolist()],
                        dtype=np.float64) if values.dtype == object else values.astype(np.float64)
     except (TypeError, ValueError) as exc:
-        msg = (f"Column {j} of X is not numeric ({exc}); list it in cat_features or use a "
-               "pandas category / string dtype.")
-        raise ValueError(msg) from exc
+        msg = (f"Column {j} of X is not numeric ({exc}); if it is categorical, say so with "
+               f"cat_features=[{j}] (or pass a DataFrame with a category / string column).")
+        raise type(exc)(msg) from exc  # TypeError for objects, ValueError for text
     if np.isinf(col).any():
         msg = f"Column {j} of X contains infinity; missing values must be NaN."
         raise ValueError(msg)
@@ -246,34 +260,81 @@ def holdout_split(n: int, fraction: float, seed: int, y_codes=None):
 # Scores and temperature
 
 
+def clip_scores(z: np.ndarray) -> np.ndarray:
+    """Scores no further than ``MAX_LOGIT`` from the winning class (or from 0 for log-odds).
+
+    A booster's raw score can reach hundreds on separable rows, which rounds a probability to
+    exactly 0 or 1: one such row wrong in new data costs an infinite log loss. Within 30 nats
+    every probability stays inside [1e-13, 1 - 1e-13].
+    """
+    if z.ndim == 1:
+        return np.clip(z, -MAX_LOGIT, MAX_LOGIT)
+    return np.maximum(z, z.max(axis=1, keepdims=True) - MAX_LOGIT)
+
+
 def scores_to_proba(raw: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    """Binary raw log-odds ``(n,)`` or multiclass logits ``(n, K)`` -> ``(n, K)`` probabilities."""
-    z = raw / temperature
+    """Binary raw log-odds ``(n,)`` or multiclass logits ``(n, K)`` -> ``(n, K)`` probabilities,
+    after dividing by ``temperature`` and clipping (:func:`clip_scores`)."""
+    z = clip_scores(raw / temperature)
     if z.ndim == 1:
         p = expit(z)
-        return np.column_stack([1.0 - p, p])
+        return np.column_stack([expit(-z), p])
     return softmax(z, axis=1)
 
 
 def log_loss_at(raw: np.ndarray, y_codes: np.ndarray, weight, temperature: float) -> float:
     """Weighted mean log loss of ``scores_to_proba(raw, temperature)``, computed stably."""
-    z = raw / temperature
+    return float(np.average(_nll(raw, y_codes, temperature), weights=weight))
+
+
+def _nll(raw, y_codes, temperature) -> np.ndarray:
+    z = clip_scores(raw / temperature)
     if z.ndim == 1:
         # log p(y) = log sigmoid(z) for y=1 and log sigmoid(-z) for y=0.
-        nll = -log_expit(np.where(y_codes == 1, z, -z))
-    else:
-        nll = logsumexp(z, axis=1) - z[np.arange(z.shape[0]), y_codes]
-    return float(np.average(nll, weights=weight))
+        return -log_expit(np.where(y_codes == 1, z, -z))
+    return logsumexp(z, axis=1) - z[np.arange(z.shape[0]), y_codes]
 
 
-def fit_temperature(raw: np.ndarray, y_codes: np.ndarray, weight=None) -> float:
-    """The temperature ``T > 0`` minimising held-out log loss of ``softmax(raw / T)``.
+def all_correct(raw: np.ndarray, y_codes: np.ndarray) -> bool:
+    """True when every row's own class has the strictly highest score (log-odds: right sign).
+
+    Then each row's log loss falls as ``T`` falls, so held-out log loss has no minimum above
+    ``T = 0``: the rows cannot identify a temperature.
+    """
+    if raw.ndim == 1:
+        return bool(np.all(np.where(y_codes == 1, raw, -raw) > 0))
+    own = raw[np.arange(raw.shape[0]), y_codes]
+    others = raw.copy()
+    others[np.arange(raw.shape[0]), y_codes] = -np.inf
+    return bool(np.all(own > others.max(axis=1)))
+
+
+TEMPERATURE_FITTED = "fitted"
+TEMPERATURE_SEPARABLE = "refused: every held-out row is classified correctly"
+TEMPERATURE_NO_ROWS = "refused: no held-out rows"
+TEMPERATURE_OFF = "off"
+
+
+def fit_temperature(raw: np.ndarray, y_codes: np.ndarray, weight=None) -> tuple[float, str]:
+    """The temperature ``T`` for ``softmax(raw / T)`` and how it was decided.
 
     Temperature scaling (Guo et al. 2017) rescales all scores by one number, so it cannot
     change the ranking of rows or the predicted class, only how confident the forecasts are.
+    ``T`` maximises the held-out log likelihood plus a normal prior on ``log T`` (mean 0, sd
+    ``LOG_T_PRIOR_SD``), over ``1 <= T <= 50``: a maximum a posteriori estimate, which the
+    prior keeps near 1 when the held-out rows say little and which the data dominate as
+    held-out rows accumulate. ``T`` never sharpens (see ``LOG_T_BOUNDS``). When every held-out
+    row is classified correctly (:func:`all_correct`) the likelihood alone would drive ``T`` to
+    0 and every probability to 0 or 1; the temperature is then refused: ``T = 1``.
     """
-    result = minimize_scalar(
-        lambda log_t: log_loss_at(raw, y_codes, weight, np.exp(log_t)),
-        bounds=LOG_T_BOUNDS, method="bounded", options={"xatol": 1e-6},
-    )
-    return float(np.exp(result.x))
+    if all_correct(raw, y_codes):
+        return 1.0, TEMPERATURE_SEPARABLE
+    w = np.ones(raw.shape[0]) if weight is None else weight / np.mean(weight)
+    penalty = 0.5 / LOG_T_PRIOR_SD**2
+
+    def objective(log_t):
+        return float(w @ _nll(raw, y_codes, np.exp(log_t))) + penalty * log_t**2
+
+    result = minimize_scalar(objective, bounds=LOG_T_BOUNDS, method="bounded",
+                             options={"xatol": 1e-6})
+    return float(np.exp(result.x)), TEMPERATURE_FITTED

@@ -6,7 +6,9 @@ Questions this module answers:
   ``ChimeraBoostClassifier`` with the default ``quality=3``.
 - *Are its probabilities honest?* -> ``ChimeraBoostClassifier`` fits one temperature on
   held-out rows (Guo et al. 2017) and applies it in ``predict_proba``; ``temperature_`` says how
-  over- (``> 1``) or under-confident (``< 1``) the raw booster was.
+  overconfident (``> 1``) the raw booster was, ``temperature_status_`` whether the held-out rows
+  could tell at all.
+- *Can I keep it off the busy cores?* -> ``n_threads``.
 - *I need a predictive interval, not a point* -> ``ChimeraBoostQuantileRegressor``, whose
   quantiles never cross.
 - *How much accuracy for how much time?* -> ``quality=1..5``; ``n_ensembles`` averages
@@ -28,6 +30,8 @@ Breiman, L. (1996). Bagging predictors. Machine Learning 24, 123-140.
 
 from __future__ import annotations
 
+import contextlib
+import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -40,10 +44,16 @@ from sklearn.utils.validation import (
     column_or_1d,
     validate_data,
 )
+from threadpoolctl import ThreadpoolController
 
 from . import _boosting as B
 from .quantile_metrics import crps_skill
-from ._validation import check_level, check_positive_int, check_sample_weight
+from ._validation import (
+    check_level,
+    check_positive_int,
+    check_quantile_levels,
+    check_sample_weight,
+)
 from ._report import ReportMixin
 
 __all__ = ["ChimeraBoostRegressor", "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor"]
@@ -74,6 +84,13 @@ n_iter_no_change : default=None
     n_ensembles : int >= 1, default=1
         Number of boosters, each with its own seed and held-out split (so each learns from a
         different subsample), averaged at prediction time (Breiman 1996).
+    n_threads : int >= 1 or None, default=None
+        OpenMP threads the engine may use in ``fit`` and in every prediction method (set with
+        threadpoolctl for the duration of the call). ``None`` leaves the engine's default:
+        all cores, or ``OMP_NUM_THREADS``. On a busy or shared machine, or inside a parallel
+        loop (``n_jobs`` of a search), use 1: idle OpenMP threads spin while waiting for a
+        core, and a fit that takes seconds on one thread can take minutes on all of them.
+        Results do not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the held-out splits and the engines; an int makes fits reproducible.
 """
@@ -110,7 +127,13 @@ class _ChimeraBoostBase(BaseEstimator):
             msg = f"early_stopping must be True or False, got {self.early_stopping!r}."
             raise TypeError(msg)
         check_level(self.validation_fraction, "validation_fraction", example="0.15")
+        if self.n_threads is not None:
+            check_positive_int(self.n_threads, "n_threads")
         return params
+
+    def _threads(self):
+        """Context limiting the engine's OpenMP threads to ``n_threads`` (None: no limit)."""
+        return _limit_threads(self.n_threads)
 
     def _prepare_fit(self, X, y, sample_weight, cat_features):
         if y is None:
@@ -160,8 +183,9 @@ class _ChimeraBoostBase(BaseEstimator):
             else:
                 train, val = rows, rows[:0]
             engines = make_engines(seed, val.size > 0)
-            for engine in engines:
-                _fit_engine(engine, Xf, target, w, train, val)
+            with self._threads():
+                for engine in engines:
+                    _fit_engine(engine, Xf, target, w, train, val)
             members.append(engines)
             held_out.append(val)
         mask = np.zeros(Xf.shape[0], dtype=bool)
@@ -213,7 +237,7 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
     def __init__(self, loss="RMSE", *, alpha=0.5, quality=3, learning_rate=None,
                  max_iter=None, max_leaf_nodes=None, min_samples_leaf=None,
                  l2_regularization=None, n_iter_no_change=None, early_stopping=True,
-                 validation_fraction=0.15, n_ensembles=1, random_state=None):
+                 validation_fraction=0.15, n_ensembles=1, n_threads=None, random_state=None):
         self.loss = loss
         self.alpha = alpha
         self.quality = quality
@@ -226,6 +250,7 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
+        self.n_threads = n_threads
         self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None, cat_features=None):
@@ -269,7 +294,8 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
     def predict(self, X):
         """Mean prediction of the ensemble members, shape (n_samples,)."""
         Xf = self._transform(X)
-        return np.mean([e.predict(Xf) for e in self.estimators_], axis=0)
+        with self._threads():
+            return np.mean([e.predict(Xf) for e in self.estimators_], axis=0)
 
     def staged_predict(self, X):
         """Predictions after each boosting iteration; the last one equals ``predict(X)``.
@@ -277,20 +303,33 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         A member that stopped earlier than another contributes its final prediction.
         """
         Xf = self._transform(X)
-        yield from _staged_mean([e.staged_predict(Xf) for e in self.estimators_])
+        yield from _staged_mean([e.staged_predict(Xf) for e in self.estimators_],
+                                self._threads)
 
 
 class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     __doc__ = f"""Gradient-boosted classifier whose probabilities are temperature-scaled.
 
-    After boosting, the raw scores ``s`` (log-odds for two classes, logits for more) of the
-    held-out rows are divided by one temperature ``T``, chosen to minimise their log loss
-    (Guo et al. 2017); ``predict_proba`` returns ``softmax(s / T)``. ``T > 1`` means the booster
-    was overconfident. One number cannot change which class wins or how rows rank, so
+    After boosting, the raw scores ``s`` (log-odds for two classes, logits for more) are
+    divided by one temperature ``T`` (Guo et al. 2017); ``predict_proba`` returns
+    ``softmax(s / T)``. One number cannot change which class wins or how rows rank, so
     accuracy and AUC are untouched; only the confidence moves.
 
-    With ``n_ensembles > 1`` the members' raw scores are averaged, and the temperature is
-    fitted on each row's average over the members that did not train on it (out-of-bag).
+    The temperature rule:
+
+    - ``T`` is fitted on the held-out rows only (the early-stopping split; with
+      ``n_ensembles > 1``, each row's average score over the members that did not train on
+      it), as the maximum a posteriori value under a normal prior on ``log T`` with mean 0 and
+      sd 0.5: held-out log likelihood decides when there are many held-out rows, the prior
+      keeps ``T`` near 1 when there are few.
+    - ``T >= 1``: the temperature only softens an overconfident booster, never sharpens.
+      Evidence for sharpening comes only from the few held-out rows the booster gets wrong,
+      and a wrong sharpening is unboundedly costly in log loss.
+    - When every held-out row is classified correctly (a separable split), held-out log loss
+      keeps falling as ``T`` falls, so the rows cannot identify a temperature: it is refused,
+      ``T = 1``, and ``temperature_status_`` says so. Likewise without held-out rows.
+    - Scores are kept within 30 nats of the winning class, so no probability is exactly 0 or
+      1 (the smallest is about ``1e-13``).
 
     Parameters
     ----------
@@ -303,7 +342,10 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     classes_ : ndarray
         The labels as given (strings stay strings), sorted.
     temperature_ : float
-        Fitted temperature; 1.0 without scaling or when no rows were held out.
+        Fitted temperature, ``>= 1``; 1.0 without scaling or when it was refused.
+    temperature_status_ : str
+        How ``temperature_`` was decided: ``"fitted"``, ``"off"``
+        (``temperature_scaling=False``) or ``"refused: ..."`` with the reason.
     {_COMMON_ATTRS_DOC}
     Examples
     --------
@@ -318,7 +360,7 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     def __init__(self, quality=3, *, learning_rate=None, max_iter=None, max_leaf_nodes=None,
                  min_samples_leaf=None, l2_regularization=None, n_iter_no_change=None,
                  early_stopping=True, validation_fraction=0.15, n_ensembles=1,
-                 temperature_scaling=True, random_state=None):
+                 temperature_scaling=True, n_threads=None, random_state=None):
         self.quality = quality
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -329,6 +371,7 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
+        self.n_threads = n_threads
         self.temperature_scaling = temperature_scaling
         self.random_state = random_state
 
@@ -346,7 +389,8 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         if not isinstance(self.temperature_scaling, (bool, np.bool_)):
             msg = f"temperature_scaling must be True or False, got {self.temperature_scaling!r}."
             raise TypeError(msg)
-        Xf, y, w, rows = self._prepare_fit(X, y, sample_weight, cat_features)
+        Xf, y, w, rows = self._prepare_fit(X, _check_class_labels(y), sample_weight,
+                                           cat_features)
         check_classification_targets(y)
         self.classes_, codes_kept = np.unique(y[rows], return_inverse=True)
         if self.classes_.shape[0] < 2:
@@ -364,15 +408,19 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         self.estimators_ = [m[0] for m in members]
         self.n_iter_ = self.n_iter_[:, 0]
         self.params_ = params
-        self.temperature_ = self._fit_temperature(Xf, codes, w, held_out)
+        self.temperature_, self.temperature_status_ = self._fit_temperature(
+            Xf, codes, w, held_out)
         return self
 
-    def _fit_temperature(self, Xf, codes, w, held_out) -> float:
-        if not self.temperature_scaling or not self.validation_mask_.any():
-            return 1.0
+    def _fit_temperature(self, Xf, codes, w, held_out) -> tuple[float, str]:
+        if not self.temperature_scaling:
+            return 1.0, B.TEMPERATURE_OFF
+        if not self.validation_mask_.any():
+            return 1.0, B.TEMPERATURE_NO_ROWS
         raw_sum, count = None, np.zeros(Xf.shape[0])
         for engine, val in zip(self.estimators_, held_out):
-            raw = engine.decision_function(Xf[val])
+            with self._threads():
+                raw = engine.decision_function(Xf[val])
             raw_sum = np.zeros((Xf.shape[0],) + raw.shape[1:]) if raw_sum is None else raw_sum
             raw_sum[val] += raw
             count[val] += 1
@@ -381,14 +429,15 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         return B.fit_temperature(oob, codes[m], None if w is None else w[m])
 
     def _raw_scores(self, Xf) -> np.ndarray:
-        return np.mean([e.decision_function(Xf) for e in self.estimators_], axis=0)
+        with self._threads():
+            return np.mean([e.decision_function(Xf) for e in self.estimators_], axis=0)
 
     def decision_function(self, X):
         """Temperature-scaled raw scores: log-odds (n,) for two classes, logits (n, K) else.
 
         ``decision_function(X) * temperature_`` gives the unscaled booster scores.
         """
-        return self._raw_scores(self._transform(X)) / self.temperature_
+        return B.clip_scores(self._raw_scores(self._transform(X)) / self.temperature_)
 
     def predict_proba(self, X):
         """Class probabilities ``softmax(raw / temperature_)``, shape (n_samples, n_classes)."""
@@ -398,7 +447,8 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         """Temperature-scaled probabilities after each iteration; the last equals
         ``predict_proba(X)``. The temperature is the one fitted for the final model."""
         Xf = self._transform(X)
-        staged = _staged_mean([e.staged_decision_function(Xf) for e in self.estimators_])
+        staged = _staged_mean([e.staged_decision_function(Xf) for e in self.estimators_],
+                              self._threads)
         for raw in staged:
             yield B.scores_to_proba(raw, self.temperature_)
 
@@ -432,7 +482,7 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
     def __init__(self, quantiles=(0.1, 0.5, 0.9), *, quality=3, learning_rate=None,
                  max_iter=None, max_leaf_nodes=None, min_samples_leaf=None,
                  l2_regularization=None, n_iter_no_change=None, early_stopping=True,
-                 validation_fraction=0.15, n_ensembles=1, random_state=None):
+                 validation_fraction=0.15, n_ensembles=1, n_threads=None, random_state=None):
         self.quantiles = quantiles
         self.quality = quality
         self.learning_rate = learning_rate
@@ -444,6 +494,7 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
+        self.n_threads = n_threads
         self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None, cat_features=None):
@@ -456,7 +507,7 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         self
         """
         params = self._check_params()
-        levels = _check_quantiles(self.quantiles)
+        levels = check_quantile_levels(self.quantiles, "quantiles")
         Xf, y, w, rows = self._prepare_fit(X, y, sample_weight, cat_features)
         y = _check_target(y)
 
@@ -473,8 +524,9 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
     def predict(self, X):
         """Quantile grid of shape (n_samples, K), each row sorted (no crossing)."""
         Xf = self._transform(X)
-        grid = np.mean([[e.predict(Xf) for e in member] for member in self.estimators_],
-                       axis=0).T
+        with self._threads():
+            grid = np.mean([[e.predict(Xf) for e in member] for member in self.estimators_],
+                           axis=0).T
         return np.sort(grid, axis=1)
 
     def score(self, X, y, sample_weight=None):
@@ -484,13 +536,18 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         return crps_skill(y, self.predict(X), self.quantiles_, sample_weight=sample_weight)
 
 
-def _staged_mean(generators):
-    """Average of the members' staged outputs, each member repeating its last once done."""
+def _staged_mean(generators, threads):
+    """Average of the members' staged outputs, each member repeating its last once done.
+
+    ``threads()`` is entered around each step only, so the caller's own code between steps
+    runs without the estimator's thread limit.
+    """
     last = [None] * len(generators)
     while True:
         progressed = False
         for i, gen in enumerate(generators):
-            value = next(gen, None)
+            with threads():
+                value = next(gen, None)
             if value is not None:
                 last[i], progressed = value, True
         if not progressed:
@@ -498,11 +555,68 @@ def _staged_mean(generators):
         yield np.mean(last, axis=0)
 
 
+_THREADPOOL_CONTROLLER = None
+
+
+def _limit_threads(n_threads):
+    """``threadpoolctl`` limit on OpenMP threads; a no-op context for ``None``.
+
+    One controller is kept for the process: building one inspects every loaded library
+    (milliseconds), which would otherwise be paid by every ``predict``.
+    """
+    global _THREADPOOL_CONTROLLER
+    if n_threads is None:
+        return contextlib.nullcontext()
+    if _THREADPOOL_CONTROLLER is None:
+        _THREADPOOL_CONTROLLER = ThreadpoolController()
+    return _THREADPOOL_CONTROLLER.limit(limits=int(n_threads), user_api="openmp")
+
+
 def _as_2d(X):
     """DataFrames pass through (their dtypes matter); anything else becomes a 2-D array."""
     if B._is_dataframe(X):
         return X
     return check_array(X, dtype=None, ensure_all_finite=False)
+
+
+def _check_class_labels(y):
+    """Class labels checked for what numpy would otherwise turn into a traceback.
+
+    A missing label (None, NaN, ``pd.NA`` in a pandas boolean / string / category column)
+    has no class to learn, and labels mixing strings and numbers cannot be sorted into
+    ``classes_``. Numeric numpy labels pass through untouched (NaN is reported later).
+    """
+    dtype = getattr(y, "dtype", None)
+    if y is None or (isinstance(dtype, np.dtype) and dtype.kind in "biuf"):
+        return y
+    try:
+        values = np.asarray(y.to_numpy(dtype=object) if B._is_dataframe(y) or hasattr(y, "iloc")
+                            else y, dtype=object)
+    except (TypeError, ValueError):
+        return y  # not a sequence of labels; check_array names the problem
+    if values.ndim != 1:
+        return y
+    items = values.tolist()
+    missing = [i for i, v in enumerate(items) if B._is_missing(v)]
+    if missing:
+        msg = (f"y has {len(missing)} missing label(s) (None, NaN or pd.NA; the first in row "
+               f"{missing[0]}); every training row needs a class. Drop those rows, or give "
+               "them a label of their own.")
+        raise ValueError(msg)
+    kinds = {_label_kind(v) for v in items}
+    if len(kinds) > 1:
+        msg = (f"y mixes label types ({' and '.join(sorted(kinds))}), which cannot be sorted "
+               "into classes_; make the labels all strings (y.astype(str)) or all numbers.")
+        raise TypeError(msg)
+    return values if hasattr(y, "iloc") else y
+
+
+def _label_kind(value) -> str:
+    if isinstance(value, (str, bytes, np.str_)):
+        return "strings"
+    if isinstance(value, (numbers.Number, np.bool_)):
+        return "numbers"
+    return type(value).__name__
 
 
 def _check_target(y) -> np.ndarray:
@@ -515,15 +629,3 @@ def _check_target(y) -> np.ndarray:
         msg = "y contains NaN or infinity; a regression target must be finite."
         raise ValueError(msg)
     return y
-
-
-def _check_quantiles(quantiles) -> np.ndarray:
-    levels = np.atleast_1d(np.asarray(quantiles))
-    if levels.ndim != 1 or levels.size == 0 or levels.dtype.kind not in "fiu":
-        msg = f"quantiles must be a non-empty 1-D sequence of floats in (0, 1), got {quantiles!r}."
-        raise ValueError(msg)
-    levels = levels.astype(np.float64)
-    if np.any((levels <= 0) | (levels >= 1)) or np.any(np.diff(levels) <= 0):
-        msg = f"quantiles must be strictly increasing and inside (0, 1), got {levels.tolist()}."
-        raise ValueError(msg)
-    return levels

@@ -21,7 +21,10 @@ from chimeraboost.estimators import (
     ChimeraBoostRegressor,
 )
 
-FAST = dict(quality=1, max_iter=20, random_state=0)
+# One OpenMP thread everywhere: idle threads spin on a shared machine (results do not depend
+# on it; test_n_threads_does_not_change_results says so).
+FAST = dict(quality=1, max_iter=20, random_state=0, n_threads=1)
+ONE = dict(n_threads=1)
 
 
 def _expected_failures(estimator):
@@ -75,7 +78,7 @@ def test_quantiles_never_cross(reg_data):
     # Tiny trees, few rows and close levels make the separately fitted quantiles cross.
     model = ChimeraBoostQuantileRegressor(quantiles=(0.4, 0.45, 0.5, 0.55), quality=1,
                                           max_iter=30, min_samples_leaf=3,
-                                          early_stopping=False, random_state=0)
+                                          early_stopping=False, random_state=0, **ONE)
     model.fit(X[:80], y[:80])
     rng = np.random.default_rng(0)
     X_new = rng.normal(scale=3.0, size=(2000, X.shape[1]))
@@ -130,21 +133,25 @@ def test_string_labels_kept(multi_data):
 
 
 def _brute_force_temperature(raw, codes):
-    def held_out_log_loss(t):
-        return log_loss(codes, _boosting.scores_to_proba(raw, t[0]), labels=np.unique(codes))
+    # Posterior of log T: held-out log likelihood (summed over rows) and a normal prior.
+    def objective(t):
+        nll = len(codes) * log_loss(codes, _boosting.scores_to_proba(raw, t[0]),
+                                    labels=np.unique(codes))
+        return nll + np.log(t[0]) ** 2 / (2 * _boosting.LOG_T_PRIOR_SD**2)
 
-    # A grid over T, then a polish inside the best grid cell.
-    grid = brute(held_out_log_loss, [(0.05, 10.0)], Ns=400, finish=None)
-    step = (10.0 - 0.05) / 399
-    res = minimize_scalar(lambda t: held_out_log_loss([t]), method="bounded",
-                          bounds=(grid - step, grid + step), options={"xatol": 1e-8})
+    # A grid over T in [1, 10], then a polish inside the best grid cell.
+    grid = brute(objective, [(1.0, 10.0)], Ns=400, finish=None)
+    step = (10.0 - 1.0) / 399
+    res = minimize_scalar(lambda t: objective([t]), method="bounded",
+                          bounds=(max(grid - step, 1.0), grid + step), options={"xatol": 1e-8})
     return res.x
 
 
 @pytest.mark.parametrize("data", ["clf_data", "multi_data"])
-def test_temperature_is_held_out_log_loss_minimiser(data, request):
+def test_temperature_is_held_out_posterior_mode(data, request):
     X, y = request.getfixturevalue(data)
-    model = ChimeraBoostClassifier(quality=2, random_state=0).fit(X, y)
+    model = ChimeraBoostClassifier(quality=2, random_state=0, **ONE).fit(X, y)
+    assert model.temperature_status_ == "fitted"
     held = model.validation_mask_
     assert 0 < held.sum() < len(y)
     raw = model.estimators_[0].decision_function(X[held])
@@ -159,10 +166,99 @@ def test_temperature_is_held_out_log_loss_minimiser(data, request):
     np.testing.assert_allclose(model.decision_function(X) * model.temperature_, raw_all)
 
 
+def _exact_0_or_1(proba):
+    return int(np.sum((proba == 0.0) | (proba == 1.0)))
+
+
+def test_breast_cancer_temperature_does_not_collapse():
+    # Regression test: the held-out split of this fit is separable, and the log-loss-optimal
+    # temperature ran to its lower bound (0.02): 78% of test probabilities exactly 0 or 1 and
+    # a held-out log loss of 0.986 against 0.128 unscaled.
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import train_test_split
+
+    X, y = load_breast_cancer(return_X_y=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    model = ChimeraBoostClassifier(random_state=0, **ONE).fit(Xtr, ytr)
+    raw = ChimeraBoostClassifier(random_state=0, temperature_scaling=False, **ONE).fit(Xtr, ytr)
+    assert model.temperature_ >= 1.0
+    proba = model.predict_proba(Xte)
+    assert _exact_0_or_1(proba) == 0
+    assert log_loss(yte, proba) <= 1.02 * log_loss(yte, raw.predict_proba(Xte))
+    assert log_loss(yte, proba) < 0.2
+
+
+def test_breast_cancer_no_collapsed_cv_fold():
+    # Two of five folds used to collapse (log-loss skill 0.074 and -0.215 beside 0.80-0.95).
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import cross_val_score
+
+    import chimeraboost  # noqa: F401  (registers log_loss_skill)
+
+    X, y = load_breast_cancer(return_X_y=True)
+    skill = cross_val_score(ChimeraBoostClassifier(random_state=0, **ONE), X, y,
+                            scoring="log_loss_skill")
+    assert skill.min() > 0.6
+
+
+def test_multiclass_separable_temperature_refused():
+    from sklearn.datasets import make_blobs
+
+    X, y = make_blobs(n_samples=300, centers=3, n_features=4, random_state=0)
+    model = ChimeraBoostClassifier(random_state=0, **ONE).fit(X[:200], y[:200])
+    held = model.validation_mask_
+    raw = model.estimators_[0].decision_function(X[:200][held])
+    assert _boosting.all_correct(raw, y[:200][held])  # the setup: nothing wrong held out
+    assert model.temperature_ == 1.0
+    assert model.temperature_status_.startswith("refused")
+    proba = model.predict_proba(X[200:])
+    assert _exact_0_or_1(proba) == 0
+    assert log_loss(y[200:], proba) < 0.1
+
+
+@pytest.mark.parametrize("raw, codes, expected", [
+    (np.array([-2.0, 1.0, 3.0]), np.array([0, 1, 1]), True),
+    (np.array([-2.0, -1.0, 3.0]), np.array([0, 1, 1]), False),
+    (np.array([[2.0, 1.0, 0.0], [0.0, 1.0, 0.5]]), np.array([0, 1]), True),
+    (np.array([[2.0, 2.0, 0.0], [0.0, 1.0, 0.5]]), np.array([0, 1]), False),  # a tie
+])
+def test_all_correct_and_refusal(raw, codes, expected):
+    assert _boosting.all_correct(raw, codes) is expected
+    t, status = _boosting.fit_temperature(raw, codes)
+    if expected:
+        assert (t, status) == (1.0, _boosting.TEMPERATURE_SEPARABLE)
+    else:
+        assert status == _boosting.TEMPERATURE_FITTED and t >= 1.0
+
+
+def test_temperature_never_sharpens():
+    # Underconfident held-out scores (a few errors, tiny margins) would ask for T < 1.
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 2, 400)
+    raw = np.where(codes == 1, 0.3, -0.3) * np.where(rng.random(400) < 0.05, -1, 1)
+    assert _boosting.log_loss_at(raw, codes, None, 0.2) < _boosting.log_loss_at(
+        raw, codes, None, 1.0)
+    t, status = _boosting.fit_temperature(raw, codes)
+    assert status == "fitted" and t == pytest.approx(1.0, abs=1e-4)
+
+
+@pytest.mark.parametrize("raw", [
+    np.array([-800.0, -40.0, 0.0, 40.0, 800.0]),
+    np.array([[800.0, 0.0, -800.0], [0.0, 40.0, 0.0], [1.0, 2.0, 3.0]]),
+])
+def test_no_probability_is_exactly_0_or_1(raw):
+    proba = _boosting.scores_to_proba(raw)
+    assert _exact_0_or_1(proba) == 0
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.all(np.diff(proba[:, -1]) >= 0) if raw.ndim == 1 else True
+    assert proba.min() >= np.exp(-_boosting.MAX_LOGIT) / 3
+
+
 def test_temperature_scaling_off(clf_data):
     X, y = clf_data
     model = ChimeraBoostClassifier(temperature_scaling=False, **FAST).fit(X, y)
     assert model.temperature_ == 1.0
+    assert model.temperature_status_ == "off"
 
 
 def test_multiclass_proba_is_softmax_of_decision(multi_data):
@@ -175,14 +271,14 @@ def test_multiclass_proba_is_softmax_of_decision(multi_data):
 def test_explicit_params_override_quality(reg_data):
     X, y = reg_data
     model = ChimeraBoostRegressor(quality=1, learning_rate=0.3, max_leaf_nodes=7,
-                                  random_state=0).fit(X, y)
+                                  random_state=0, **ONE).fit(X, y)
     preset = _boosting.QUALITY_PRESETS[1]
     assert model.params_["learning_rate"] == 0.3
     assert model.params_["max_leaf_nodes"] == 7
     assert model.params_["max_iter"] == preset["max_iter"]
     assert model.estimators_[0].learning_rate == 0.3
     assert model.estimators_[0].max_leaf_nodes == 7
-    default = ChimeraBoostRegressor(quality=5).set_params(max_iter=3, early_stopping=False)
+    default = ChimeraBoostRegressor(quality=5, **ONE).set_params(max_iter=3, early_stopping=False)
     default.fit(X, y)
     assert default.estimators_[0].learning_rate == _boosting.QUALITY_PRESETS[5]["learning_rate"]
     assert default.n_iter_[0] == 3
@@ -191,11 +287,11 @@ def test_explicit_params_override_quality(reg_data):
 def test_early_stopping_stops():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(600, 4)), rng.normal(size=600)  # nothing to learn
-    stopped = ChimeraBoostRegressor(quality=1, max_iter=200, random_state=0).fit(X, y)
+    stopped = ChimeraBoostRegressor(quality=1, max_iter=200, random_state=0, **ONE).fit(X, y)
     assert stopped.n_iter_[0] < 60
     assert stopped.estimators_[0].n_iter_ == stopped.n_iter_[0]
     full = ChimeraBoostRegressor(quality=1, max_iter=200, early_stopping=False,
-                                 random_state=0).fit(X, y)
+                                 random_state=0, **ONE).fit(X, y)
     assert full.n_iter_[0] == 200
     assert not full.validation_mask_.any()
 
@@ -383,6 +479,9 @@ def test_random_state_reproducible(clf_data):
     (dict(n_ensembles=0), ValueError, "n_ensembles"),
     (dict(validation_fraction=1.5), ValueError, "validation_fraction"),
     (dict(early_stopping="yes"), TypeError, "early_stopping"),
+    (dict(n_threads=0), ValueError, "n_threads"),
+    (dict(n_threads=1.5), TypeError, "n_threads"),
+    (dict(n_threads="all"), TypeError, "n_threads"),
     (dict(loss="huber"), ValueError, "loss"),
     (dict(loss="Quantile", alpha=1.5), ValueError, "alpha"),
 ])
@@ -412,6 +511,83 @@ def test_bad_inputs(reg_data, clf_data):
     text = np.array([["a", "1.0"], ["b", "2.0"]] * 20, dtype=object)
     with pytest.raises(ValueError, match="cat_features"):
         ChimeraBoostRegressor(**FAST).fit(text, np.arange(40.0), cat_features=[1])
+
+
+@pytest.mark.parametrize("y, error, match", [
+    (np.array([1, "a", 2, "a"] * 10, dtype=object), TypeError, "y mixes label types"),
+    (np.array(["a", "b", None, "a"] * 10, dtype=object), ValueError, "y has 10 missing"),
+    ("boolean", ValueError, "y has 10 missing"),
+    ("string", ValueError, "y has 10 missing"),
+    ("category", ValueError, "y has 10 missing"),
+])
+def test_bad_class_labels(y, error, match):
+    if isinstance(y, str):
+        pd = pytest.importorskip("pandas")
+        values = {"boolean": [True, False, None, True], "string": ["a", "b", None, "a"],
+                  "category": ["a", "b", None, "a"]}[y]
+        y = pd.Series(values * 10, dtype=y)
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    with pytest.raises(error, match=match):
+        ChimeraBoostClassifier(**FAST).fit(X, y)
+
+
+def test_string_column_in_numpy_X_names_the_column():
+    X = np.array([[1.0, "a", 2.0], [2.0, "b", 1.0]] * 20, dtype=object)
+    with pytest.raises(ValueError, match=r"Column 1 of X .*cat_features=\[1\]"):
+        ChimeraBoostRegressor(**FAST).fit(X, np.arange(40.0))
+    model = ChimeraBoostRegressor(**FAST).fit(X, np.arange(40.0), cat_features=[1])
+    assert model.categorical_features_.tolist() == [False, True, False]
+
+
+@pytest.mark.parametrize("quantiles, match", [
+    ((0.9, 0.1), "strictly increasing"),
+    ((0.0, 0.5), "strictly inside"),
+    ((10, 50, 90), "fractions"),
+])
+def test_bad_quantiles(quantiles, match, reg_data):
+    X, y = reg_data
+    with pytest.raises(ValueError, match=match):
+        ChimeraBoostQuantileRegressor(quantiles=quantiles, **FAST).fit(X, y)
+
+
+# ------------------------------------------------------------------------------------------
+# Threads
+
+
+@pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier,
+                                   ChimeraBoostQuantileRegressor])
+def test_n_threads_does_not_change_results(Model, multi_data):
+    X, y = multi_data
+    y = y if Model is ChimeraBoostClassifier else np.searchsorted(np.unique(y), y) + X[:, 0]
+    kw = dict(quality=1, max_iter=30, random_state=0)
+    one = Model(n_threads=1, **kw).fit(X, y)
+    two = Model(n_threads=2, **kw).fit(X, y)
+    method = "predict_proba" if hasattr(one, "predict_proba") else "predict"
+    np.testing.assert_array_equal(getattr(one, method)(X), getattr(two, method)(X))
+
+
+def test_n_threads_limits_openmp_during_fit(monkeypatch, clf_data):
+    from threadpoolctl import threadpool_info
+
+    from chimeraboost import estimators
+
+    seen = []
+    original = estimators._fit_engine
+
+    def spy(*args):
+        seen.append(openmp_threads())
+        original(*args)
+
+    def openmp_threads():
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "openmp"]
+
+    monkeypatch.setattr(estimators, "_fit_engine", spy)
+    X, y = clf_data
+    before = openmp_threads()
+    # 2, not 1: the tests may run under OMP_NUM_THREADS=1, so only the limit can show 2.
+    ChimeraBoostClassifier(quality=1, max_iter=5, n_threads=2).fit(X, y)
+    assert seen and all(n == 2 for counts in seen for n in counts)
+    assert openmp_threads() == before  # the limit ends with the call
 
 
 # ------------------------------------------------------------------------------------------
