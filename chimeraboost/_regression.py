@@ -8,7 +8,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels import replicate_weights, weighted_quantiles
-from ._validation import check_numeric_1d, check_same_length, check_sample_weight, warn_degenerate
+from ._validation import (
+    check_aligned,
+    check_numeric_1d,
+    check_same_length,
+    check_sample_weight,
+    unit_scale,
+    warn_degenerate,
+)
 
 _FLOAT_EPS = np.finfo(np.float64).eps
 
@@ -17,7 +24,16 @@ class RegressionEvaluator:
     """Validated regression data; ``evaluate(counts)`` scores any number of weight vectors."""
 
     def __init__(self, y, pred, sample_weight, baseline):
-        self.y, self.pred, self.sample_weight = y, pred, sample_weight
+        # Everything is computed on a unit scale (divided by a power of two, which is exact)
+        # and scaled back: squares of values near 1e154 would overflow and squares near
+        # 1e-170 underflow, while r2 and the MAE skill do not depend on the scale at all.
+        top = max(np.max(np.abs(y)), np.max(np.abs(pred)),
+                  0.0 if baseline is None else np.max(np.abs(baseline)))
+        self._scale = float(unit_scale(np.array([top]))[1]) if top > 0 else 1.0
+        y, pred = y / self._scale, pred / self._scale
+        baseline = None if baseline is None else baseline / self._scale
+        self.sample_weight = unit_scale(sample_weight)[0]
+        self.y, self.pred = y, pred
         self.n = y.shape[0]
         self._sq = (y - pred) ** 2
         self._abs = np.abs(y - pred)
@@ -60,11 +76,18 @@ class RegressionEvaluator:
                 "y is constant: r2 and mae_skill against the constant forecast are undefined "
                 "(NaN)."
             )
+        c = self._scale
+        for key in ("mean_y", "baseline_mean", "baseline_median", "mae", "mae_ref", "rmse",
+                    "rmse_ref"):
+            out[key] = out[key] * c
+        with np.errstate(over="ignore"):  # an MSE beyond the float range is inf, honestly
+            out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
         return out
 
 
 def regression_evaluator(y, pred, sample_weight=None, baseline=None) -> RegressionEvaluator:
     """Validate once; return an evaluator (see :class:`RegressionEvaluator`)."""
+    check_aligned(y=y, pred=pred, sample_weight=sample_weight)
     y = check_numeric_1d(y, "y")
     pred = check_numeric_1d(pred, "pred")
     n = check_same_length(y=y, pred=pred)

@@ -26,6 +26,13 @@ __all__ = [
     "check_classes",
     "encode_labels",
     "check_proba",
+    "check_no_missing",
+    "check_aligned",
+    "unit_scale",
+    "binary_target",
+    "check_rows",
+    "estimator_family",
+    "check_features",
     "check_k",
     "check_random_state_int",
     "check_positive_int",
@@ -59,6 +66,15 @@ def _to_numpy(x, name: str) -> np.ndarray:
     if isinstance(x, (str, bytes)) or np.isscalar(x):
         msg = f"{name} must be array-like, got a scalar of type {type(x).__name__}."
         raise TypeError(msg)
+    if _is_sparse(x):
+        msg = (f"{name} is a sparse {type(x).__name__}; sparse input is not accepted. Pass a "
+               f"dense array ({name}.toarray()).")
+        raise TypeError(msg)
+    if isinstance(x, (set, frozenset, dict)) or type(x).__name__ in ("dict_keys", "dict_values"):
+        # numpy turns a set into a 0-d object array; its order is arbitrary anyway.
+        msg = (f"{name} must be an ordered array-like (list, tuple, array, Series), got a "
+               f"{type(x).__name__}, whose order is arbitrary. Pass a list or array.")
+        raise TypeError(msg)
     if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
         # pandas / polars / pyarrow: go through their own converter so that categoricals
         # and nullable dtypes arrive as plain values.
@@ -76,6 +92,74 @@ def _to_numpy(x, name: str) -> np.ndarray:
         msg = f"{name} could not be converted to an array: {exc}"
         raise TypeError(msg) from exc
     return arr
+
+
+def _is_sparse(x) -> bool:
+    module = type(x).__module__ or ""
+    return module.startswith("scipy.sparse") or (
+        hasattr(x, "tocsr") and hasattr(x, "toarray") and hasattr(x, "nnz")
+    )
+
+
+def _is_missing_value(value) -> bool:
+    """None, a float NaN, pandas' NA / NaT: a label that is not there."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return value != value
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def check_no_missing(arr: np.ndarray, name: str) -> np.ndarray:
+    """Labels must all be present: no NaN, None or pandas NA (also inside object arrays)."""
+    if arr.dtype.kind == "f":
+        bad = np.isnan(arr)
+    elif arr.dtype.kind == "O":
+        bad = np.fromiter((_is_missing_value(v) for v in arr.ravel().tolist()), dtype=bool,
+                          count=arr.size).reshape(arr.shape)
+    else:
+        return arr
+    if np.any(bad):
+        i = int(np.flatnonzero(bad.ravel())[0])
+        msg = (f"{name} contains {int(bad.sum())} missing value(s) (NaN, None or NA; the first "
+               f"at position {i}); every row needs a label. Drop those rows or fill them in.")
+        raise ValueError(msg)
+    return arr
+
+
+def _pandas_index(x):
+    """The index of a pandas Series / DataFrame, None for anything else (polars has none)."""
+    index = getattr(x, "index", None)
+    if index is None or not hasattr(x, "iloc") or callable(index):
+        return None
+    return index
+
+
+def check_aligned(**inputs) -> None:
+    """Inputs that carry pandas indexes must carry the same one, in the same order.
+
+    Rows are paired by position. When two inputs both have an index and the indexes differ,
+    pairing them by position would silently pair the wrong rows (pandas itself would align
+    them by label), so this refuses; an input without an index (a numpy array, a list, a
+    polars frame) is paired by position with the others.
+    """
+    indexed = {name: idx for name, x in inputs.items() if (idx := _pandas_index(x)) is not None}
+    if len(indexed) < 2:
+        return
+    (first, ref), *rest = indexed.items()
+    for name, idx in rest:
+        if len(idx) != len(ref) or idx.equals(ref):
+            continue  # a length mismatch gets its own message from check_same_length
+        same_labels = ref.is_unique and idx.is_unique and set(ref) == set(idx)
+        i = int(np.flatnonzero(np.asarray(ref) != np.asarray(idx))[0])
+        how = (f"they hold the same labels in another order: pass {name}.loc[{first}.index] "
+               f"(or {name}.reindex({first}.index))" if same_labels else
+               f"pass .to_numpy() of both if their rows are already in the same order, or "
+               f"align them first ({first}, {name} = {first}.align({name}, join='inner'))")
+        msg = (f"{first} and {name} carry different pandas indexes (position {i}: "
+               f"{ref[i]!r} vs {idx[i]!r}); rows are paired by position, so they would be "
+               f"paired wrongly. {how[0].upper()}{how[1:]}.")
+        raise ValueError(msg)
 
 
 def as_1d(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
@@ -145,15 +229,30 @@ def check_sample_weight(sample_weight, n: int, name: str = "sample_weight"):
     return w
 
 
+def unit_scale(w):
+    """``(w / c, c)`` with ``c`` the power of two nearest below ``max(w)``; None stays None.
+
+    Skills, shares and AUCs do not depend on the scale of the weights, but their sums and
+    products do: weights of 1e-170 underflow in a product of two class totals, 1e160
+    overflows. Dividing by a power of two is exact, so weights of ordinary size give the
+    same bits as before.
+    """
+    if w is None:
+        return None, 1.0
+    top = float(np.max(w))
+    c = float(np.ldexp(1.0, int(np.frexp(top)[1]) - 1)) if top > 0 else 1.0
+    if c == 0.0 or not np.isfinite(1.0 / c):  # subnormal maximum: scale in two steps
+        return (w * 2.0**600) / (c * 2.0**600), c
+    return w / c, c
+
+
 def check_classes(classes, name: str = "classes") -> np.ndarray:
     """The list of class labels: 1-D, at least two, no duplicates, no NaN."""
     cls = as_1d(classes, name)
     if cls.shape[0] < 2:
         msg = f"{name} must list at least two class labels, got {cls.tolist()}."
         raise ValueError(msg)
-    if cls.dtype.kind == "f" and np.any(np.isnan(cls)):
-        msg = f"{name} contains NaN; class labels must be defined values."
-        raise ValueError(msg)
+    check_no_missing(cls, name)
     try:
         uniq = np.unique(cls)
     except TypeError as exc:
@@ -167,10 +266,7 @@ def check_classes(classes, name: str = "classes") -> np.ndarray:
 
 def encode_labels(y, classes: np.ndarray, name: str = "y") -> np.ndarray:
     """Integer codes of ``y`` in ``classes`` (``classes[code] == y``), checking membership."""
-    arr = as_1d(y, name)
-    if arr.dtype.kind == "f" and np.any(np.isnan(arr)):
-        msg = f"{name} contains NaN; expected class labels from {classes.tolist()}."
-        raise ValueError(msg)
+    arr = check_no_missing(as_1d(y, name), name)
     if arr.dtype.kind in "iu" and np.array_equal(classes, np.arange(classes.shape[0])):
         # Labels 0..K-1 are their own codes: two passes instead of a search.
         if arr.min() < 0 or arr.max() >= classes.shape[0]:
@@ -202,9 +298,47 @@ def encode_labels(y, classes: np.ndarray, name: str = "y") -> np.ndarray:
     return codes.astype(np.intp, copy=False)
 
 
-def check_proba(proba, n_classes: int, name: str = "proba") -> np.ndarray:
-    """An (n, K) float64 probability matrix; a binary 1-D column becomes (1 - p, p)."""
+def _proba_columns(proba, classes, name: str):
+    """The columns of a probability DataFrame in the order of ``classes``, or None.
+
+    A DataFrame's column labels say which class each column is: when they are the class
+    labels (in any order) the columns are matched by label; default labels 0..K-1 (or
+    "0".."K-1") mean "in the order of classes"; anything else is refused rather than
+    guessed.
+    """
+    columns = getattr(proba, "columns", None)
+    if columns is None or not hasattr(proba, "shape") or len(getattr(proba, "shape", ())) != 2:
+        return None
+    cols = list(columns)
+    labels = np.asarray(classes).tolist()
+    if len(cols) != len(labels):
+        return None  # the column count gets its own message
+    by_label = {c: i for i, c in enumerate(cols)}
+    if set(cols) == set(labels) and len(by_label) == len(cols):
+        return [by_label[label] for label in labels]
+    by_text = {str(c): i for i, c in enumerate(cols)}
+    if set(by_text) == {str(label) for label in labels} and len(by_text) == len(cols):
+        return [by_text[str(label)] for label in labels]
+    if cols == list(range(len(cols))) or cols == [str(i) for i in range(len(cols))]:
+        return list(range(len(cols)))
+    msg = (f"{name} is a DataFrame whose columns {cols} are not the class labels {labels}; "
+           "columns are matched to classes by label. Name the columns after the classes, or "
+           f"pass {name}.to_numpy() with the columns in the order of classes.")
+    raise ValueError(msg)
+
+
+def check_proba(proba, classes, name: str = "proba") -> np.ndarray:
+    """An (n, K) float64 probability matrix; a binary 1-D column becomes (1 - p, p).
+
+    ``classes`` is the array of class labels (or their number K); a DataFrame's columns are
+    matched to it by label.
+    """
+    n_classes = classes if isinstance(classes, numbers.Integral) else len(classes)
+    order = None if isinstance(classes, numbers.Integral) else _proba_columns(proba, classes,
+                                                                              name)
     arr = _to_numpy(proba, name)
+    if order is not None and order != list(range(len(order))):
+        arr = arr[:, order]
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim == 1:
@@ -248,6 +382,112 @@ def _check_range(arr: np.ndarray, name: str) -> None:
             f"{name} must hold probabilities in [0, 1]; got values in [{lo:.6g}, {hi:.6g}]. "
             "Pass predict_proba output, not decision_function scores."
         )
+        raise ValueError(msg)
+
+
+def binary_target(y, pos_label, name: str = "y") -> np.ndarray:
+    """0/1 codes of a binary target, positive class by one rule for every function.
+
+    ``pos_label`` given: rows equal to it are positive. ``pos_label=None``: ``y`` must be
+    bool, 0/1 or -1/1 and the positive class is True / 1 (scikit-learn's rule for
+    ``precision_score`` and ``precision_recall_curve``); other labels (strings such as
+    "no"/"yes") need an explicit ``pos_label``, because which one is "positive" is a fact
+    about the problem, not about the spelling.
+    """
+    arr = check_no_missing(as_1d(y, name), name)
+    if pos_label is not None:
+        return (arr == pos_label).astype(np.intp)
+    if arr.dtype == bool:
+        return arr.astype(np.intp)
+    values = set(np.unique(arr).tolist()) if arr.dtype.kind in "iuf" else None
+    if values is None or not (values <= {0, 1} or values <= {-1, 1}):
+        shown = np.unique(arr.astype(str))[:5].tolist()
+        msg = (f"{name} must be bool, 0/1 or -1/1 when pos_label is None; got labels {shown}. "
+               "Pass pos_label (the label of the positive class).")
+        raise ValueError(msg)
+    return (arr == 1).astype(np.intp)
+
+
+def check_rows(X, y) -> int:
+    """``X`` (any table with one row per sample) and ``y`` describe the same rows: their
+    number, with pandas indexes that agree (see :func:`check_aligned`)."""
+    n_y = as_1d(y, "y").shape[0]
+    try:
+        n_x = X.shape[0] if hasattr(X, "shape") else len(X)
+    except TypeError as exc:
+        msg = f"X must be array-like with one row per sample, got {type(X).__name__}."
+        raise TypeError(msg) from exc
+    if n_x != n_y:
+        msg = f"X has {n_x} rows but y has {n_y}; they must describe the same rows."
+        raise ValueError(msg)
+    check_aligned(X=X, y=y)
+    return n_x
+
+
+def estimator_family(estimator) -> str:
+    """``"classifier"`` or ``"regressor"``: what the estimator says it is (scikit-learn's
+    tags, then ``_estimator_type``), and only for a model that says nothing, what it offers
+    (``predict_proba`` or a non-empty ``classes_`` make a classifier). An attribute alone is
+    not trusted when the estimator declares its type: CatBoost's regressors carry an empty
+    ``classes_``."""
+    from sklearn.base import is_classifier, is_regressor
+
+    for declared, family in ((is_classifier, "classifier"), (is_regressor, "regressor")):
+        try:
+            if declared(estimator):
+                return family
+        except (AttributeError, TypeError):  # duck-typed models without scikit-learn tags
+            break
+    kind = getattr(estimator, "_estimator_type", None)
+    if kind in ("classifier", "regressor"):
+        return kind
+    try:
+        classes = getattr(estimator, "classes_", None)
+        has_classes = classes is not None and len(classes) > 0
+    except Exception:  # noqa: BLE001 - a property that raises means "no classes"
+        has_classes = False
+    return "classifier" if has_classes or hasattr(estimator, "predict_proba") else "regressor"
+
+
+def _column_names(X):
+    """String column names of a DataFrame (pandas or polars), as scikit-learn reads them;
+    None for arrays and for frames with non-string column labels."""
+    columns = getattr(X, "columns", None)
+    if columns is None or isinstance(X, np.ndarray):
+        return None
+    names = list(columns)
+    return names if names and all(isinstance(c, str) for c in names) else None
+
+
+def check_features(estimator, X, arg: str, shown: str) -> None:
+    """Refuse ``X`` that is not what ``estimator`` was fitted on: another number of columns,
+    other column names, or names where it saw none (the last step of a pipeline handed the
+    raw table, which would skip the preprocessing and print a confident wrong number)."""
+    n_in = getattr(estimator, "n_features_in_", None)
+    names_in = getattr(estimator, "feature_names_in_", None)
+    shape = getattr(X, "shape", None)
+    n_x = shape[1] if shape is not None and len(shape) == 2 else None
+    names = _column_names(X)
+    whole = ("If it is one step of a pipeline or a search, report the whole fitted pipeline "
+             "(e.g. search.best_estimator_), which applies the preprocessing first.")
+    problem = None
+    if isinstance(n_in, numbers.Integral) and n_x is not None and n_x != n_in:
+        problem = f"X has {n_x} columns but {arg} ({shown}) was fitted on {n_in}."
+    elif names_in is not None and names is not None and list(names_in) != names:
+        differ = [a for a, b in zip(names, list(names_in)) if a != b][:3]
+        problem = (f"X's columns differ from those {arg} ({shown}) was fitted on (first "
+                   f"differences: {differ}; fitted on {list(names_in)[:5]}...).")
+    elif names_in is None and names is not None and n_in is not None:
+        problem = (f"X is a table with column names ({names[:3]}...) but {arg} ({shown}) was "
+                   "fitted without column names, i.e. on the output of some other step. "
+                   + whole + " If X really holds what it was fitted on, pass X.to_numpy().")
+        whole = ""
+    elif names_in is not None and names is None and n_x is not None:
+        problem = (f"{arg} ({shown}) was fitted on a table with columns "
+                   f"{list(names_in)[:5]}... but X has no column names; pass a DataFrame "
+                   "with those columns.")
+    if problem is not None:
+        msg = f"{problem} {whole}".strip()
         raise ValueError(msg)
 
 

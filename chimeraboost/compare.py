@@ -45,7 +45,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection import (
     RepeatedKFold,
     RepeatedStratifiedKFold,
@@ -54,7 +53,7 @@ from sklearn.model_selection import (
 )
 
 from ._facts import is_loss
-from ._format import cell, fmt
+from ._format import EMPTY, Col, fmt, fmt_p, percent, table
 from ._paired_tests import (
     BayesianTTestResult,
     CorrectedTTestResult,
@@ -68,14 +67,15 @@ from ._paired_tests import (
     ttest_from_moments,
 )
 from ._validation import (
-    as_1d,
     check_level,
     check_positive_int,
     check_real,
+    check_rows,
+    estimator_family,
     import_pandas,
     warn_degenerate,
 )
-from ._report import report
+from ._report import distinct_names, report
 from .resampling import ConfidenceInterval
 
 __all__ = [
@@ -138,20 +138,6 @@ def _decide_cv(bayes, p_holm, alpha, threshold) -> tuple[str, str]:
     return KEEP, "no clear difference"
 
 
-def _family(estimator) -> str:
-    try:
-        if is_classifier(estimator):
-            return "classifier"
-        if is_regressor(estimator):
-            return "regressor"
-    except (AttributeError, TypeError):  # duck-typed models without scikit-learn tags
-        pass
-    kind = getattr(estimator, "_estimator_type", None)
-    if kind in ("classifier", "regressor"):
-        return kind
-    return "classifier" if hasattr(estimator, "classes_") else "regressor"
-
-
 def _named_models(models) -> dict:
     if isinstance(models, dict):
         named = {str(k): v for k, v in models.items()}
@@ -174,21 +160,12 @@ def _named_models(models) -> dict:
             msg = (f"models[{name!r}] must be a scikit-learn estimator with fit, got "
                    f"{type(est).__name__}.")
             raise TypeError(msg)
-    families = {name: _family(est) for name, est in named.items()}
+    families = {name: estimator_family(est) for name, est in named.items()}
     if len(set(families.values())) > 1:
         msg = (f"models mix tasks {families}; compare classifiers with classifiers, "
                "regressors with regressors.")
         raise ValueError(msg)
     return named
-
-
-def _n_rows(X, y) -> int:
-    n_y = as_1d(y, "y").shape[0]
-    n_x = X.shape[0] if hasattr(X, "shape") else len(X)
-    if n_x != n_y:
-        msg = f"X has {n_x} rows but y has {n_y}; they must describe the same rows."
-        raise ValueError(msg)
-    return n_x
 
 
 def _cv_splits(cv, X, y, groups, classifier, random_state):
@@ -281,7 +258,7 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     {'logreg': 'replace champion'}
     """
     named = _named_models(models)
-    classifier = _family(next(iter(named.values()))) == "classifier"
+    classifier = estimator_family(next(iter(named.values()))) == "classifier"
     rope = check_real(rope, "rope", strictly_positive=False)
     alpha = check_level(alpha, "alpha", example="0.05")
     threshold = check_level(threshold, "threshold", example="0.95")
@@ -299,7 +276,7 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     elif not (isinstance(scoring, str) or callable(scoring)):
         msg = f"scoring must be one scoring string or scorer, got {type(scoring).__name__}."
         raise TypeError(msg)
-    _n_rows(X, y)
+    check_rows(X, y)
     splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
     scores = {
         name: np.asarray(cross_validate(est, X, y, scoring=scoring, cv=splits, n_jobs=n_jobs,
@@ -350,16 +327,6 @@ def _challengers(scores, champion, n_train, n_test, rope, alpha, threshold) -> d
     return out
 
 
-def _signed(value) -> str:
-    return "n/a" if math.isnan(value) else f"{value:+.4f}"
-
-
-def _p(value) -> str:
-    if value is None or math.isnan(value):
-        return "n/a".rjust(9)
-    return (f"{value:.1e}" if value < 1e-4 else f"{value:.4f}").rjust(9)
-
-
 class ComparisonResult:
     """The outcome of :func:`compare_cv`.
 
@@ -397,30 +364,31 @@ class ComparisonResult:
         return float(np.std(self.scores[name], ddof=1))
 
     def __str__(self) -> str:
-        w = max(12, *(len(n) for n in self.scores)) + 2
-        level = f"{1 - self.alpha:.0%}"
+        level = percent(1 - self.alpha)
         lines = [
             f"{self.scoring} on the same {self.n_folds} folds for every model ({self.cv}; "
             f"~{self.n_train:.0f} training / ~{self.n_test:.0f} test rows per fold)",
             f"champion: {self.champion} · difference = challenger - champion (positive favours "
             f"the challenger) · rope ±{self.rope:g}",
             "",
-            f"{'model':<{w}}{'mean':>9}{'sd':>9}{'difference':>12}{level + ' low':>10}"
-            f"{'high':>9}{'p':>9}{'p_holm':>9}{'P(champ)':>9}{'P(rope)':>9}{'P(chall)':>9}"
-            "  decision",
         ]
+        rows = []
         for name in self.scores:
-            head = f"{name:<{w}}{cell(self.mean(name), 9)}{cell(self.sd(name), 9)}"
             c = self.challengers.get(name)
-            if c is None:
-                lines.append(head + " " * 76 + "  champion")
+            if c is None:  # the champion: no difference to itself
+                rows.append([name, self.mean(name), self.sd(name), *[EMPTY] * 8, "champion"])
                 continue
-            lines.append(
-                f"{head}{cell(c.difference, 12, signed=True)}{cell(c.ci.low, 10, signed=True)}"
-                f"{cell(c.ci.high, 9, signed=True)}{_p(c.pvalue)}{_p(c.pvalue_holm)}"
-                f"{cell(c.p_champion_better, 9)}{cell(c.p_equivalent, 9)}"
-                f"{cell(c.p_challenger_better, 9)}  {c.decision} ({c.reason})"
-            )
+            rows.append([name, self.mean(name), self.sd(name), c.difference, c.ci.low,
+                         c.ci.high, fmt_p(c.pvalue), fmt_p(c.pvalue_holm),
+                         c.p_champion_better, c.p_equivalent, c.p_challenger_better,
+                         f"{c.decision} ({c.reason})"])
+        lines += table(
+            [Col("model", None), Col("mean"), Col("sd"), Col("difference", signed=True),
+             Col(level + " low", signed=True), Col("high", signed=True), Col("p"),
+             Col("p_holm"), Col("P(champ)"), Col("P(rope)"), Col("P(chall)"),
+             Col("decision", None)],
+            rows, indent=0,
+        )
         lines += [
             "",
             f"low/high: {level} interval of the mean difference; p: corrected resampled t-test "
@@ -479,6 +447,23 @@ def _row(c: ChallengerResult) -> dict:
 _PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "balanced_accuracy",
             "regression": "r2", "quantile": "crps_skill"}
 
+def _holdout_names(champion, challenger, champion_name, challenger_name) -> tuple[str, str]:
+    """The two models' names: given ones as given, defaults told apart by their parameters
+    or, failing that, by their roles."""
+    for value, arg in ((champion_name, "champion_name"), (challenger_name, "challenger_name")):
+        if value is not None and not (isinstance(value, str) and value.strip()):
+            msg = f"{arg} must be a non-empty string or None, got {value!r}."
+            raise TypeError(msg)
+    defaults = distinct_names(champion, challenger, roles=("champion", "challenger"))
+    names = (defaults[0] if champion_name is None else champion_name,
+             defaults[1] if challenger_name is None else challenger_name)
+    if names[0] == names[1]:
+        msg = (f"champion_name and challenger_name both read {names[0]!r}; give the two models "
+               "different names.")
+        raise ValueError(msg)
+    return names
+
+
 def _decide_holdout(diff, lo, hi, rope) -> tuple[str, str]:
     if math.isnan(lo) or math.isnan(hi):
         return KEEP, "difference undefined"
@@ -517,26 +502,27 @@ class HoldoutComparison:
 
     def __str__(self) -> str:
         rep, base = self.report, self.report.baseline_report
-        pct = f"{self.level:.0%}"
+        pct = percent(self.level)
         lines = [
             f"challenger {rep.estimator_name} vs champion {base.estimator_name} on the same "
             f"{rep['n']:,} held-out rows",
             f"{self.metric}: challenger {fmt(rep[self.metric])}, champion "
-            f"{fmt(base[self.metric])}, difference {_signed(self.difference)} "
-            f"[{pct} paired bootstrap {_signed(self.ci.low)}, "
-            f"{_signed(self.ci.high)}], rope ±{self.rope:g}",
+            f"{fmt(base[self.metric])}, difference {fmt(self.difference, signed=True)} "
+            f"[{pct} paired bootstrap {fmt(self.ci.low, signed=True)}, "
+            f"{fmt(self.ci.high, signed=True)}], rope ±{self.rope:g}",
             f"decision: {self.decision} ({self.reason})",
         ]
         if self.delong is not None:
             d = self.delong
-            lines.append(f"ROC AUC difference (DeLong): {_signed(d.estimate)} "
-                         f"(se {fmt(d.se)}, {pct} interval {_signed(d.low)} to "
-                         f"{_signed(d.high)}, p {_p(d.pvalue).strip()})")
+            lines.append(f"ROC AUC difference (DeLong): {fmt(d.estimate, signed=True)} "
+                         f"(se {fmt(d.se)}, {pct} interval {fmt(d.low, signed=True)} to "
+                         f"{fmt(d.high, signed=True)}, p {fmt_p(d.pvalue)})")
         return "\n".join([*lines, "", str(rep)])
 
     def __repr__(self) -> str:
-        return (f"<HoldoutComparison {self.metric}: difference {self.difference:+.4f} "
-                f"[{self.ci.low:+.4f}, {self.ci.high:+.4f}] -> {self.decision}>")
+        return (f"<HoldoutComparison {self.metric}: difference "
+                f"{fmt(self.difference, signed=True)} [{fmt(self.ci.low, signed=True)}, "
+                f"{fmt(self.ci.high, signed=True)}] -> {self.decision}>")
 
     def to_dict(self) -> dict:
         out = {"metric": self.metric, "difference": self.difference, "low": self.ci.low,
@@ -549,7 +535,8 @@ class HoldoutComparison:
 
 
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
-                    n_boot=2000, random_state=None, ci=0.95, rope=0.01) -> HoldoutComparison:
+                    n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
+                    challenger_name=None) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
     Parameters
@@ -568,6 +555,12 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         Level of the paired bootstrap interval (and of DeLong's interval).
     rope : float >= 0, default=0.01
         Region of practical equivalence, in units of ``metric``.
+    champion_name, challenger_name : str, default=None
+        What to call the two models in the printed result. None: the class name
+        (``Pipeline(StandardScaler, LogisticRegression)``); when both models have the same
+        class name, the parameters in which they differ are added (``... [C=1.0]`` and
+        ``... [C=0.01]``), or ``(champion)`` / ``(challenger)`` when no parameter differs.
+        Two given names must differ.
 
     Returns
     -------
@@ -587,12 +580,13 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     level = check_level(ci, "ci")
     rope = check_real(rope, "rope", strictly_positive=False)
     n_boot = check_positive_int(n_boot, "n_boot")
-    kinds = {"champion": _family(champion), "challenger": _family(challenger)}
+    kinds = {"champion": estimator_family(champion), "challenger": estimator_family(challenger)}
     if len(set(kinds.values())) > 1:
         msg = f"champion and challenger solve different tasks: {kinds}."
         raise ValueError(msg)
+    names = _holdout_names(champion, challenger, champion_name, challenger_name)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
-                 n_boot=n_boot, random_state=random_state)
+                 n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0])
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         msg = (f"metric={metric!r} has no paired difference for this {rep.task} model; "

@@ -28,6 +28,8 @@ weight vectors; the bootstrap in ``resampling`` reuses exactly these definitions
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from . import _kernels
@@ -35,7 +37,8 @@ from ._format import format_report
 from ._kernels import replicate_weights as _weights
 from ._regression import RegressionEvaluator, regression_evaluator, regression_report
 from ._validation import (
-    as_1d,
+    binary_target,
+    check_aligned,
     check_classes,
     check_k,
     check_numeric_1d,
@@ -44,6 +47,7 @@ from ._validation import (
     check_sample_weight,
     encode_labels,
     finite_float,
+    unit_scale,
     warn_degenerate,
 )
 
@@ -76,7 +80,12 @@ _EPS = np.finfo(np.float64).eps
 
 
 def _as_prior(prior, name: str = "prior") -> np.ndarray:
-    p = np.atleast_1d(np.asarray(prior, dtype=np.float64))
+    try:
+        p = np.atleast_1d(np.asarray(prior, dtype=np.float64))
+    except (TypeError, ValueError):
+        msg = (f"{name} must be a probability or a vector of class probabilities, got "
+               f"{prior!r}.")
+        raise TypeError(msg) from None
     if p.ndim != 1 or p.shape[0] == 0:
         msg = f"{name} must be a probability or a vector of class probabilities, got {prior!r}."
         raise ValueError(msg)
@@ -102,8 +111,11 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
     Notes
     -----
     ``-sum_k r_k log q_k`` with ``q`` the forecast and ``r`` the outcome frequencies; for
-    ``q = r`` this is the entropy ``-sum_k q_k log q_k``: 0.367 at a 12% base rate.
-    Probabilities are clipped to ``[eps, 1 - eps]`` as in ``sklearn.metrics.log_loss``.
+    ``q = r`` this is the entropy ``-sum_k q_k log q_k``: 0.367 at a 12% base rate. A class
+    that never occurs (``r_k = 0``) adds nothing; a class that occurs but is forecast with
+    probability ``q_k = 0`` makes the reference infinite (``inf``), and every skill against
+    it undefined -- it is not clipped to a large finite number that would make any model
+    look perfect.
 
     Examples
     --------
@@ -135,8 +147,12 @@ def reference_brier(prior, outcome_prior=None) -> float:
 
 
 def _ref_log_loss(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """(B, K) outcome frequencies, (K,) or (B, K) forecast -> (B,) log loss."""
-    return -np.sum(r * np.log(np.clip(q, _EPS, 1 - _EPS)), axis=-1)
+    """(B, K) outcome frequencies, (K,) or (B, K) forecast -> (B,) log loss; ``inf`` where a
+    class that occurs is forecast with probability 0 (0 log 0 counts as 0)."""
+    q = np.broadcast_to(q, r.shape)
+    with np.errstate(divide="ignore"):
+        terms = np.where(r > 0, -r * np.log(np.where(r > 0, q, 1.0)), 0.0)
+    return np.sum(terms, axis=-1)
 
 
 def _ref_brier(r: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -162,7 +178,10 @@ class ClassificationEvaluator:
     def __init__(self, codes, classes, sample_weight, proba, score, pred, base_prior, k):
         self.codes, self.classes = codes, classes
         self.n, self.n_classes = codes.shape[0], classes.shape[0]
-        self.sample_weight, self.base_prior, self.k = sample_weight, base_prior, k
+        # Weights are kept on a unit scale (exactly: a power of two), so that sums and
+        # products of them neither underflow nor overflow; positives are scaled back.
+        self.sample_weight, self._weight_scale = unit_scale(sample_weight)
+        self.base_prior, self.k = base_prior, k
         self.has_proba = proba is not None
         binary = self.n_classes == 2
         if proba is not None:
@@ -217,7 +236,8 @@ class ClassificationEvaluator:
         K = self.n_classes
         r = _kernels.fraction(_kernels.dense_group_sums(self.codes, K, W), ws[:, None])
         single = np.sum(r > 0, axis=1) < 2
-        out = {"base_rate": r[:, 1] if K == 2 else r, "positives": r[:, -1] * ws}
+        out = {"base_rate": r[:, 1] if K == 2 else r,
+               "positives": r[:, -1] * ws * self._weight_scale}
         sums = []
         if want & (_CORP_KEYS | _RANKING_KEYS):
             # Per class: weight of events and of all rows in each group of tied scores.
@@ -230,14 +250,30 @@ class ClassificationEvaluator:
             out.update(self._ranking(W, r, sums))
         if want & _THRESHOLD_KEYS:
             out.update(self._thresholds(W, ws))
-        undefined = {"roc_auc"} | ({"log_loss_skill", "brier_skill"} if self.base_prior is None else set())
-        if warn and single[0] and want & undefined:
-            warn_degenerate(
-                f"y holds a single class ({self.classes[np.argmax(r[0])]!r}): ROC-AUC is "
-                "undefined, and so are skill scores measured against y's own base rate. "
-                "They are NaN."
-            )
+        if warn:
+            self._warn(want, r[0], single[0], out)
         return out
+
+    def _warn(self, want, r, single, out) -> None:
+        """One warning per degenerate case of the first weight vector, saying what is NaN."""
+        undefined = ["ROC-AUC"] if want & {"roc_auc"} and self._score is not None else []
+        if self.base_prior is None:
+            undefined += [k for k in ("log_loss_skill", "brier_skill") if k in want]
+        if single and undefined:
+            label = _plain(self.classes[int(np.argmax(r))])
+            why = "" if self.base_prior is not None else (
+                " (skills are measured against y's own base rate, which is then certain)")
+            warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
+                            f"{'is' if len(undefined) == 1 else 'are'} undefined{why}: NaN.")
+        ref = out.get("log_loss_ref")
+        if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
+            zero = [_plain(c) for c, q, rk in zip(self.classes, self.base_prior, r)
+                    if q == 0 and rk > 0]
+            warn_degenerate(
+                f"The reference prior gives class(es) {zero} probability 0, but y holds them: "
+                "the no-skill forecast's log loss is infinite, so log_loss_skill is undefined "
+                "(NaN). Use a baseline in which every class occurs, or the Brier skill."
+            )
 
     @staticmethod
     def _check_keys(metrics) -> set:
@@ -277,7 +313,8 @@ class ClassificationEvaluator:
         out = {"log_loss": W @ self._log_loss_row / ws, "log_loss_ref": _ref_log_loss(r, q)}
         out["brier"] = W @ self._brier_row / ws
         out["brier_ref"] = _ref_brier(r, q)
-        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"], undefined)
+        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
+                                       undefined | np.isinf(out["log_loss_ref"]))
         out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
         return out
 
@@ -356,6 +393,11 @@ def _mean_defined(columns) -> np.ndarray:
         return np.where(cnt > 0, np.where(ok, a, 0.0).sum(axis=1) / cnt, np.nan)
 
 
+def _plain(value):
+    """A label as Python shows it: 1, 'a' -- never np.int64(1)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _prior_of(codes, n_classes, weight=None) -> np.ndarray:
     counts = np.bincount(codes, weights=weight, minlength=n_classes)
     return counts / counts.sum()
@@ -372,12 +414,13 @@ def classification_evaluator(
     ``y_pred`` (hard labels). ``baseline`` is None or targets whose class prior is the
     no-skill forecast. ``k`` (binary only) adds recall and precision at ``k``.
     """
+    check_aligned(y=y, proba=proba, score=score, y_pred=y_pred, sample_weight=sample_weight)
     classes = check_classes(classes)
     K = classes.shape[0]
     codes = encode_labels(y, classes, "y")
     n = codes.shape[0]
     if proba is not None:
-        proba = check_proba(proba, K, "proba")
+        proba = check_proba(proba, classes, "proba")
         check_same_length(y=codes, proba=proba)
     if score is not None:
         score = _check_score(score, K, codes)
@@ -386,9 +429,7 @@ def classification_evaluator(
         pred = encode_labels(y_pred, classes, "y_pred")
         check_same_length(y=codes, y_pred=pred)
     w = check_sample_weight(sample_weight, n)
-    base_prior = None
-    if baseline is not None:
-        base_prior = _prior_of(encode_labels(baseline, classes, "baseline"), K)
+    base_prior = None if baseline is None else _baseline_prior(baseline, classes)
     k_rows = None
     if k is not None:
         if K != 2:
@@ -396,6 +437,22 @@ def classification_evaluator(
             raise ValueError(msg)
         k_rows = check_k(k, n)
     return ClassificationEvaluator(codes, classes, w, proba, score, pred, base_prior, k_rows)
+
+
+def _baseline_prior(baseline, classes) -> np.ndarray:
+    """The no-skill forecast in the order of ``classes``: from targets (their class
+    frequencies) or from a mapping ``{label: probability}`` naming every class."""
+    if isinstance(baseline, Mapping):
+        labels = check_classes(list(baseline.keys()), "baseline labels")
+        probs = _as_prior(list(baseline.values()), "baseline probabilities")
+        if probs.shape[0] != labels.shape[0] or set(labels.tolist()) != set(classes.tolist()):
+            msg = (f"baseline gives probabilities for {labels.tolist()} but the classes are "
+                   f"{classes.tolist()}; name every class exactly once.")
+            raise ValueError(msg)
+        prior = np.empty(classes.shape[0])
+        prior[encode_labels(labels, classes, "baseline labels")] = probs
+        return prior
+    return _prior_of(encode_labels(baseline, classes, "baseline"), classes.shape[0])
 
 
 def _check_score(score, n_classes, codes):
@@ -504,10 +561,11 @@ def _finish_classification(ev: ClassificationEvaluator) -> dict:
 
 def class_prior(y, classes, sample_weight=None) -> np.ndarray:
     """Weighted frequency of each of ``classes`` in ``y``: the no-skill forecast."""
+    check_aligned(y=y, sample_weight=sample_weight)
     classes = check_classes(classes)
     codes = encode_labels(y, classes, "y")
     w = check_sample_weight(sample_weight, codes.shape[0])
-    return _prior_of(codes, classes.shape[0], w)
+    return _prior_of(codes, classes.shape[0], unit_scale(w)[0])
 
 
 def _one(y, proba, classes, sample_weight, baseline, key) -> float:
@@ -571,25 +629,12 @@ def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
     return calibration_decomposition(y, proba, classes, sample_weight)["mcb"]
 
 
-def _binary_target(y, pos_label):
-    arr = as_1d(y, "y")
-    if pos_label is not None:
-        return (arr == pos_label).astype(np.float64)
-    if arr.dtype == bool:
-        return arr.astype(np.float64)
-    values = set(np.unique(arr).tolist()) if arr.dtype.kind in "biuf" else {None}
-    if not values <= {0, 1}:
-        shown = np.unique(arr.astype(str))[:5].tolist()
-        msg = f"y must be 0/1 or bool when pos_label is None; got labels {shown}. Pass pos_label."
-        raise ValueError(msg)
-    return arr.astype(np.float64)
-
-
 def _top_k(y, score, k, sample_weight, pos_label) -> dict:
-    target = _binary_target(y, pos_label)
+    check_aligned(y=y, score=score, sample_weight=sample_weight)
+    target = binary_target(y, pos_label).astype(np.float64)
     s = check_numeric_1d(score, "score")
     n = check_same_length(y=target, score=s)
-    w = check_sample_weight(sample_weight, n)
+    w = unit_scale(check_sample_weight(sample_weight, n))[0]
     k_rows = check_k(k, n)
     W = _weights(w, None, n)
     rank = _kernels.GroupSums(s)

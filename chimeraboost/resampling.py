@@ -44,8 +44,8 @@ from scipy.stats import norm, rankdata
 
 from . import metrics as _metrics
 from ._validation import (
-    as_1d,
-    check_classes,
+    binary_target,
+    check_aligned,
     check_level,
     check_numeric_1d,
     check_positive_int,
@@ -53,8 +53,13 @@ from ._validation import (
     check_same_length,
     encode_labels,
 )
+from .exceptions import FewResamplesWarning
+from .exceptions import warn as _warn
 
 __all__ = [
+    "MIN_RESAMPLES_DECISION",
+    "MIN_RESAMPLES_INTERVAL",
+    "check_n_boot",
     "ConfidenceInterval",
     "BootstrapResult",
     "PairedBootstrapResult",
@@ -67,6 +72,30 @@ __all__ = [
     "delong_roc_auc",
     "delong_roc_auc_difference",
 ]
+
+# Below this many resamples a paired comparison is refused: the 2.5% and 97.5% percentiles
+# of 199 replicates are the 5th and 195th order statistics; with fewer, an interval's ends
+# rest on a handful of draws and a decision on it is a coin toss. Efron & Tibshirani (1993),
+# section 19.3, recommend B >= 1000 for percentile intervals, hence the warning threshold.
+MIN_RESAMPLES_DECISION = 200
+MIN_RESAMPLES_INTERVAL = 1000
+
+
+def check_n_boot(n_boot, *, decision: bool = False, interval: bool = True) -> int:
+    """Validate ``n_boot``: refuse fewer than :data:`MIN_RESAMPLES_DECISION` for a paired
+    comparison or decision (``decision=True``), warn (:class:`FewResamplesWarning`) below
+    :data:`MIN_RESAMPLES_INTERVAL` for an interval."""
+    n_boot = check_positive_int(n_boot, "n_boot")
+    if decision and n_boot < MIN_RESAMPLES_DECISION:
+        msg = (f"n_boot={n_boot} is too few resamples for a paired comparison or a decision; "
+               f"at least {MIN_RESAMPLES_DECISION} are needed (default 2000).")
+        raise ValueError(msg)
+    if interval and n_boot < MIN_RESAMPLES_INTERVAL:
+        _warn(f"n_boot={n_boot}: a percentile interval from fewer than "
+              f"{MIN_RESAMPLES_INTERVAL} resamples is unstable in its ends; use "
+              f"n_boot >= {MIN_RESAMPLES_INTERVAL} (default 2000).", FewResamplesWarning)
+    return n_boot
+
 
 # Elements of one (chunk, n) count matrix. 10^6 float64 = 8 MB: small enough that the
 # allocator reuses the memory of the previous chunk (no page faults), large enough that the
@@ -269,7 +298,9 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
         From :func:`chimeraboost.metrics.classification_evaluator` or
         :func:`~chimeraboost.metrics.regression_evaluator`.
     n_boot : int, default=2000
-        Number of replicates.
+        Number of replicates; below :data:`MIN_RESAMPLES_INTERVAL` (1000) a
+        :class:`~chimeraboost.exceptions.FewResamplesWarning` says the interval's ends are
+        unstable.
     random_state : None, int or numpy Generator
         The same value draws the same rows (see :func:`bootstrap_counts`).
     metrics : list of str, default=None
@@ -290,7 +321,7 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     with ``baseline=None`` the no-skill loss) are recomputed in every replicate, as they
     would be on a new sample.
     """
-    n_boot = check_positive_int(n_boot, "n_boot")
+    n_boot = check_n_boot(n_boot)
     (reps,) = _replicates([evaluator], n_boot, random_state, metrics, chunk_size)
     return BootstrapResult(_point(evaluator, metrics), reps, n_boot)
 
@@ -306,7 +337,9 @@ def paired_bootstrap(
     evaluator, baseline_evaluator : evaluators over the same ``n`` rows, in the same order
         (same ``y`` and ``sample_weight``), e.g. the challenger's and the incumbent's.
     n_boot, random_state, metrics, chunk_size
-        As in :func:`bootstrap`; one count matrix is shared by both models.
+        As in :func:`bootstrap`; one count matrix is shared by both models. Fewer than
+        :data:`MIN_RESAMPLES_DECISION` (200) resamples are refused: a difference's interval
+        is what decisions are taken on.
 
     Returns
     -------
@@ -321,7 +354,7 @@ def paired_bootstrap(
     cancels in the difference and its interval is much narrower than the two separate
     intervals suggest.
     """
-    n_boot = check_positive_int(n_boot, "n_boot")
+    n_boot = check_n_boot(n_boot, decision=True)
     if evaluator.n != baseline_evaluator.n:
         msg = (
             f"The baseline is scored on {baseline_evaluator.n} rows but the model on "
@@ -338,22 +371,11 @@ def paired_bootstrap(
 
 
 def _binary_codes(y, pos_label):
-    arr = as_1d(y, "y")
-    classes = np.unique(arr)
-    if pos_label is not None:
-        codes = (arr == pos_label).astype(np.intp)
-        if not codes.any():
-            msg = f"pos_label={pos_label!r} does not occur in y."
-            raise ValueError(msg)
-        return codes
-    if classes.shape[0] != 2:
-        msg = (
-            f"y must hold exactly two classes for a ROC-AUC, got {classes.shape[0]}: "
-            f"{classes[:5].tolist()}."
-        )
+    codes = binary_target(y, pos_label)
+    if pos_label is not None and not codes.any():
+        msg = f"pos_label={pos_label!r} does not occur in y."
         raise ValueError(msg)
-    # As in scikit-learn's roc_auc_score: the greater label is the positive class.
-    return encode_labels(arr, check_classes(classes), "y")
+    return codes
 
 
 def roc_auc_interval(
@@ -365,7 +387,9 @@ def roc_auc_interval(
     Parameters
     ----------
     y : array-like of shape (n,)
-        Binary labels; the greater label is positive unless ``pos_label`` is given.
+        Binary labels: bool, 0/1 or -1/1 (positive: True / 1), or any labels with
+        ``pos_label`` naming the positive one -- the same rule as
+        :func:`chimeraboost.metrics.recall_at_k`.
     score : array-like of shape (n,)
         Higher means more likely positive (a probability or a decision function).
     level : float in (0, 1), default=0.95
@@ -387,6 +411,7 @@ def roc_auc_interval(
     calling ``roc_auc_score`` per replicate: see ``benchmarks/bench_bootstrap.py``.
     """
     level = check_level(level, "level")
+    check_aligned(y=y, score=score)
     codes = _binary_codes(y, pos_label)
     s = check_numeric_1d(score, "score")
     check_same_length(y=codes, score=s)
@@ -448,7 +473,8 @@ def delong_roc_auc(y, score, *, pos_label=None, level=0.95) -> DeLongResult:
     Parameters
     ----------
     y : array-like of shape (n,)
-        Binary labels; the greater label is positive unless ``pos_label`` is given.
+        Binary labels: bool, 0/1 or -1/1, or any labels with ``pos_label`` (as in
+        :func:`roc_auc_interval`).
     score : array-like of shape (n,)
     level : float in (0, 1), default=0.95
 

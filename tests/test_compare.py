@@ -419,8 +419,8 @@ def fitted(cancer):
 
 def test_compare_holdout_replaces_dummy(fitted):
     (dummy, logreg), X, y = fitted
-    res = compare.compare_holdout(dummy, logreg, X, y, n_boot=300, random_state=0)
-    ref = report(logreg, X, y, baseline=dummy, ci=0.95, n_boot=300, random_state=0)
+    res = compare.compare_holdout(dummy, logreg, X, y, n_boot=1000, random_state=0)
+    ref = report(logreg, X, y, baseline=dummy, ci=0.95, n_boot=1000, random_state=0)
     assert res.metric == "brier_skill" and res.decision == "replace champion"
     assert (res.difference, *res.ci) == ref.vs_baseline["brier_skill"]
     expected = resampling.delong_roc_auc_difference(
@@ -431,19 +431,19 @@ def test_compare_holdout_replaces_dummy(fitted):
     assert "replace champion" in repr(res)
     assert json.loads(json.dumps(res.to_dict()))["decision"] == "replace champion"
     # The other way round, the logistic champion stays.
-    back = compare.compare_holdout(logreg, dummy, X, y, n_boot=300, random_state=0)
+    back = compare.compare_holdout(logreg, dummy, X, y, n_boot=1000, random_state=0)
     assert back.decision == "keep champion" and "champion better" in back.reason
 
 
 def test_compare_holdout_identical_and_losses(fitted):
     (_, logreg), X, y = fitted
-    res = compare.compare_holdout(logreg, logreg, X, y, n_boot=200, random_state=0)
+    res = compare.compare_holdout(logreg, logreg, X, y, n_boot=1000, random_state=0)
     assert res.decision == "practically equivalent" and res.difference == 0.0
     # A loss is oriented so that positive favours the challenger.
     (dummy, _), _, _ = fitted
-    loss = compare.compare_holdout(dummy, logreg, X, y, metric="log_loss", n_boot=200,
+    loss = compare.compare_holdout(dummy, logreg, X, y, metric="log_loss", n_boot=1000,
                                    random_state=0)
-    ref = report(logreg, X, y, baseline=dummy, n_boot=200, random_state=0)
+    ref = report(logreg, X, y, baseline=dummy, n_boot=1000, random_state=0)
     d, lo, hi = ref.vs_baseline["log_loss"]
     assert (loss.difference, *loss.ci) == (-d, -hi, -lo) and loss.difference > 0
 
@@ -451,7 +451,7 @@ def test_compare_holdout_identical_and_losses(fitted):
 def test_compare_holdout_regressors():
     X, y = load_diabetes(return_X_y=True)
     mean, ridge = DummyRegressor().fit(X[:300], y[:300]), Ridge(1.0).fit(X[:300], y[:300])
-    res = compare.compare_holdout(mean, ridge, X[300:], y[300:], n_boot=200, random_state=0)
+    res = compare.compare_holdout(mean, ridge, X[300:], y[300:], n_boot=1000, random_state=0)
     assert res.metric == "r2" and res.delong is None and res.decision == "replace champion"
 
 
@@ -510,7 +510,7 @@ def test_compare_holdout_ranking_only_models(fitted, cancer):
     (_, logreg), X_te, y_te = fitted
     weak = make_pipeline(StandardScaler(), LinearSVC(C=1e-4)).fit(X[:400], y[:400])
     svm = make_pipeline(StandardScaler(), LinearSVC()).fit(X[:400], y[:400])
-    res = compare.compare_holdout(weak, svm, X_te, y_te, n_boot=200, random_state=0)
+    res = compare.compare_holdout(weak, svm, X_te, y_te, n_boot=1000, random_state=0)
     assert res.metric == "roc_auc" and res.delong is not None
     expected = resampling.delong_roc_auc_difference(
         y_te, svm.decision_function(X_te), weak.decision_function(X_te))
@@ -521,9 +521,9 @@ def test_compare_holdout_ranking_only_models(fitted, cancer):
 def test_compare_holdout_sample_weight(fitted):
     (dummy, logreg), X, y = fitted
     w = np.random.default_rng(0).uniform(0.5, 2.0, len(y))
-    res = compare.compare_holdout(dummy, logreg, X, y, sample_weight=w, n_boot=200,
+    res = compare.compare_holdout(dummy, logreg, X, y, sample_weight=w, n_boot=1000,
                                   random_state=0)
-    ref = report(logreg, X, y, baseline=dummy, sample_weight=w, ci=0.95, n_boot=200,
+    ref = report(logreg, X, y, baseline=dummy, sample_weight=w, ci=0.95, n_boot=1000,
                  random_state=0)
     assert (res.difference, *res.ci) == ref.vs_baseline["brier_skill"]
     with pytest.raises(ValueError, match="sample_weight contains negative values"):

@@ -380,7 +380,7 @@ BAD_CLASSIFICATION = [
     (dict(y=[0, 2]), ValueError, r"y contains labels not in classes: \['2'\]"),
     (dict(y=[[0, 1]]), ValueError, "y must be 1-dimensional"),
     (dict(y=[], proba=[]), ValueError, "y is empty"),
-    (dict(y=[0, np.nan]), ValueError, "y contains NaN"),
+    (dict(y=[0, np.nan]), ValueError, "y contains 1 missing value"),
     (dict(classes=[1]), ValueError, "classes must list at least two"),
     (dict(classes=[0, 1, 1]), ValueError, "classes contains duplicate labels"),
     (dict(sample_weight=[1, -1]), ValueError, "sample_weight contains negative values"),
@@ -430,7 +430,7 @@ def test_bad_regression_input_names_the_argument(change, match):
 
 
 def test_recall_at_k_bad_input():
-    with pytest.raises(ValueError, match="y must be 0/1 or bool when pos_label is None"):
+    with pytest.raises(ValueError, match="y must be bool, 0/1 or -1/1 when pos_label is None"):
         metrics.recall_at_k(["a", "b"], [0.1, 0.2], 1)
     with pytest.raises(ValueError, match="score contains 1 NaN"):
         metrics.recall_at_k([0, 1], [0.1, np.nan], 1)

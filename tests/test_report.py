@@ -108,7 +108,7 @@ def test_zero_one_rule_gets_threshold_and_ranking_metrics(cancer):
     X_tr, X_te, y_tr, y_te = cancer
     rule = ThresholdRule(column=0, threshold=0.0).fit(X_tr, y_tr)
     assert not hasattr(rule, "predict_proba") and not hasattr(rule, "decision_function")
-    rep = report(rule, X_te, y_te, ci=0.9, n_boot=200, random_state=0)
+    rep = report(rule, X_te, y_te, ci=0.9, n_boot=1000, random_state=0)
     pred = rule.predict(X_te)
     assert rep.task == "rule"
     assert rep["accuracy"] == pytest.approx(accuracy_score(y_te, pred))
@@ -131,7 +131,7 @@ def test_regressor_report(cancer):
     assert rep["r2"] == pytest.approx(r2_score(y_te, model.predict(X_te)), abs=1e-12)
     _assert_same(report(model, X_te, y_te, baseline=y_tr),
                  metrics.regression_report(y_te, model.predict(X_te), baseline=y_tr))
-    text = str(report(model, X_te, y_te, baseline=y_tr, ci=0.95, n_boot=300, random_state=0))
+    text = str(report(model, X_te, y_te, baseline=y_tr, ci=0.95, n_boot=1000, random_state=0))
     assert "judged against: mean of baseline targets" in text and "r2" in text
 
 
@@ -148,7 +148,7 @@ def test_quantile_regressor_report_and_paired_comparison(quantile_data):
     with threadpool_limits(1):  # OpenMP threads only contend on a shared small machine
         model = ChimeraBoostQuantileRegressor(quantiles=(0.1, 0.5, 0.9), quality=1,
                                               max_iter=30, random_state=0).fit(X_tr, y_tr)
-    rep = model.report(X_te, y_te, baseline=y_tr, ci=0.9, n_boot=100, random_state=0)
+    rep = model.report(X_te, y_te, baseline=y_tr, ci=0.9, n_boot=1000, random_state=0)
     expected = quantile_metrics.quantile_report(y_te, model.predict(X_te), model.quantiles_,
                                                 baseline=y_tr)
     assert rep.task == "quantile"
@@ -159,7 +159,7 @@ def test_quantile_regressor_report_and_paired_comparison(quantile_data):
     with threadpool_limits(1):
         other = ChimeraBoostQuantileRegressor(quantiles=(0.1, 0.5, 0.9), quality=1,
                                               max_iter=5, random_state=1).fit(X_tr, y_tr)
-    paired = report(model, X_te, y_te, baseline=other, n_boot=100, random_state=0)
+    paired = report(model, X_te, y_te, baseline=other, n_boot=1000, random_state=0)
     diff, lo, hi = paired.vs_baseline["crps"]
     assert diff == pytest.approx(paired["crps"] - paired.baseline_report["crps"])
     assert lo <= diff <= hi
@@ -173,7 +173,7 @@ def test_quantile_regressor_report_and_paired_comparison(quantile_data):
 def test_multiclass_report(cancer):
     X, y = load_iris(return_X_y=True)
     model = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
-    rep = report(model, X[1::2], y[1::2], ci=0.95, n_boot=200, random_state=0)
+    rep = report(model, X[1::2], y[1::2], ci=0.95, n_boot=1000, random_state=0)
     _assert_same(rep, metrics.classification_report(y[1::2], model.predict_proba(X[1::2]),
                                                     model.classes_))
     # iris rows 1::2 hold 25 of each class: every rate is 1/3, each shown with its label.
@@ -185,7 +185,7 @@ def test_string_labels_and_pandas_input(cancer):
     X_tr, X_te, y_tr, y_te = cancer
     names = np.array(["benign", "malignant"])
     model = LogisticRegression(max_iter=5000).fit(X_tr, names[y_tr])
-    rep = report(model, X_te, names[y_te], baseline=names[y_tr], ci=0.95, n_boot=200,
+    rep = report(model, X_te, names[y_te], baseline=names[y_tr], ci=0.95, n_boot=1000,
                  random_state=1)
     _assert_same(rep, metrics.classification_report(names[y_te], model.predict_proba(X_te),
                                                     model.classes_, baseline=names[y_tr]))
@@ -193,7 +193,7 @@ def test_string_labels_and_pandas_input(cancer):
     model_df = LogisticRegression(max_iter=5000).fit(pd.DataFrame(X_tr, columns=cols),
                                                      pd.Series(names[y_tr]))
     rep_df = report(model_df, pd.DataFrame(X_te, columns=cols), pd.Series(names[y_te]),
-                    baseline=pd.Series(names[y_tr]), ci=0.95, n_boot=200, random_state=1,
+                    baseline=pd.Series(names[y_tr]), ci=0.95, n_boot=1000, random_state=1,
                     sample_weight=pd.Series(np.ones(len(y_te))))
     for key in ("brier_skill", "log_loss_skill", "roc_auc", "calibration_mcb"):
         assert rep_df[key] == pytest.approx(rep[key], abs=1e-12)
@@ -214,16 +214,16 @@ def test_chimeraboost_classifier_has_the_method(cancer):
 
 def test_ci_is_reproducible_and_matches_resampling(cancer, lr):
     _, X_te, _, y_te = cancer
-    a = report(lr, X_te, y_te, ci=0.95, n_boot=300, random_state=4)
-    b = lr.report(X_te, y_te, ci=0.95, n_boot=300, random_state=4) if hasattr(lr, "report") \
-        else report(lr, X_te, y_te, ci=0.95, n_boot=300, random_state=4)
+    a = report(lr, X_te, y_te, ci=0.95, n_boot=1000, random_state=4)
+    b = lr.report(X_te, y_te, ci=0.95, n_boot=1000, random_state=4) if hasattr(lr, "report") \
+        else report(lr, X_te, y_te, ci=0.95, n_boot=1000, random_state=4)
     assert a.ci == b.ci
     ev = metrics.classification_evaluator(y_te, lr.classes_, proba=lr.predict_proba(X_te))
-    boot = resampling.bootstrap(ev, 300, random_state=4)
+    boot = resampling.bootstrap(ev, 1000, random_state=4)
     assert a.ci["roc_auc"] == boot.interval("roc_auc", 0.95)
     for key, (lo, hi) in a.ci.items():
         assert lo <= a[key] + 1e-12 and a[key] - 1e-12 <= hi, key
-    wider = report(lr, X_te, y_te, ci=0.99, n_boot=300, random_state=4)
+    wider = report(lr, X_te, y_te, ci=0.99, n_boot=1000, random_state=4)
     assert wider.ci["brier_skill"][0] <= a.ci["brier_skill"][0]
     assert "95% bootstrap intervals" in str(a)
 
@@ -232,11 +232,11 @@ def test_paired_difference_against_fitted_baseline(cancer, lr):
     X_tr, X_te, y_tr, y_te = cancer
     weak = LogisticRegression(C=1e-3, max_iter=5000).fit(X_tr[:, :3], y_tr)
     weak_pipe = make_pipeline(_Columns(3), weak)
-    rep = report(lr, X_te, y_te, baseline=weak_pipe, n_boot=200, random_state=3)
+    rep = report(lr, X_te, y_te, baseline=weak_pipe, n_boot=1000, random_state=3)
     base = metrics.classification_report(y_te, weak.predict_proba(X_te[:, :3]), [0, 1])
     _assert_same(rep.baseline_report, base)
     # Straightforward reference: the same counts, metrics with sample_weight = counts.
-    counts = np.vstack(list(resampling.bootstrap_counts(len(y_te), 200, random_state=3)))
+    counts = np.vstack(list(resampling.bootstrap_counts(len(y_te), 1000, random_state=3)))
     p_model, p_base = lr.predict_proba(X_te), weak.predict_proba(X_te[:, :3])
     for key in ("brier_skill", "roc_auc", "log_loss"):
         diffs = [metrics.classification_report(y_te, p_model, [0, 1], sample_weight=c)[key]
@@ -271,7 +271,7 @@ def test_exports(cancer, lr):
     pd = pytest.importorskip("pandas")
     _, X_te, _, y_te = cancer
     rep = report(lr, X_te, y_te, baseline=LogisticRegression(C=0.01, max_iter=5000).fit(
-        X_te, y_te), ci=0.95, n_boot=100, random_state=0)
+        X_te, y_te), ci=0.95, n_boot=1000, random_state=0)
     d = rep.to_dict()
     assert d["brier_skill"] == rep["brier_skill"] and isinstance(d["classes"], list)
     assert d["ci"]["roc_auc"] == tuple(rep.ci["roc_auc"])
@@ -362,8 +362,8 @@ def test_regressor_against_fitted_baseline_matches_loop():
     model = Ridge(alpha=0.1).fit(X_tr, y_tr)
     incumbent = LinearRegression().fit(X_tr[:, :2], y_tr)
     pipe = make_pipeline(_Columns(2), incumbent)
-    rep = report(model, X_te, y_te, baseline=pipe, ci=0.9, n_boot=150, random_state=5)
-    counts = np.vstack(list(resampling.bootstrap_counts(len(y_te), 150, random_state=5)))
+    rep = report(model, X_te, y_te, baseline=pipe, ci=0.9, n_boot=1000, random_state=5)
+    counts = np.vstack(list(resampling.bootstrap_counts(len(y_te), 1000, random_state=5)))
     pred_m, pred_b = model.predict(X_te), incumbent.predict(X_te[:, :2])
     diffs = [metrics.regression_report(y_te, pred_m, sample_weight=c)["r2"]
              - metrics.regression_report(y_te, pred_b, sample_weight=c)["r2"] for c in counts]
@@ -376,7 +376,7 @@ def test_regressor_against_fitted_baseline_matches_loop():
 
 def test_top_k_in_the_report(cancer, lr):
     _, X_te, _, y_te = cancer
-    rep = report(lr, X_te, y_te, k=30, ci=0.95, n_boot=100, random_state=0)
+    rep = report(lr, X_te, y_te, k=30, ci=0.95, n_boot=1000, random_state=0)
     p = lr.predict_proba(X_te)[:, 1]
     assert rep["recall_at_k"] == pytest.approx(metrics.recall_at_k(y_te, p, 30), abs=1e-12)
     assert rep["precision_at_k"] == pytest.approx(metrics.precision_at_k(y_te, p, 30), abs=1e-12)
@@ -402,7 +402,7 @@ def test_duck_typed_quantile_model():
     X = rng.normal(size=(200, 2))
     y = X[:, 0] + rng.normal(size=200)
     model = _DuckQuantiles().fit(X, y)
-    rep = report(model, X, y, ci=0.95, n_boot=50, random_state=0)
+    rep = report(model, X, y, ci=0.95, n_boot=1000, random_state=0)
     assert rep.task == "quantile"
     _assert_same(rep, quantile_metrics.quantile_report(y, model.predict(X), model.quantiles))
     with pytest.raises(NotFittedError, match="estimator"):

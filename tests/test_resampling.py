@@ -10,6 +10,10 @@ from sklearn.metrics import roc_auc_score
 
 from chimeraboost import metrics, resampling
 
+# These tests check that intervals are computed right, on few resamples for speed; that few
+# resamples warn (and too few for a comparison are refused) is tested on its own below.
+pytestmark = pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
+
 
 def _binormal(n, delta, prevalence, rng):
     """Scores N(0, 1) for negatives and N(delta, 1) for positives, and the calibrated
@@ -99,7 +103,7 @@ def test_paired_needs_same_rows(binary):
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
     ev_small = metrics.classification_evaluator(y[:100], [0, 1], proba=p[:100])
     with pytest.raises(ValueError, match="same rows"):
-        resampling.paired_bootstrap(ev, ev_small, 10)
+        resampling.paired_bootstrap(ev, ev_small, 200)
 
 
 @pytest.mark.parametrize("ties", [False, True])
@@ -244,11 +248,20 @@ def test_delong_matches_quadratic_definition(ties):
 def test_delong_labels_and_errors():
     y = np.array(["no", "yes", "no", "yes", "yes"])
     s = np.array([0.1, 0.8, 0.3, 0.2, 0.9])
-    res = resampling.delong_roc_auc(y, s)  # "yes" > "no": the positive class
+    # String labels name no positive class by themselves: the same rule as recall_at_k.
+    for func in (resampling.delong_roc_auc, resampling.roc_auc_interval,
+                 lambda y, s: metrics.recall_at_k(y, s, 2)):
+        with pytest.raises(ValueError, match="pos_label"):
+            func(y, s)
+    res = resampling.delong_roc_auc(y, s, pos_label="yes")
     assert res.estimate == pytest.approx(roc_auc_score(y == "yes", s))
     assert resampling.delong_roc_auc(y, s, pos_label="no").estimate == pytest.approx(
         1 - res.estimate)
-    with pytest.raises(ValueError, match="two classes"):
+    # -1/1 and bool labels: 1 / True is positive, as in scikit-learn's precision_score.
+    pm = np.where(y == "yes", 1, -1)
+    assert resampling.delong_roc_auc(pm, s).estimate == pytest.approx(res.estimate)
+    assert resampling.delong_roc_auc(y == "yes", s).estimate == pytest.approx(res.estimate)
+    with pytest.raises(ValueError, match="0/1"):
         resampling.delong_roc_auc([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="single class"):
         resampling.delong_roc_auc([0, 0, 0], [0.1, 0.2, 0.3], pos_label=0)
