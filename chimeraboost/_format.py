@@ -1,40 +1,130 @@
-"""Fixed-width text for report dicts (re-exported as ``chimeraboost.metrics.format_report``).
+"""Every number chimeraboost prints goes through this module: one number style, one NaN
+spelling, one table layout.
 
-A proper score is never printed alone: its line carries the base rate, the reference loss
-that base rate implies and the skill, skill last. Losses are printed with their natural sign.
+Which questions it answers:
+
+- How is a number shown? :func:`fmt`: ``digits`` decimals while that keeps at least two
+  significant digits and the integer part is under a million; otherwise significant digits
+  (``1.23457e+09``, ``0.00046``, ``1.25e-07``) -- a number is rounded, never cut to fit a
+  column. NaN and None print as ``n/a``, integers without decimals.
+- How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
+  their cells (numbers right, text left) and at least two spaces between columns, so every
+  line splits back into the same cells however large, small or negative the numbers are.
+- How is a report dict shown? :func:`format_report` (re-exported as
+  ``chimeraboost.metrics.format_report``): a proper score is never printed alone; its line
+  carries the base rate, the reference loss that base rate implies and the skill, skill last.
+  Losses are printed with their natural sign.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
+NA = "n/a"
 NO_PROBA = "n/a — the model gives no probabilities"
+EMPTY = "—"  # a cell that does not apply to its row (the champion's difference to itself)
+GAP = "  "
 
 
-def fmt(x, digits: int = 4) -> str:
-    """A number for humans: 'n/a' for NaN / None, fixed decimals otherwise."""
+def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
+    """A number for humans.
+
+    ``digits`` decimals while the number is at least ``10**(1 - digits)`` in size and under a
+    million. A huge number gets six significant digits, a tiny one three, so neither prints
+    as ``0.0000`` nor spills into the next column. NaN and None are ``n/a``; integers print
+    as integers; ``signed`` puts ``+`` before positives.
+
+    >>> fmt(0.12345), fmt(3750.55161), fmt(-2.5, signed=True), fmt(2.5, 3, signed=True)
+    ('0.1235', '3750.5516', '-2.5000', '+2.500')
+    >>> fmt(1234567890.0), fmt(-0.000459971, signed=True), fmt(1.25e-07), fmt(0.0)
+    ('1.23457e+09', '-0.00046', '1.25e-07', '0.0000')
+    >>> fmt(float("nan")), fmt(None), fmt(np.int64(7)), fmt(float("-inf"))
+    ('n/a', 'n/a', '7', '-inf')
+    """
     if x is None:
-        return "n/a"
+        return NA
+    sign = "+" if signed else ""
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+        return f"{int(x):{sign}d}"
     x = float(x)
     if math.isnan(x):
-        return "n/a"
-    return f"{x:.{digits}f}"
+        return NA
+    if math.isinf(x):
+        return f"{x:{sign}}"
+    if x == 0.0 or 10.0 ** (1 - digits) <= abs(x) and round(abs(x), digits) < 1e6:
+        return f"{x:{sign}.{digits}f}"
+    return f"{x:{sign}.{6 if abs(x) >= 1e6 else 3}g}"
 
 
-def cell(x, width: int = 11, signed: bool = False) -> str:
-    """A right-aligned table cell that always leaves a space before the number.
+def fmt_p(p) -> str:
+    """A p-value: four decimals, scientific below 1e-4 (``3.2e-07``); ``n/a`` for NaN."""
+    if p is None or math.isnan(float(p)):
+        return NA
+    p = float(p)
+    return f"{p:.1e}" if p < 1e-4 else f"{p:.4f}"
 
-    Four decimals while they fit; large numbers (an MSE of 3,750.55) switch to 6 significant
-    digits rather than running into the next column.
+
+def percent(level: float) -> str:
+    """A confidence level as a percentage: ``95%``, ``97.5%``."""
+    return f"{level:.0%}" if level * 100 == round(level * 100) else f"{level:.1%}"
+
+
+class Col(NamedTuple):
+    """One column of a :func:`table`: its header and how its numbers are shown.
+
+    ``digits=None`` makes a text column (left-aligned, cells printed as given); otherwise
+    numbers go through :func:`fmt` with ``digits`` and ``signed`` and are right-aligned.
+    A cell that is already a string is printed as it is in either kind of column.
     """
-    if x is None or math.isnan(float(x)):
-        return "n/a".rjust(width)
-    text = f"{float(x):+.4f}" if signed else f"{float(x):.4f}"
-    if len(text) >= width:
-        text = f"{float(x):+.6g}" if signed else f"{float(x):.6g}"
-    return text.rjust(width)
+
+    title: str
+    digits: int | None = 4
+    signed: bool = False
+
+
+def table(columns, rows, *, indent: int = 2) -> list[str]:
+    """Lines of a text table: a header, then one line per row.
+
+    Column widths follow the widest cell, so nothing is truncated; columns are separated by
+    at least two spaces and no cell holds two spaces in a row, so ``re.split(r"\\s{2,}",
+    line.strip())`` gives back the cells of every line.
+
+    >>> print("\\n".join(table([Col("metric", None), Col("value"), Col("diff", signed=True)],
+    ...                        [["mse", 1e9, -147.01111], ["r2", float("nan"), 0.5]])))
+      metric  value       diff
+      mse     1e+09  -147.0111
+      r2        n/a    +0.5000
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+    text_rows = []
+    for row in rows:
+        if len(row) != len(columns):
+            msg = f"table row has {len(row)} cells for {len(columns)} columns: {row!r}"
+            raise ValueError(msg)
+        text_rows.append([_cell_text(v, c) for v, c in zip(row, columns)])
+    widths = [max([len(c.title), *(len(r[i]) for r in text_rows)]) for i, c in enumerate(columns)]
+
+    def line(cells):
+        parts = [t.ljust(w) if c.digits is None else t.rjust(w)
+                 for t, w, c in zip(cells, widths, columns)]
+        return (" " * indent + GAP.join(parts)).rstrip()
+
+    return [line([c.title for c in columns]), *(line(r) for r in text_rows)]
+
+
+def _cell_text(value, col: Col) -> str:
+    if isinstance(value, str):
+        text = value
+    elif col.digits is None:
+        text = NA if value is None else str(value)
+    else:
+        text = fmt(value, col.digits, signed=col.signed)
+    # Two spaces separate columns, so a cell never holds two in a row.
+    text = " ".join(text.split())
+    return text or EMPTY
 
 
 def rates(values, classes=None) -> str:
@@ -42,49 +132,58 @@ def rates(values, classes=None) -> str:
     labels)."""
     values = np.asarray(values, dtype=float)
     if classes is None or len(classes) != values.shape[0]:
-        return "[" + " ".join(f"{v:.3f}" for v in values) + "]"
-    return ", ".join(f"{label} {v:.3f}" for label, v in zip(classes, values))
+        return "[" + " ".join(fmt(v, 3) for v in values) + "]"
+    return ", ".join(f"{label} {fmt(v, 3)}" for label, v in zip(classes, values))
 
 
-def _rate(report) -> str:
-    rate = np.asarray(report.get("base_rate", np.nan), dtype=float)
+def _rate(report, key="base_rate") -> str:
+    rate = np.asarray(report.get(key, np.nan), dtype=float)
     if rate.ndim == 0:
         return fmt(rate, 3)
+    if rate.size == 2 and key == "reference_prior":
+        return fmt(rate[1], 3)  # binary: the rate of the positive class, as the base rate
     return rates(rate, report.get("classes"))
+
+
+def _from_baseline(report) -> bool:
+    """True when the reference comes from baseline targets rather than the scored y."""
+    return str(report.get("reference", "")).endswith("of baseline")
 
 
 def _header(report) -> str:
     parts = [f"n {report['n']:,}"]
     if "positives" in report and np.ndim(report.get("base_rate")) == 0:
-        parts.append(f"positives {report['positives']:,.6g}")
-    parts.append(f"judged against: {report.get('reference', 'n/a')}")
+        parts.append(f"positives {count(report['positives'])}")
+    parts.append(f"judged against: {report.get('reference', NA)}")
     return " · ".join(parts)
 
 
 def _format_classification(report, header: bool) -> list[str]:
     has_proba = not math.isnan(float(report.get("log_loss", np.nan)))
     note = report.get("note", NO_PROBA)
-    rate = _rate(report)
+    rate = f"base rate {_rate(report)}"
+    if has_proba and _from_baseline(report):
+        # The base rate describes the scored rows; the reference loss comes from the
+        # baseline's prior, a different number: both are named.
+        rate += f" | baseline prior {_rate(report, 'reference_prior')}"
     if has_proba:
         lines = [
-            f"log loss {fmt(report['log_loss'])} | base rate {rate} | "
+            f"log loss {fmt(report['log_loss'])} | {rate} | "
             f"reference {fmt(report['log_loss_ref'])} | skill {fmt(report['log_loss_skill'], 3)}",
             *([_header(report)] if header else []),
             "",
-            f"{'proper score':<16}{'loss':>10}{'reference':>12}{'skill':>10}",
-        ]
-        for label, key in (("log loss", "log_loss"), ("Brier (sum)", "brier")):
-            lines.append(
-                f"{label:<16}{fmt(report[key]):>10}{fmt(report[key + '_ref']):>12}"
-                f"{fmt(report[key + '_skill'], 3):>10}"
-            )
-        lines.append(
+            *table(
+                [Col("proper score", None), Col("loss"), Col("reference"), Col("skill", 3)],
+                [[label, report[key], report[key + "_ref"], report[key + "_skill"]]
+                 for label, key in (("log loss", "log_loss"), ("Brier (sum)", "brier"))],
+                indent=0,
+            ),
             f"{'calibration':<16}MCB {fmt(report['calibration_mcb'])}   "
-            f"DSC {fmt(report['discrimination_dsc'])}   UNC {fmt(report['uncertainty_unc'])}"
-        )
+            f"DSC {fmt(report['discrimination_dsc'])}   UNC {fmt(report['uncertainty_unc'])}",
+        ]
     else:
         lines = [
-            f"log loss {note} | base rate {rate}",
+            f"log loss {note} | {rate}",
             *([_header(report)] if header else []),
             "",
             f"{'proper scores':<16}{note}",
@@ -107,18 +206,30 @@ def _format_classification(report, header: bool) -> list[str]:
 
 
 def _format_regression(report, header: bool) -> list[str]:
-    lines = [
-        f"RMSE {fmt(report['rmse'])} | mean of y {fmt(report['mean_y'])} | "
-        f"reference {fmt(report['rmse_ref'])} | skill (r2) {fmt(report['r2'], 3)}",
+    # The skill is judged against a constant: the mean (median) of y, or of the baseline
+    # targets. With a baseline both means are shown, each under its own name.
+    if _from_baseline(report):
+        means = (f"mean of y {fmt(report['mean_y'])} | baseline mean "
+                 f"{fmt(report['baseline_mean'])}")
+        mean, median = "baseline mean", "baseline median"
+    else:
+        means = f"mean of y {fmt(report['mean_y'])}"
+        mean, median = "mean of y", "median of y"
+    return [
+        f"RMSE {fmt(report['rmse'])} | {means} | reference {fmt(report['rmse_ref'])} | "
+        f"skill (r2) {fmt(report['r2'], 3)}",
         *([_header(report)] if header else []),
         "",
-        f"{'loss':<16}{'value':>12}{'reference':>12}{'skill':>10}",
-        f"{'RMSE':<16}{fmt(report['rmse']):>12}{fmt(report['rmse_ref']):>12}"
-        f"{fmt(report['r2'], 3):>10}  (r2, constant mean {fmt(report['baseline_mean'])})",
-        f"{'MAE':<16}{fmt(report['mae']):>12}{fmt(report['mae_ref']):>12}"
-        f"{fmt(report['mae_skill'], 3):>10}  (constant median {fmt(report['baseline_median'])})",
+        *table(
+            [Col("loss", None), Col("value"), Col("reference"), Col("skill", 3),
+             Col("reference forecast", None)],
+            [["RMSE", report["rmse"], report["rmse_ref"], report["r2"],
+              f"{mean} {fmt(report['baseline_mean'])} (skill: r2)"],
+             ["MAE", report["mae"], report["mae_ref"], report["mae_skill"],
+              f"{median} {fmt(report['baseline_median'])}"]],
+            indent=0,
+        ),
     ]
-    return lines
 
 
 def report_lines(report, header: bool = True) -> list[str]:
@@ -139,10 +250,25 @@ def format_report(report, title=None) -> str:
     """Fixed-width text of a classification or regression report dict.
 
     Classification starts with the four-number line: log loss, base rate, reference loss,
-    skill. Regression starts with RMSE, the mean of y, the reference RMSE and r2. NaN prints
-    as ``n/a``; a classification report without probabilities says so instead of a number.
+    skill. Regression starts with RMSE, the mean of y, the reference RMSE and r2. When the
+    reference comes from baseline targets, the line also names the number the reference is
+    built from (``baseline prior``, ``baseline mean``), next to the scored rows' base rate or
+    mean. NaN prints as ``n/a``; a classification report without probabilities says so
+    instead of a number.
     """
     lines = report_lines(report)
     if title:
         lines = [str(title), "=" * len(str(title)), *lines]
     return "\n".join(lines)
+
+
+def cell(x, width: int = 11, signed: bool = False) -> str:
+    """Deprecated fixed-width cell; use :func:`table`."""
+    return " " + fmt(x, signed=signed).rjust(width - 1)
+
+
+def count(x) -> str:
+    """A count for prose: ``1,234`` when whole (weighted counts need not be), else :func:`fmt`."""
+    if x is None or math.isnan(float(x)):
+        return NA
+    return f"{int(round(float(x))):,}" if float(x) == round(float(x)) else fmt(x)

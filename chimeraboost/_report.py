@@ -26,18 +26,21 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
-from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from . import metrics, quantile_metrics, resampling
 from ._facts import ABOUT_THE_ROWS, is_loss
-from ._format import NO_PROBA, cell, fmt, rates, report_lines
+from ._format import NA, NO_PROBA, Col, count, fmt, fmt_p, percent, rates, report_lines, table
 from ._validation import (
     as_1d,
+    check_aligned,
+    check_features,
     check_level,
     check_positive_int,
+    check_rows,
     check_sample_weight,
+    estimator_family,
     import_pandas,
 )
 
@@ -78,13 +81,6 @@ def _check_fitted(estimator, arg: str) -> None:
             raise NotFittedError(msg) from None
 
 
-def _is_classifier(estimator) -> bool:
-    try:
-        return is_classifier(estimator)
-    except (AttributeError, TypeError):  # no scikit-learn tags
-        return getattr(estimator, "_estimator_type", None) == "classifier"
-
-
 def _final(estimator):
     """The estimator that makes the predictions: through Pipelines and fitted searches."""
     for _ in range(10):
@@ -107,7 +103,9 @@ def _quantile_levels(estimator):
 
 
 def _task(estimator) -> str:
-    if _is_classifier(estimator) or hasattr(estimator, "classes_"):
+    """What the model is judged on, decided by what it is (:func:`estimator_family`), then
+    by what it offers."""
+    if estimator_family(estimator) == "classifier":
         if hasattr(estimator, "predict_proba"):
             return "classification"
         if hasattr(estimator, "decision_function"):
@@ -124,6 +122,7 @@ class _Scored:
     def __init__(self, estimator, X, y, sample_weight, targets, k, arg, classes=None):
         _check_fitted(estimator, arg)
         self.name, self.task = _name(estimator), _task(estimator)
+        check_features(estimator, X, arg, self.name)
         self.evaluator = None
         if self.task in ("classification", "ranking", "rule"):
             self._classify(estimator, X, y, sample_weight, targets, k, classes)
@@ -235,11 +234,85 @@ def _check_same_task(model: _Scored, base_estimator) -> str:
     return base_task
 
 
+# --------------------------------------------------------------------------- names
+
+
+def distinct_names(first, second, roles=("model", "baseline")) -> tuple[str, str]:
+    """Names that tell two estimators apart in a header.
+
+    Their class names (:func:`_name`) when those differ; otherwise the same names followed by
+    the parameters in which the two differ (``Pipeline(StandardScaler, LogisticRegression)
+    [C=0.01]``), and when the parameters do not tell them apart either, by their ``roles``
+    (``... (champion)``).
+    """
+    a, b = _name(first), _name(second)
+    if a != b:
+        return a, b
+    shown = _differing_params(first, second)
+    if shown is not None and shown[0] != shown[1]:
+        return f"{a} [{shown[0]}]", f"{b} [{shown[1]}]"
+    return f"{a} ({roles[0]})", f"{b} ({roles[1]})"
+
+
+def _differing_params(first, second, limit: int = 2):
+    try:
+        pa, pb = first.get_params(deep=True), second.get_params(deep=True)
+    except (AttributeError, TypeError):  # duck-typed models without get_params
+        return None
+
+    def nested(value):  # an estimator or a list of steps: its own parameters are listed too
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return any(hasattr(v, "get_params") or (isinstance(v, tuple) and nested(list(v)))
+                   for v in items)
+
+    def short(value):
+        text = repr(value)
+        return text if len(text) <= 24 else text[:21] + "..."
+
+    keys = [k for k in pa if k in pb and not nested(pa[k]) and not nested(pb[k])
+            and short(pa[k]) != short(pb[k])]
+    if not keys:
+        return None
+    tails = [k.rsplit("__", 1)[-1] for k in keys]
+    labels = [t if tails.count(t) == 1 else k for k, t in zip(keys, tails)]
+    more = ", ..." if len(keys) > limit else ""
+    return tuple(", ".join(f"{lab}={short(p[k])}" for lab, k in zip(labels[:limit], keys))
+                 + more for p in (pa, pb))
+
+
+def _check_name(value, arg: str) -> None:
+    if value is not None and not (isinstance(value, str) and value.strip()):
+        msg = f"{arg} must be a non-empty string or None, got {value!r}."
+        raise TypeError(msg)
+
+
+def _names(estimator, baseline, name, baseline_name) -> tuple[str, str | None]:
+    """The model's and the baseline's names in the report: given ones as given, defaults
+    made distinct by :func:`distinct_names`."""
+    _check_name(name, "name")
+    _check_name(baseline_name, "baseline_name")
+    if baseline is None and baseline_name is not None:
+        msg = (f"baseline_name={baseline_name!r} names the baseline, but baseline is None; "
+               "pass baseline= (targets or a fitted estimator) too.")
+        raise ValueError(msg)
+    base_est = baseline if hasattr(baseline, "predict") else None
+    if base_est is None:
+        return (_name(estimator) if name is None else name), baseline_name
+    default_model, default_base = distinct_names(estimator, base_est)
+    model_name = default_model if name is None else name
+    base_name = default_base if baseline_name is None else baseline_name
+    if model_name == base_name:
+        msg = (f"name and baseline_name both read {model_name!r}; give the model and the "
+               "baseline different names so the comparison can tell them apart.")
+        raise ValueError(msg)
+    return model_name, base_name
+
+
 # --------------------------------------------------------------------------- the public call
 
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-           random_state=None, k=None) -> Report:
+           random_state=None, k=None, name=None, baseline_name=None) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -270,6 +343,12 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     k : int or float, default=None
         Binary classifiers: also recall and precision among the ``k`` highest-scored rows
         (a float in (0, 1) is a fraction of the rows).
+    name, baseline_name : str, default=None
+        What to call the model and the baseline in the printed report. None: the class
+        name (``Pipeline(StandardScaler, LogisticRegression)``); when a fitted baseline has
+        the same class name as the model, the parameters in which the two differ are added
+        (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
+        ``baseline_name`` also names baseline targets (``"y_train"``).
 
     Returns
     -------
@@ -299,7 +378,8 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     """
     level = None if ci is None else check_level(ci, "ci")
     n_boot = check_positive_int(n_boot, "n_boot")
-    n = _check_rows(X, y)
+    n = check_rows(X, y)
+    check_aligned(X=X, y=y, sample_weight=sample_weight)
     check_sample_weight(sample_weight, n)
     base_est = baseline if hasattr(baseline, "predict") else None
     targets = None if base_est is not None else baseline
@@ -310,6 +390,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         _check_same_task(model, base_est)
         incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
                             classes=getattr(model, "classes", None))
+    model_name, base_name = _names(estimator, baseline, name, baseline_name)
     ci_dict, dropped, vs = None, {}, None
     if incumbent is not None:
         paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
@@ -322,10 +403,10 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         ci_dict, dropped = _intervals(boot, model.point, level)
     base_report, delong = None, None
     if incumbent is not None:
-        base_report = Report(incumbent.point, incumbent.name, incumbent.task, "y")
+        base_report = Report(incumbent.point, base_name, incumbent.task, "y")
         delong = _delong(model, incumbent, y, level or 0.95)
-    return Report(model.point, model.name, model.task,
-                  "y" if targets is None else "baseline targets",
+    return Report(model.point, model_name, model.task,
+                  "y" if targets is None else base_name or "baseline targets",
                   ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
                   vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
 
@@ -338,19 +419,6 @@ def _delong(model: _Scored, incumbent: _Scored, y, level):
     return resampling.delong_roc_auc_difference(
         y, scores[0], scores[1], pos_label=model.classes[1], level=level
     )
-
-
-def _check_rows(X, y) -> int:
-    y_arr = as_1d(y, "y")
-    try:
-        n_x = X.shape[0] if hasattr(X, "shape") else len(X)
-    except TypeError as exc:
-        msg = f"X must be array-like with one row per sample, got {type(X).__name__}."
-        raise TypeError(msg) from exc
-    if n_x != y_arr.shape[0]:
-        msg = f"X has {n_x} rows but y has {y_arr.shape[0]}; they must describe the same rows."
-        raise ValueError(msg)
-    return n_x
 
 
 def _scalar(value) -> bool:
@@ -448,7 +516,7 @@ class Report(Mapping):
         v = self._values
         parts = [self.estimator_name, f"{v['n']:,} rows scored"]
         if "positives" in v and np.ndim(v.get("base_rate")) == 0:
-            parts.append(f"{v['positives']:,.6g} positives (base rate {fmt(v['base_rate'], 3)})")
+            parts.append(f"{count(v['positives'])} positives (base rate {fmt(v['base_rate'], 3)})")
         elif "base_rate" in v:
             parts.append(f"class rates {rates(v['base_rate'], v.get('classes'))}")
         parts.append(f"judged against: {self.reference()}")
@@ -467,41 +535,47 @@ class Report(Mapping):
         return "\n".join(lines)
 
     def _ci_lines(self) -> list[str]:
-        pct = f"{self.ci_level:.0%}" if self.ci_level * 100 == round(self.ci_level * 100) \
-            else f"{self.ci_level:.1%}"
-        out = [f"{pct} bootstrap intervals (percentile; {self.n_boot:,} resamples of the rows)",
-               f"  {'metric':<22}{'value':>11}{'low':>11}{'high':>11}"]
+        rows, dropped = [], False
         for key, (lo, hi) in self.ci.items():
             if key in ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
                 continue
             if math.isnan(float(self._values[key])):
                 continue
-            note = ""
-            if self.n_dropped.get(key):
-                note = f"  ({self.n_dropped[key]} resamples with one class left out)"
-            out.append(f"  {key:<22}{cell(self._values[key])}{cell(lo)}{cell(hi)}{note}")
+            left_out = int(self.n_dropped.get(key) or 0)
+            dropped = dropped or left_out > 0
+            rows.append([key, self._values[key], lo, hi, left_out])
+        columns = [Col("metric", None), Col("value"), Col("low"), Col("high")]
+        if dropped:  # the count column only when some resample was left out
+            columns.append(Col("left out"))
+        else:
+            rows = [row[:4] for row in rows]
+        out = [f"{percent(self.ci_level)} bootstrap intervals (percentile; {self.n_boot:,} "
+               "resamples of the rows)", *table(columns, rows)]
+        if dropped:
+            out.append("  left out: resamples in which the metric is undefined (a class missing); "
+                       "the interval is taken over the others")
         return out
 
     def _vs_lines(self) -> list[str]:
         base = self.baseline_report
         level = self.ci_level or 0.95
-        out = [
-            f"vs baseline {base.estimator_name if base else ''} on the same rows: model minus "
-            f"baseline, paired bootstrap {level:.0%} ({self.n_boot:,} resamples)",
-            f"  {'metric':<22}{'model':>11}{'baseline':>11}{'difference':>12}{'low':>11}"
-            f"{'high':>11}",
-        ]
+        rows = []
         for key, (diff, lo, hi) in self.vs_baseline.items():
             b = base[key] if base is not None else np.nan
-            out.append(
-                f"  {key:<22}{cell(self._values[key])}{cell(b)}{cell(diff, 12, signed=True)}"
-                f"{cell(lo, signed=True)}{cell(hi, signed=True)}  {_verdict(key, lo, hi)}"
-            )
+            rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
+        out = [
+            f"vs baseline {base.estimator_name if base else NA} on the same rows: model minus "
+            f"baseline, paired bootstrap {percent(level)} ({self.n_boot:,} resamples)",
+            *table([Col("metric", None), Col("model"), Col("baseline"),
+                    Col("difference", signed=True), Col("low", signed=True),
+                    Col("high", signed=True), Col("verdict", None)], rows),
+        ]
         d = self.delong_vs_baseline
         if d is not None:
             out.append(
-                f"  DeLong paired test of the ROC-AUC difference: {d.estimate:+.4f} "
-                f"(se {d.se:.4f}, {level:.0%} [{d.low:+.4f}, {d.high:+.4f}], p = {d.pvalue:.3g})"
+                f"  DeLong paired test of the ROC-AUC difference: {fmt(d.estimate, signed=True)} "
+                f"(se {fmt(d.se)}, {percent(level)} [{fmt(d.low, signed=True)}, "
+                f"{fmt(d.high, signed=True)}], p = {fmt_p(d.pvalue)})"
             )
         return out
 
@@ -576,7 +650,8 @@ class ReportMixin:
     """
 
     def report(self, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-               random_state=None, k=None) -> Report:
+               random_state=None, k=None, name=None, baseline_name=None) -> Report:
         """This fitted model's :func:`report` on ``(X, y)``; same arguments."""
         return report(self, X, y, baseline=baseline, sample_weight=sample_weight, ci=ci,
-                      n_boot=n_boot, random_state=random_state, k=k)
+                      n_boot=n_boot, random_state=random_state, k=k, name=name,
+                      baseline_name=baseline_name)

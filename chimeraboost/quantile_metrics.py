@@ -45,13 +45,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._format import Col, fmt, table
 from ._kernels import fraction, replicate_weights, weighted_quantiles
 from ._validation import (
+    check_aligned,
     check_numeric_1d,
     check_quantile_levels,
     check_quantile_pred,
     check_same_length,
     check_sample_weight,
+    unit_scale,
     warn_degenerate,
 )
 
@@ -75,20 +78,26 @@ _PAIR_TOL = 1e-9
 
 def _check_inputs(y, pred, quantiles, sample_weight):
     """Validate the common (y, pred, quantiles, sample_weight) quadruple once, first."""
+    check_aligned(y=y, pred=pred, sample_weight=sample_weight)
     levels = check_quantile_levels(quantiles)
     y_arr = check_numeric_1d(y, "y")
     pred_arr = check_quantile_pred(pred, levels.shape[0])
     n = check_same_length(y=y_arr, pred=pred_arr)
-    w = check_sample_weight(sample_weight, n)
+    # Pinball losses are linear in the weights; a unit scale keeps their sums in range.
+    w = unit_scale(check_sample_weight(sample_weight, n))[0]
     return y_arr, pred_arr, levels, w
+
+
+def _rho(diff, levels):
+    """The pinball (check) function rho_tau(u), u = y - q, elementwise (broadcasting)."""
+    # rho_tau(u) = tau * u for u >= 0 and (tau - 1) * u for u < 0: under-prediction of a high
+    # quantile costs tau per unit, over-prediction costs 1 - tau.
+    return np.where(diff >= 0, levels * diff, (levels - 1.0) * diff)
 
 
 def _pinball_matrix(y, pred, levels):
     """Per-row, per-level pinball loss rho_tau(y - q) as an (n, K) matrix."""
-    diff = y[:, None] - pred
-    # rho_tau(u) = tau * u for u >= 0 and (tau - 1) * u for u < 0: under-prediction of a high
-    # quantile costs tau per unit, over-prediction costs 1 - tau.
-    return np.where(diff >= 0, levels * diff, (levels - 1.0) * diff)
+    return _rho(y[:, None] - pred, levels)
 
 
 def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
@@ -492,8 +501,7 @@ class QuantileEvaluator:
             ref_q = weighted_quantiles(self.y[self._order], W[:, self._order], self.levels)
             ref = np.empty_like(ref_q)
             for k, tau in enumerate(self.levels):
-                diff = self.y[None, :] - ref_q[:, k : k + 1]
-                ref[:, k] = np.sum(W * np.where(diff >= 0, tau * diff, (tau - 1.0) * diff), axis=1)
+                ref[:, k] = np.sum(W * _rho(self.y[None, :] - ref_q[:, k : k + 1], tau), axis=1)
             ref /= ws[:, None]
         else:
             ref_q = np.broadcast_to(self._baseline_q, out["pinball"].shape)
@@ -544,29 +552,28 @@ def format_report(report, title=None) -> str:
     str
     """
     ref_from = "quantiles of y" if report["baseline"] == "y" else "quantiles of baseline"
-    # The proper score first, with its reference and skill, as every chimeraboost report.
+    # The proper score first, with its reference and skill, as every chimeraboost report; all
+    # numbers through the one formatter (fixed decimals, significant digits when they do not
+    # fit), NaN as "n/a".
     headline = (
-        f"mean pinball {report['crps']:.6g} | reference {report['crps_ref']:.6g} "
-        f"({ref_from}) | skill {report['crps_skill']:.3f}"
+        f"mean pinball {fmt(report['crps'])} | reference {fmt(report['crps_ref'])} "
+        f"({ref_from}) | skill {fmt(report['crps_skill'], 3)}"
     )
-    lines = [title or "Quantile forecast", headline, f"  {'rows':<34}{report['n']:>12d}"]
-    lines.append(f"  {'level':<34}{'pinball':>12}")
-    for tau, loss in zip(report["quantiles"], report["pinball"]):
-        lines.append(f"  {tau:<34.4g}{loss:>12.6g}")
+    lines = [title or "Quantile forecast", headline, ""]
+    levels = [[f"{tau:g}", loss] for tau, loss in zip(report["quantiles"], report["pinball"])]
+    lines += table([Col("level", None), Col("pinball")], levels)
     if report["intervals"]:
-        lines.append(
-            f"  {'interval':<16}{'nominal':>8}{'coverage':>10}{'width':>12}{'int. score':>12}"
-        )
-        for r in report["intervals"]:
-            span = f"{r['lower_level']:.4g}-{r['upper_level']:.4g}"
-            lines.append(
-                f"  {span:<16}{r['nominal']:>8.3f}{r['coverage']:>10.3f}"
-                f"{r['mean_width']:>12.6g}{r['interval_score']:>12.6g}"
-            )
-    lines.append(f"  {'crossing rate':<34}{report['crossing_rate']:>12.4f}")
+        lines += ["", *table(
+            [Col("interval", None), Col("nominal"), Col("coverage"), Col("width"),
+             Col("int. score")],
+            [[f"{r['lower_level']:g}-{r['upper_level']:g}", r["nominal"], r["coverage"],
+              r["mean_width"], r["interval_score"]] for r in report["intervals"]],
+        )]
+    summary = [["rows", int(report["n"])], ["crossing rate", report["crossing_rate"]]]
     if report.get("mae_median") is not None:
-        lines.append(f"  {'MAE of the median':<34}{report['mae_median']:>12.6g}")
-    lines.append(f"  {'mean pinball (CRPS / 2)':<34}{report['crps']:>12.6g}")
-    lines.append(f"  {'reference: ' + ref_from:<34}{report['crps_ref']:>12.6g}")
-    lines.append(f"  {'CRPS skill':<34}{report['crps_skill']:>12.4f}")
+        summary.append(["MAE of the median", report["mae_median"]])
+    summary += [["mean pinball (CRPS / 2)", report["crps"]],
+                ["reference: " + ref_from, report["crps_ref"]],
+                ["CRPS skill", report["crps_skill"]]]
+    lines += ["", *table([Col("summary", None), Col("value")], summary)]
     return "\n".join(lines)

@@ -234,7 +234,7 @@ def test_format_report_text():
     assert lines[0] == "Holdout"
     rep = quantile_report(y, pred, LEVELS)
     assert lines[1] == (
-        f"mean pinball {rep['crps']:.6g} | reference {rep['crps_ref']:.6g} (quantiles of y) | "
+        f"mean pinball {rep['crps']:.4f} | reference {rep['crps_ref']:.4f} (quantiles of y) | "
         f"skill {rep['crps_skill']:.3f}"
     )
     assert lines[-1].strip().startswith("CRPS skill")
