@@ -77,10 +77,15 @@ n_iter_no_change : default=None
         Engine parameters of ``HistGradientBoosting*``; ``None`` takes the ``quality`` preset.
     early_stopping : bool, default=True
         Hold out ``validation_fraction`` of the rows and stop boosting when their loss has not
-        improved for ``n_iter_no_change`` iterations. Skipped when the held-out part would have
-        fewer than 20 rows.
+        improved for ``n_iter_no_change`` iterations. Skipped (and, for the classifier, no
+        temperature fitted) when the held-out part or the rest would have fewer than 20
+        rows. The classifier asks for an improvement of at least 0.1% of the no-skill log
+        loss (the entropy of the class prior) over those iterations, so that boosting also
+        stops on a separable split, whose held-out log loss otherwise creeps towards 0 for
+        ever; the regressors use the engine's absolute tolerance (1e-7).
     validation_fraction : float in (0, 1), default=0.15
-        Share of rows held out (stratified by class for the classifier).
+        Share of rows held out. For the classifier the split is stratified by class, and
+        every class keeps at least one training row.
     n_ensembles : int >= 1, default=1
         Number of boosters, each with its own seed and held-out split (so each learns from a
         different subsample), averaged at prediction time (Breiman 1996).
@@ -399,6 +404,8 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
             raise ValueError(msg)
         codes = np.full(y.shape[0], -1, dtype=np.intp)
         codes[rows] = codes_kept
+        params["tol"] = B.EARLY_STOPPING_REL_TOL * B.no_skill_log_loss(
+            codes_kept, None if w is None else w[rows])
 
         def make_engines(seed, early):
             kwargs = self._engine_kwargs(params, seed, early)
