@@ -156,8 +156,9 @@ def check_aligned(**inputs) -> None:
                f"(or {name}.reindex({first}.index))" if same_labels else
                f"pass .to_numpy() of both if their rows are already in the same order, or "
                f"align them first ({first}, {name} = {first}.align({name}, join='inner'))")
+        a, b = (v.item() if isinstance(v, np.generic) else v for v in (ref[i], idx[i]))
         msg = (f"{first} and {name} carry different pandas indexes (position {i}: "
-               f"{ref[i]!r} vs {idx[i]!r}); rows are paired by position, so they would be "
+               f"{a!r} vs {b!r}); rows are paired by position, so they would be "
                f"paired wrongly. {how[0].upper()}{how[1:]}.")
         raise ValueError(msg)
 

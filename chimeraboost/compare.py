@@ -45,6 +45,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.metrics import make_scorer
 from sklearn.model_selection import (
     RepeatedKFold,
     RepeatedStratifiedKFold,
@@ -52,7 +53,9 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
+from . import _facts
 from ._facts import is_loss
+from .metrics import regression_report
 from ._format import EMPTY, Col, fmt, fmt_p, percent, table
 from ._paired_tests import (
     BayesianTTestResult,
@@ -200,7 +203,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     scoring : str or callable, default=None
         One scoring string (``"brier_skill"``, ``"roc_auc"``, ``"r2"``, ...) or scorer; greater
         must be better, as for every scikit-learn scorer. None: ``"brier_skill"`` for
-        classifiers, ``"r2"`` for regressors.
+        classifiers, r2 for regressors -- computed by :func:`chimeraboost.metrics.regression_report`,
+        so a fold whose target is constant gets NaN (and is left out, with a warning) instead
+        of scikit-learn's 1.0 or 0.0.
     cv : int, splitter or iterable, default=None
         None: ``RepeatedStratifiedKFold(5, 2)`` for classifiers, ``RepeatedKFold(5, 2)`` for
         regressors, seeded with ``random_state``. The splits are drawn once and shared.
@@ -272,7 +277,7 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
         msg = f"baseline={baseline!r} is not one of the models: {list(named)}."
         raise ValueError(msg)
     if scoring is None:
-        scoring = "brier_skill" if classifier else "r2"
+        scoring = "brier_skill" if classifier else _R2_SCORER
     elif not (isinstance(scoring, str) or callable(scoring)):
         msg = f"scoring must be one scoring string or scorer, got {type(scoring).__name__}."
         raise TypeError(msg)
@@ -288,10 +293,21 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     n_train = float(np.mean([len(splits[j][0]) for j in np.flatnonzero(keep)]))
     n_test = float(np.mean([len(splits[j][1]) for j in np.flatnonzero(keep)]))
     challengers = _challengers(scores, baseline, n_train, n_test, rope, alpha, threshold)
-    scoring_name = scoring if isinstance(scoring, str) else getattr(scoring, "name", repr(scoring))
+    scoring_name = scoring if isinstance(scoring, str) else "r2" if scoring is _R2_SCORER \
+        else getattr(scoring, "name", repr(scoring))
     return ComparisonResult(scores, baseline, challengers, scoring=scoring_name, cv=cv_text,
                             n_train=n_train, n_test=n_test, rope=rope, alpha=alpha,
                             threshold=threshold)
+
+
+def _r2(y, pred, sample_weight=None) -> float:
+    """r2 by this library's rule (:func:`chimeraboost.metrics.regression_report`): NaN with a
+    warning on a constant fold, where scikit-learn's ``r2_score`` returns 1.0 or 0.0 and a
+    comparison would conclude from a number that measures nothing."""
+    return regression_report(y, pred, sample_weight)["r2"]
+
+
+_R2_SCORER = make_scorer(_r2)
 
 
 def _defined_folds(scores: dict) -> np.ndarray:
@@ -534,6 +550,36 @@ class HoldoutComparison:
         return out
 
 
+def _why_no_difference(rep, metric: str, names) -> str:
+    """Which model cannot give ``metric`` on these rows, and why, in one sentence."""
+    available = sorted(rep.vs_baseline)
+    if metric in _facts.ABOUT_THE_ROWS:
+        return (f"metric={metric!r} describes the rows, not a model; compare on one of "
+                f"{available}.")
+    if metric not in rep:
+        return (f"metric={metric!r} is not a number of a {rep.task} report; available: "
+                f"{available}.")
+    reasons = []
+    for role, name, r in (("challenger", names[1], rep), ("champion", names[0],
+                                                          rep.baseline_report)):
+        value = r.get(metric)
+        if value is None or (np.ndim(value) == 0 and math.isnan(float(value))):
+            why = ("it gives no probabilities" if r.task in ("ranking", "rule") and
+                   metric in _PROBA_METRICS else "the metric is undefined on these rows")
+            reasons.append(f"the {role} {name} has no {metric} ({why})")
+    base_rate = rep.get("base_rate")
+    if np.ndim(base_rate) == 0 and base_rate is not None and base_rate in (0.0, 1.0):
+        reasons.append("y holds a single class, so skills against its base rate and ROC-AUC "
+                       "are undefined")
+    detail = "; ".join(reasons) if reasons else "it is undefined on these rows"
+    return (f"Cannot compare on metric={metric!r}: {detail}. Numbers both models have here: "
+            f"{available}.")
+
+
+_PROBA_METRICS = {"log_loss", "log_loss_skill", "brier", "brier_skill", "calibration_mcb",
+                  "discrimination_dsc"}
+
+
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
                     n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
                     challenger_name=None) -> HoldoutComparison:
@@ -589,9 +635,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0])
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
-        msg = (f"metric={metric!r} has no paired difference for this {rep.task} model; "
-               f"available: {sorted(rep.vs_baseline)}.")
-        raise ValueError(msg)
+        raise ValueError(_why_no_difference(rep, metric, names))
     diff, lo, hi = rep.vs_baseline[metric]
     if is_loss(metric):  # orient so that positive always favours the challenger
         diff, lo, hi = -diff, -hi, -lo

@@ -265,6 +265,13 @@ class ClassificationEvaluator:
                 " (skills are measured against y's own base rate, which is then certain)")
             warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
                             f"{'is' if len(undefined) == 1 else 'are'} undefined{why}: NaN.")
+        if self.base_prior is not None:
+            perfect = [k for k in ("log_loss", "brier")
+                       if f"{k}_skill" in want and out.get(f"{k}_ref", [1.0])[0] <= 0]
+            if perfect:
+                warn_degenerate(
+                    f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
+                    f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
         ref = out.get("log_loss_ref")
         if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
             zero = [_plain(c) for c, q, rk in zip(self.classes, self.base_prior, r)

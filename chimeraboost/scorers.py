@@ -29,21 +29,22 @@ that lacks a class the model knows then misaligns the probability columns (sciki
 numbers themselves are computed by :mod:`chimeraboost.metrics` -- one definition per number.
 
 scikit-learn has no public registry of scoring strings. Everything that touches its internals
-sits in the block marked "scikit-learn internals" below, and
-``tests/test_scorers.py::test_sklearn_internals_are_where_we_expect`` fails with a readable
-message if a future scikit-learn moves them.
+sits in the private module ``chimeraboost._sklearn_scoring``; if a future scikit-learn moves
+them, ``register()`` warns instead of crashing, the scorer objects keep working (weights still
+routed), and ``tests/test_scorers.py::test_sklearn_internals_are_where_we_expect`` says what
+moved.
 """
 
 from __future__ import annotations
 
 import numbers
-import sys
 import warnings
 from collections.abc import Mapping
 
 import numpy as np
 
 from . import metrics
+from ._sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
 from ._validation import (
     as_1d,
     check_classes,
@@ -70,153 +71,6 @@ __all__ = [
 #: The scoring strings chimeraboost registers with scikit-learn.
 SCORING_NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
 
-# --------------------------------------------------------------------------------------------
-# scikit-learn internals: the only place this library touches them.
-#
-# 1. ``sklearn.metrics._scorer._SCORERS``: the dict behind ``get_scorer`` and
-#    ``get_scorer_names``. Registering a name means adding an entry.
-# 2. The sets of valid scoring strings that parameter validation builds *when a module is
-#    imported* (``StrOptions(set(get_scorer_names()))`` in ``cross_validate``, the search
-#    classes, the curves, ``permutation_importance``, ``check_scoring``...). Modules imported
-#    after registration see our names; for those imported before, the sets are extended in place.
-#    Public handles to those sets: ``func._skl_parameter_constraints`` (set by
-#    ``validate_params``) and ``cls._parameter_constraints``.
-# 3. ``sklearn.metrics._scorer._BaseScorer``: the base class of scikit-learn's scorers. Deriving
-#    from it gives ours ``set_score_request``, metadata routing and multi-metric support exactly
-#    as scikit-learn's own scorers have them; we override ``_score`` and ``__repr__``.
-# --------------------------------------------------------------------------------------------
-
-# Names every scikit-learn since 1.0 has registered; a set of strings holding all of them is
-# a set of scoring names.
-_SENTINEL_NAMES = frozenset({"accuracy", "roc_auc", "neg_log_loss", "r2", "neg_mean_squared_error"})
-
-_INTERNALS_HELP = (
-    "chimeraboost.scorers relies on scikit-learn internals that scikit-learn {version} does not "
-    "provide as expected: {problem}. The scorer objects (chimeraboost.scorers.brier_skill_scorer, "
-    "...) may still be passed as scoring=..., but the scoring strings cannot be registered. "
-    "Please report this with your scikit-learn version."
-)
-
-
-def _internals_error(problem: str) -> str:
-    import sklearn
-
-    return _INTERNALS_HELP.format(version=sklearn.__version__, problem=problem)
-
-
-def _sklearn_scorer_registry() -> dict:
-    """scikit-learn's dict of named scorers, or RuntimeError saying what moved."""
-    try:
-        from sklearn.metrics import _scorer
-    except ImportError as exc:  # pragma: no cover - future scikit-learn
-        raise RuntimeError(_internals_error(f"sklearn.metrics._scorer is gone ({exc})")) from exc
-    registry = getattr(_scorer, "_SCORERS", None)
-    if not isinstance(registry, dict) or not _SENTINEL_NAMES <= registry.keys():
-        msg = _internals_error("sklearn.metrics._scorer._SCORERS is no longer the scorer dict")
-        raise RuntimeError(msg)
-    from sklearn.metrics import get_scorer_names
-
-    if "accuracy" not in get_scorer_names() or get_scorer_names() != sorted(registry):
-        msg = _internals_error("get_scorer_names() no longer reads _SCORERS")
-        raise RuntimeError(msg)
-    return registry
-
-
-def _scoring_name_sets() -> list[set]:
-    """The sets of valid scoring strings built by the scikit-learn modules imported so far."""
-    found: dict[int, set] = {}
-    for mod_name, module in list(sys.modules.items()):
-        if module is None or not (mod_name == "sklearn" or mod_name.startswith("sklearn.")):
-            continue
-        for obj in list(vars(module).values()):
-            own = getattr(obj, "__dict__", None)
-            if not isinstance(own, Mapping):
-                continue
-            # own attributes only: classes share their parents' constraint lists anyway.
-            for attr in ("_skl_parameter_constraints", "_parameter_constraints"):
-                constraints = own.get(attr)
-                if isinstance(constraints, dict):
-                    for options in _string_option_sets(constraints):
-                        found[id(options)] = options
-    return list(found.values())
-
-
-def _string_option_sets(constraints: dict):
-    for allowed in constraints.values():
-        if not isinstance(allowed, list):  # e.g. "no_validation"
-            continue
-        for constraint in allowed:
-            options = getattr(constraint, "options", None)
-            if isinstance(options, set) and _SENTINEL_NAMES <= options:
-                yield options
-
-
-def _scorer_base():
-    try:
-        from sklearn.metrics._scorer import _BaseScorer, _Scorer
-    except ImportError:  # pragma: no cover - future scikit-learn
-        return None
-    # Our subclass overrides ``_score(method_caller, estimator, X, y_true, **kwargs)``, which
-    # the base's ``__call__`` and the multi-metric scorer call; ``_Scorer`` implements it too.
-    needed = ("set_score_request", "_get_metadata_request", "_accept_sample_weight")
-    if not all(hasattr(_BaseScorer, a) for a in needed) or not hasattr(_Scorer, "_score"):
-        return None  # pragma: no cover - future scikit-learn
-    return _BaseScorer
-
-
-class _FallbackScorerBase:  # pragma: no cover - only if scikit-learn moves _BaseScorer
-    """Plain callable scorer (no metadata routing) used if ``_BaseScorer`` disappears."""
-
-    def __init__(self, score_func, sign, kwargs, response_method):
-        self._score_func = score_func
-        self._sign = sign
-        self._kwargs = kwargs
-        self._response_method = response_method
-
-    def __call__(self, estimator, X, y_true, **kwargs):
-        return self._score(None, estimator, X, y_true, **kwargs)
-
-
-_ScorerBase = _scorer_base() or _FallbackScorerBase
-
-
-def _integration_problems() -> list[str]:
-    """Human-readable list of what no longer works as this module expects (empty if fine)."""
-    problems = []
-    try:
-        registry = _sklearn_scorer_registry()
-    except RuntimeError as exc:
-        return [str(exc)]
-    if _ScorerBase is _FallbackScorerBase:
-        problems.append(
-            "chimeraboost.scorers derives its scorers from sklearn.metrics._scorer._BaseScorer "
-            "(with _score, set_score_request, _get_metadata_request), which this scikit-learn "
-            "no longer provides; the scorers fell back to a plain callable without metadata "
-            "routing. Please report this with your scikit-learn version."
-        )
-    for name in SCORING_NAMES:
-        if getattr(registry.get(name), "_chimeraboost_name", None) != name:
-            problems.append(
-                f"{name!r} is not registered to chimeraboost's scorer (does chimeraboost's "
-                "__init__ call scorers.register()?)"
-            )
-    from sklearn.model_selection import cross_validate
-
-    constraints = getattr(cross_validate, "_skl_parameter_constraints", None)
-    if not isinstance(constraints, dict) or not any(_string_option_sets(constraints)):
-        problems.append(
-            _internals_error(
-                "cross_validate._skl_parameter_constraints no longer holds the set of scoring "
-                "names, so names registered after import may be rejected"
-            )
-        )
-    elif not all(set(SCORING_NAMES) <= s for s in _string_option_sets(constraints)):
-        problems.append("cross_validate's set of valid scoring strings lacks chimeraboost's names")
-    return problems
-
-
-# ------------------------------------------------------------------ end of scikit-learn internals
-
 
 def _metadata_signature(y_true, y_proba, sample_weight=None, **kwargs):
     """scikit-learn's scorer base reads from this signature which metadata a scorer accepts
@@ -230,7 +84,7 @@ def _metadata_signature(y_true, y_proba, sample_weight=None, **kwargs):
     raise TypeError(msg)
 
 
-class ProbaScorer(_ScorerBase):
+class ProbaScorer(ScorerBase):
     """A scikit-learn scorer for a :mod:`chimeraboost.metrics` function of probabilities.
 
     Called as ``scorer(estimator, X, y)`` (optionally ``sample_weight=``), it calls
@@ -451,7 +305,7 @@ def make_skill_scorer(metric="brier", *, baseline=None, name=None):
     if baseline is None:
         func, kwargs, suffix, shown = skill, {}, "", ""
     elif isinstance(baseline, Mapping):
-        prior = _check_prior(baseline, positive=(metric == "log_loss"))
+        prior = _check_prior(baseline)
         func, kwargs, suffix = _skill_against_prior, {"metric": metric, "prior": prior}, "_vs_prior"
         shown = f", baseline={dict(zip(prior[0].tolist(), prior[1].tolist()))!r}"
     else:
@@ -470,51 +324,41 @@ def make_skill_scorer(metric="brier", *, baseline=None, name=None):
     )
 
 
-def _check_prior(baseline: Mapping, *, positive: bool):
-    """A prior given as {label: probability}: labels and probabilities, checked."""
+def _check_prior(baseline: Mapping):
+    """A prior given as {label: probability}: labels and probabilities, checked now, so that
+    a typo fails when the scorer is made rather than in the middle of a search."""
     labels = check_classes(list(baseline.keys()), "baseline labels")
     probs = check_numeric_1d(list(baseline.values()), "baseline probabilities")
-    bad = probs <= 0 if positive else probs < 0
-    if np.any(bad):
-        why = "> 0 for log-loss skill (a zero makes the reference loss infinite)" if positive else ">= 0"
-        msg = f"baseline probabilities must be {why}; got {dict(zip(labels.tolist(), probs.tolist()))}."
-        raise ValueError(msg)
-    if abs(probs.sum() - 1.0) > 1e-6:
-        msg = f"baseline probabilities must sum to 1, got {probs.sum():.6g}."
+    if np.any(probs < 0) or abs(probs.sum() - 1.0) > 1e-6:
+        shown = {_plain(k): float(v) for k, v in zip(labels.tolist(), probs.tolist())}
+        msg = f"baseline probabilities must be >= 0 and sum to 1; got {shown}."
         raise ValueError(msg)
     return labels, probs
 
 
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _skill_against_prior(y, proba, classes, sample_weight=None, *, metric, prior):
-    """Skill of ``proba`` against the constant forecast ``prior`` = (labels, probabilities)."""
-    _, loss_key, reference_loss = _SKILL_METRICS[metric]
+    """Skill of ``proba`` against the constant forecast ``prior`` = (labels, probabilities).
+
+    The same rule as everywhere: :mod:`chimeraboost.metrics` with ``baseline`` a mapping. A
+    fold holding one class keeps a finite skill against a fixed reference; a class that the
+    prior gives probability 0 and the fold holds makes the log-loss skill NaN, with a warning.
+    """
     labels, probs = prior
     classes = check_classes(classes)
-    codes = encode_labels(labels, classes, "baseline labels")
-    if labels.shape[0] != classes.shape[0]:
+    if set(labels.tolist()) != set(classes.tolist()):
         missing = sorted(set(classes.tolist()) - set(labels.tolist()), key=str)
         msg = (
             f"baseline gives probabilities for {labels.tolist()} but the fitted estimator's "
             f"classes_ are {classes.tolist()} (missing {missing})."
         )
         raise ValueError(msg)
-    aligned = np.empty(classes.shape[0])
-    aligned[codes] = probs
-    # warn=False: a fold holding one class is fine against a fixed reference; the loss is
-    # defined, only scores relative to the fold's own prior (and ROC-AUC) are not.
-    evaluator = metrics.classification_evaluator(
-        y, classes, proba=proba, sample_weight=sample_weight
-    )
-    model_loss = float(evaluator.evaluate(warn=False)[loss_key][0])
-    outcome = metrics.class_prior(y, classes, sample_weight)
-    ref_loss = reference_loss(aligned, outcome)
-    if ref_loss <= 0:
-        warn_degenerate(
-            "Skill is undefined (NaN): the fixed baseline prior forecasts every scored row "
-            "perfectly, so its loss is zero."
-        )
-        return float("nan")
-    return 1.0 - model_loss / ref_loss
+    skill = _SKILL_METRICS[metric][0]
+    return skill(y, proba, classes, sample_weight=sample_weight,
+                 baseline=dict(zip(labels.tolist(), probs.tolist())))
 
 
 def _make_at_k_scorer(which, metric, k, pos_label, response_method, name):
@@ -624,7 +468,7 @@ def register() -> tuple:
         The names that now resolve to chimeraboost's scorers.
     """
     try:
-        registry = _sklearn_scorer_registry()
+        registry = scorer_registry()
     except RuntimeError as exc:
         warnings.warn(str(exc), UserWarning, stacklevel=2)
         return ()
@@ -641,6 +485,6 @@ def register() -> tuple:
             warnings.warn(msg, UserWarning, stacklevel=2)
             continue
         served.append(name)
-    for options in _scoring_name_sets():
+    for options in scoring_name_sets():
         options.update(served)
     return tuple(served)

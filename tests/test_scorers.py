@@ -47,7 +47,7 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
 import chimeraboost
-from chimeraboost import metrics, scorers
+from chimeraboost import _sklearn_scoring, metrics, report, scorers
 from chimeraboost.exceptions import DegenerateMetricWarning
 
 NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
@@ -91,10 +91,10 @@ def _metric_value(name, y, proba, classes, sample_weight=None):
 
 
 def test_sklearn_internals_are_where_we_expect():
-    problems = scorers._integration_problems()
+    problems = _sklearn_scoring.integration_problems(scorers.SCORING_NAMES)
     assert not problems, (
         "scikit-learn's internals moved; chimeraboost.scorers must be adapted "
-        "(see the 'scikit-learn internals' block in chimeraboost/scorers.py):\n- "
+        "(see chimeraboost/_sklearn_scoring.py):\n- "
         + "\n- ".join(problems)
     )
 
@@ -105,7 +105,7 @@ def test_a_moved_registry_warns_clearly_instead_of_crashing(monkeypatch):
     monkeypatch.delattr(_scorer, "_SCORERS")
     with pytest.warns(UserWarning, match="relies on scikit-learn internals.*_SCORERS"):
         assert scorers.register() == ()
-    problems = scorers._integration_problems()
+    problems = _sklearn_scoring.integration_problems(scorers.SCORING_NAMES)
     assert len(problems) == 1 and "Please report this" in problems[0]
 
 
@@ -131,7 +131,7 @@ def test_module_objects_are_the_registered_scorers():
 
 
 def test_register_is_idempotent():
-    registry = scorers._sklearn_scorer_registry()
+    registry = _sklearn_scoring.scorer_registry()
     before = {name: registry[name] for name in NAMES}
     assert scorers.register() == NAMES
     assert scorers.register() == NAMES
@@ -141,7 +141,7 @@ def test_register_is_idempotent():
 
 @pytest.fixture
 def restore_brier_skill():
-    registry = scorers._sklearn_scorer_registry()
+    registry = _sklearn_scoring.scorer_registry()
     saved = registry["brier_skill"]
     yield registry
     registry["brier_skill"] = saved
@@ -217,7 +217,10 @@ def test_scoring_strings_pass_validation_in_either_import_order(order):
     first, second = _IMPORT_SKLEARN, "import chimeraboost"
     if order == "chimeraboost_first":
         first, second = second, first
-    script = _ENTRY_POINTS_SCRIPT.format(first=first, second=second)
+    _run_in_fresh_interpreter(_ENTRY_POINTS_SCRIPT.format(first=first, second=second))
+
+
+def _run_in_fresh_interpreter(script):
     root = str(Path(chimeraboost.__file__).resolve().parents[1])
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
@@ -225,6 +228,101 @@ def test_scoring_strings_pass_validation_in_either_import_order(order):
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
     )
     assert proc.returncode == 0 and proc.stdout.strip().endswith("OK"), proc.stderr[-3000:]
+
+
+# A scikit-learn that renamed _BaseScorer, as chimeraboost's import sees it; scikit-learn's own
+# modules were imported first and keep their class, so our scorers reach them as plain
+# callables -- the situation the fallback base exists for.
+_FALLBACK_SCRIPT = textwrap.dedent(
+    """
+    import pickle
+    import warnings
+    warnings.simplefilter("error")
+    import numpy as np
+    import pytest
+    import sklearn
+    import sklearn.inspection, sklearn.linear_model, sklearn.model_selection
+    from sklearn.metrics import _scorer
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delattr(_scorer, "_BaseScorer")
+        import chimeraboost
+    from chimeraboost import _sklearn_scoring, scorers
+
+    assert _sklearn_scoring.ScorerBase is _sklearn_scoring.FallbackScorerBase
+    assert not isinstance(scorers.brier_skill_scorer, _scorer._BaseScorer)
+    problems = _sklearn_scoring.integration_problems(scorers.SCORING_NAMES)
+    assert len(problems) == 1 and "fell back" in problems[0], problems
+
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import check_scoring, get_scorer, get_scorer_names
+    from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_validate
+
+    X, y = make_classification(n_samples=150, n_features=5, random_state=0)
+    w = np.random.default_rng(0).uniform(0.1, 3.0, size=y.shape[0])
+    cv = KFold(3, shuffle=True, random_state=0)
+
+    def weighted_brier_skill(y, proba, w):
+        # By hand: the K-sum Brier of each row, and of the rows' own weighted class prior
+        # (the no-skill forecast); skill = 1 - weighted mean / weighted mean.
+        onehot = np.eye(2)[y]
+        prior = np.array([w[y == 0].sum(), w[y == 1].sum()]) / w.sum()
+        model = np.sum(w * ((proba - onehot) ** 2).sum(axis=1))
+        reference = np.sum(w * ((prior - onehot) ** 2).sum(axis=1))
+        return 1.0 - model / reference
+
+    def by_hand(res, weights):
+        return [
+            weighted_brier_skill(y[test], fitted.predict_proba(X[test]), weights[test])
+            for fitted, test in zip(res["estimator"], res["indices"]["test"])
+        ]
+
+    # The strings are registered and pass scikit-learn's parameter validation.
+    assert set(scorers.SCORING_NAMES) <= set(get_scorer_names())
+    kw = dict(cv=cv, return_estimator=True, return_indices=True)
+    plain = cross_validate(LogisticRegression(), X, y, scoring="brier_skill", **kw)
+    ones = np.ones_like(w)
+    np.testing.assert_allclose(plain["test_score"], by_hand(plain, ones), rtol=1e-12)
+    for name in scorers.SCORING_NAMES:
+        assert np.all(np.isfinite(cross_val_score(LogisticRegression(), X, y, cv=cv, scoring=name)))
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=cv, scoring="log_loss_skill")
+    assert np.isfinite(search.fit(X, y).best_score_)
+
+    with sklearn.config_context(enable_metadata_routing=True):
+        est = LogisticRegression().set_fit_request(sample_weight=False)
+        requested = get_scorer("brier_skill").set_score_request(sample_weight=True)
+        single = cross_validate(est, X, y, scoring=requested, params={"sample_weight": w}, **kw)
+        auc = get_scorer("roc_auc").set_score_request(sample_weight=False)
+        multi = cross_validate(est, X, y, scoring={"skill": requested, "auc": auc},
+                               params={"sample_weight": w}, **kw)
+        # Weights nobody asked for are an error, as for scikit-learn's own scorers: never
+        # silently dropped.
+        with pytest.raises(ValueError, match="sample_weight"):
+            cross_validate(est, X, y, cv=cv, scoring="brier_skill", params={"sample_weight": w})
+        again = pickle.loads(pickle.dumps(requested))
+        assert again.get_metadata_routing().score.requests == {"sample_weight": True}
+    np.testing.assert_allclose(single["test_score"], by_hand(single, w), rtol=1e-12)
+    np.testing.assert_allclose(multi["test_skill"], single["test_score"], rtol=1e-12)
+    assert not np.allclose(single["test_score"], plain["test_score"])  # the weights arrived
+
+    with pytest.raises(RuntimeError, match="metadata routing"):
+        get_scorer("brier_skill").set_score_request(sample_weight=True)
+    # Without routing, weights are passed as a keyword, to one scorer or to several at once.
+    fitted = LogisticRegression().fit(X, y)
+    expected = weighted_brier_skill(y, fitted.predict_proba(X), w)
+    assert abs(get_scorer("brier_skill")(fitted, X, y, sample_weight=w) - expected) < 1e-12
+    both = check_scoring(fitted, scoring=["brier_skill", "roc_auc"])(fitted, X, y, sample_weight=w)
+    assert abs(both["brier_skill"] - expected) < 1e-12
+    print("OK")
+    """
+)
+
+
+def test_fallback_scorer_base_keeps_registration_and_weight_routing():
+    # scorer_base() gives up when _BaseScorer moves; the scorers must then still be
+    # registered, usable by name, and receive sample_weight through metadata routing.
+    _run_in_fresh_interpreter(_FALLBACK_SCRIPT)
 
 
 # ---------------------------------------------------------------------- the numbers
@@ -554,13 +652,34 @@ def test_skill_against_prior_equals_loss_ratio_and_survives_one_class():
     assert np.isfinite(got)
 
 
+def test_zero_prior_on_a_present_class_gives_nan_skill_everywhere():
+    """One rule in metrics, scorers and report: a reference prior of 0 on a class that y holds
+    makes the log-loss reference infinite, so the skill is NaN with a warning (not -4.7e14)."""
+    X, y = _data(2)
+    est = _logreg().fit(X, y)
+    scorer = scorers.make_skill_scorer("log_loss", baseline={0: 0.0, 1: 1.0})
+    with pytest.warns(DegenerateMetricWarning, match=r"probability 0, but y holds them"):
+        assert np.isnan(scorer(est, X, y))
+    with pytest.warns(DegenerateMetricWarning, match=r"probability 0, but y holds them"):
+        assert np.isnan(metrics.log_loss_skill(y, est.predict_proba(X), [0, 1],
+                                               baseline=np.ones(5, dtype=int)))
+    with pytest.warns(DegenerateMetricWarning, match=r"probability 0, but y holds them"):
+        rep = report(est, X, y, baseline=np.ones(5, dtype=int))
+    assert np.isinf(rep["log_loss_ref"]) and np.isnan(rep["log_loss_skill"])
+    # The Brier reference stays finite: its skill is a number, the same in all three.
+    brier = scorers.make_skill_scorer("brier", baseline={0: 0.0, 1: 1.0})
+    assert brier(est, X, y) == pytest.approx(rep["brier_skill"], abs=1e-12)
+    # Only rows of the certain class: the reference is perfect (loss 0), the skill NaN.
+    ones = y == 1
+    with pytest.warns(DegenerateMetricWarning, match="perfectly"):
+        assert np.isnan(scorer(est, X[ones], y[ones]))
+
+
 def test_skill_scorer_rejects_bad_arguments():
     with pytest.raises(ValueError, match="metric must be one of"):
         scorers.make_skill_scorer("mse")
-    with pytest.raises(ValueError, match="baseline probabilities must sum to 1"):
+    with pytest.raises(ValueError, match="baseline probabilities must be >= 0 and sum to 1"):
         scorers.make_skill_scorer("brier", baseline={"a": 0.5, "b": 0.6})
-    with pytest.raises(ValueError, match="> 0 for log-loss skill"):
-        scorers.make_skill_scorer("log_loss", baseline={"a": 1.0, "b": 0.0})
     with pytest.raises(ValueError, match=">= 0"):
         scorers.make_skill_scorer("brier", baseline={"a": 1.5, "b": -0.5})
     X, y = _data(3)
