@@ -20,6 +20,7 @@ def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     from sklearn.preprocessing import StandardScaler
 
     from . import ChimeraBoostClassifier, ChimeraBoostRegressor, report
+    from ._format import Col, table
 
     def show(text):
         print(text, file=out)
@@ -39,12 +40,14 @@ def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     show(report(model, X_test, y_test, baseline=logreg, n_boot=n_boot, random_state=0))
 
     show("3. Cross-validation with chimeraboost's scoring strings (5 folds)")
-    cv = cross_validate(model, X, y, scoring=["brier_skill", "neg_calibration_mcb", "roc_auc"])
-    for key in ("test_brier_skill", "test_neg_calibration_mcb", "test_roc_auc"):
-        scores = cv[key]
-        print(f"  {key:<26} mean {scores.mean():+.4f}  sd {scores.std(ddof=1):.4f}  "
-              f"folds {' '.join(f'{v:+.3f}' for v in scores)}", file=out)
-    print(file=out)
+    scoring = ["brier_skill", "neg_calibration_mcb", "roc_auc"]
+    cv = cross_validate(model, X, y, scoring=scoring)
+    folds = len(cv["test_roc_auc"])
+    rows = [[name, cv[f"test_{name}"].mean(), cv[f"test_{name}"].std(ddof=1),
+             *cv[f"test_{name}"]] for name in scoring]
+    show("\n".join(table(
+        [Col("scoring", None), Col("mean", signed=True), Col("sd"),
+         *(Col(f"fold {i + 1}", 3, signed=True) for i in range(folds))], rows)))
 
     Xr, yr = load_diabetes(return_X_y=True)
     Xr_train, Xr_test, yr_train, yr_test = train_test_split(Xr, yr, test_size=0.4, random_state=0)

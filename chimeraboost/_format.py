@@ -56,7 +56,7 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
         return f"{x:{sign}}"
     if x == 0.0 or 10.0 ** (1 - digits) <= abs(x) and round(abs(x), digits) < 1e6:
         return f"{x:{sign}.{digits}f}"
-    return f"{x:{sign}.{6 if abs(x) >= 1e6 else 3}g}"
+    return f"{x:{sign}.{6 if abs(x) >= 1 else 3}g}"
 
 
 def fmt_p(p) -> str:
@@ -65,6 +65,13 @@ def fmt_p(p) -> str:
         return NA
     p = float(p)
     return f"{p:.1e}" if p < 1e-4 else f"{p:.4f}"
+
+
+def count(x) -> str:
+    """A count for prose: ``1,234`` when whole (weighted counts need not be), else :func:`fmt`."""
+    if x is None or not math.isfinite(float(x)) or float(x) != round(float(x)):
+        return fmt(x)
+    return f"{int(round(float(x))):,}"
 
 
 def percent(level: float) -> str:
@@ -260,15 +267,3 @@ def format_report(report, title=None) -> str:
     if title:
         lines = [str(title), "=" * len(str(title)), *lines]
     return "\n".join(lines)
-
-
-def cell(x, width: int = 11, signed: bool = False) -> str:
-    """Deprecated fixed-width cell; use :func:`table`."""
-    return " " + fmt(x, signed=signed).rjust(width - 1)
-
-
-def count(x) -> str:
-    """A count for prose: ``1,234`` when whole (weighted counts need not be), else :func:`fmt`."""
-    if x is None or math.isnan(float(x)):
-        return NA
-    return f"{int(round(float(x))):,}" if float(x) == round(float(x)) else fmt(x)

@@ -31,7 +31,18 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import metrics, quantile_metrics, resampling
 from ._facts import ABOUT_THE_ROWS, is_loss
-from ._format import NA, NO_PROBA, Col, count, fmt, fmt_p, percent, rates, report_lines, table
+from ._format import (
+    NA,
+    NO_PROBA,
+    Col,
+    count,
+    fmt,
+    fmt_p,
+    percent,
+    rates,
+    report_lines,
+    table,
+)
 from ._validation import (
     as_1d,
     check_aligned,

@@ -30,10 +30,15 @@ def test_readme_opens_with_install_demo_and_install_test_commands():
     assert run_tests in ci_lines
 
 
-def test_demo_numbers_are_those_of_the_model():
+@pytest.fixture(scope="module")
+def demo_text():
     buf = io.StringIO()
-    demo(out=buf, n_boot=100)
-    text = buf.getvalue()
+    demo(out=buf, n_boot=1000)
+    return buf.getvalue()
+
+
+def test_demo_numbers_are_those_of_the_model(demo_text):
+    text = demo_text
     # Refit the demo's model independently and score it with sklearn and metrics.
     X, y = load_breast_cancer(return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(
@@ -44,12 +49,32 @@ def test_demo_numbers_are_those_of_the_model():
     r = metrics.classification_report(y_test, proba, model.classes_, baseline=y_train)
     expected = (
         f"log loss {log_loss(y_test, proba):.4f} | base rate {np.mean(y_test):.3f} | "
-        f"reference {r['log_loss_ref']:.4f} | skill {r['log_loss_skill']:.3f}"
+        f"baseline prior {np.mean(y_train):.3f} | reference {r['log_loss_ref']:.4f} | "
+        f"skill {r['log_loss_skill']:.3f}"
     )
     assert expected in text
     assert "model minus baseline, paired bootstrap 95%" in text
-    assert re.search(r"test_brier_skill\s+mean \+0\.\d{4}", text)
+    assert re.search(r"\n  brier_skill +\+0\.\d{4} +0\.\d{4}( +\+[01]\.\d{3}){5}\n", text)
     assert "ChimeraBoostRegressor · 177 rows scored" in text
+
+
+def test_demo_tables_keep_their_columns_apart(demo_text):
+    lines = demo_text.splitlines()
+    headers = [i for i, line in enumerate(lines)
+               if re.match(r"\s*(metric|scoring|loss|proper score)  ", line)]
+    assert len(headers) >= 6
+    for i in headers:
+        width = len(re.split(r"\s{2,}", lines[i].strip()))
+        rows = []
+        for line in lines[i + 1:]:
+            if not line.strip() or line.lstrip().startswith(("DeLong", "calibration")):
+                break
+            rows.append(re.split(r"\s{2,}", line.strip()))
+        assert rows and all(len(row) == width for row in rows), (lines[i], rows)
+    # The regression paired table: every number its own field, signed where it is a difference.
+    mse = next(line for line in lines if line.startswith("  mse "))
+    fields = mse.split()
+    assert len(fields) >= 8 and all(f[0] in "+-" for f in fields[3:6]), mse
 
 
 def test_cli_rejects_unknown_command(capsys):
