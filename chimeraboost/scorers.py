@@ -190,8 +190,10 @@ def _rank_metric(scorer: ProbaScorer, y_true, response, classes, sample_weight) 
     if pos_label is None:
         pos = 1  # scikit-learn's convention: the positive class is classes_[1]
     else:
-        hits = np.flatnonzero(classes == pos_label)
-        if hits.shape[0] != 1:
+        # Python equality, label by label: numpy < 2 compares int classes with a str
+        # pos_label as a whole (one False plus a FutureWarning), not elementwise.
+        hits = [i for i, label in enumerate(classes.tolist()) if label == pos_label]
+        if len(hits) != 1:
             msg = (
                 f"pos_label={pos_label!r} of scorer {scorer.name!r} is not one of the fitted "
                 f"estimator's classes_ {classes.tolist()}."

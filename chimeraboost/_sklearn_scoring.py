@@ -1,0 +1,224 @@
+"""Which scikit-learn internals does chimeraboost lean on to serve its scoring strings, and
+what still works when a future scikit-learn moves them?
+
+scikit-learn has no public way to add a scoring string, so registering ``"brier_skill"`` and
+friends needs three of its private objects. This module is the only place chimeraboost touches
+them; :mod:`chimeraboost.scorers` imports what it needs from here.
+
+- Where is the dict behind ``get_scorer`` and ``get_scorer_names``
+  (``sklearn.metrics._scorer._SCORERS``)? :func:`scorer_registry`.
+- Which sets of valid scoring strings has parameter validation already built? scikit-learn
+  builds ``StrOptions(set(get_scorer_names()))`` when ``cross_validate``, the searches, the
+  curves... are imported, so names registered later must be added to those sets in place:
+  :func:`scoring_name_sets`.
+- Which base class gives a scorer ``set_score_request``, metadata routing and the shared
+  prediction cache of multi-metric scoring (``sklearn.metrics._scorer._BaseScorer``)?
+  :data:`ScorerBase`.
+- Did any of this move in the installed scikit-learn? :func:`integration_problems`.
+
+When an internal moves, nothing crashes: :func:`scorer_registry` raises a ``RuntimeError``
+that ``chimeraboost.scorers.register`` turns into a warning naming what moved, and
+:data:`ScorerBase` falls back to :class:`FallbackScorerBase`, which speaks scikit-learn's
+scorer protocol through public API only, so weights still reach the scorers through metadata
+routing. ``tests/test_scorers.py`` fails with a readable message if the installed scikit-learn
+no longer matches, and exercises the fallback by hiding ``_BaseScorer``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+
+__all__ = [
+    "FallbackScorerBase",
+    "ScorerBase",
+    "integration_problems",
+    "scorer_base",
+    "scorer_registry",
+    "scoring_name_sets",
+    "string_option_sets",
+]
+
+# Names every scikit-learn since 1.0 has registered: a set of strings holding all of them is a
+# set of scoring names, whatever else it holds.
+SENTINEL_NAMES = frozenset({"accuracy", "roc_auc", "neg_log_loss", "r2", "neg_mean_squared_error"})
+
+INTERNALS_HELP = (
+    "chimeraboost.scorers relies on scikit-learn internals that scikit-learn {version} does not "
+    "provide as expected: {problem}. The scorer objects (chimeraboost.scorers.brier_skill_scorer, "
+    "...) may still be passed as scoring=..., but the scoring strings cannot be registered. "
+    "Please report this with your scikit-learn version."
+)
+
+
+def internals_error(problem: str) -> str:
+    import sklearn
+
+    return INTERNALS_HELP.format(version=sklearn.__version__, problem=problem)
+
+
+def scorer_registry() -> dict:
+    """scikit-learn's dict of named scorers, or RuntimeError saying what moved."""
+    try:
+        from sklearn.metrics import _scorer
+    except ImportError as exc:  # pragma: no cover - future scikit-learn
+        raise RuntimeError(internals_error(f"sklearn.metrics._scorer is gone ({exc})")) from exc
+    registry = getattr(_scorer, "_SCORERS", None)
+    if not isinstance(registry, dict) or not SENTINEL_NAMES <= registry.keys():
+        msg = internals_error("sklearn.metrics._scorer._SCORERS is no longer the scorer dict")
+        raise RuntimeError(msg)
+    from sklearn.metrics import get_scorer_names
+
+    # Adding to a dict that get_scorer_names() no longer reads would register nothing.
+    if "accuracy" not in get_scorer_names() or get_scorer_names() != sorted(registry):
+        msg = internals_error("get_scorer_names() no longer reads _SCORERS")
+        raise RuntimeError(msg)
+    return registry
+
+
+def scoring_name_sets() -> list[set]:
+    """The sets of valid scoring strings built by the scikit-learn modules imported so far.
+
+    Reached through the handles parameter validation leaves behind:
+    ``func._skl_parameter_constraints`` (set by ``validate_params``) and
+    ``cls._parameter_constraints``.
+    """
+    found: dict[int, set] = {}
+    for mod_name, module in list(sys.modules.items()):
+        if module is None or not (mod_name == "sklearn" or mod_name.startswith("sklearn.")):
+            continue
+        for obj in list(vars(module).values()):
+            own = getattr(obj, "__dict__", None)
+            if not isinstance(own, Mapping):
+                continue
+            # own attributes only: classes share their parents' constraint lists anyway.
+            for attr in ("_skl_parameter_constraints", "_parameter_constraints"):
+                constraints = own.get(attr)
+                if isinstance(constraints, dict):
+                    for options in string_option_sets(constraints):
+                        found[id(options)] = options
+    return list(found.values())
+
+
+def string_option_sets(constraints: dict):
+    """The ``StrOptions`` sets in one constraint dict that hold scoring names."""
+    for allowed in constraints.values():
+        if not isinstance(allowed, list):  # e.g. "no_validation"
+            continue
+        for constraint in allowed:
+            options = getattr(constraint, "options", None)
+            if isinstance(options, set) and SENTINEL_NAMES <= options:
+                yield options
+
+
+def scorer_base():
+    """scikit-learn's ``_BaseScorer`` if it still offers what our scorers use, else None."""
+    try:
+        from sklearn.metrics._scorer import _BaseScorer, _Scorer
+    except ImportError:
+        return None
+    # Our subclass overrides ``_score(method_caller, estimator, X, y_true, **kwargs)``, which
+    # the base's ``__call__`` and the multi-metric scorer call; ``_Scorer`` implements it too.
+    needed = ("set_score_request", "_get_metadata_request", "_accept_sample_weight")
+    if not all(hasattr(_BaseScorer, a) for a in needed) or not hasattr(_Scorer, "_score"):
+        return None
+    return _BaseScorer
+
+
+class FallbackScorerBase:
+    """scikit-learn's scorer protocol from public API only, used if ``_BaseScorer`` moves.
+
+    scikit-learn accepts any callable ``scorer(estimator, X, y, **metadata)`` as a scorer. What
+    it asks of one beyond that is ``get_metadata_routing()`` when metadata routing is on
+    (read by ``sklearn.utils.metadata_routing.get_routing_for_object``, which decides whether
+    ``sample_weight`` reaches the scorer) and ``_accept_sample_weight()`` when it is off (read
+    by the multi-metric scorer). Without the first, routing would silently drop the weights
+    or reject them; so the request is kept here, in scikit-learn's public
+    ``MetadataRequest``, and set by ``set_score_request`` exactly as on scikit-learn's scorers.
+
+    The subclass implements ``_score(method_caller, estimator, X, y_true, **kwargs)``.
+    """
+
+    def __init__(self, score_func, sign, kwargs, response_method):
+        self._score_func = score_func
+        self._sign = sign
+        self._kwargs = kwargs
+        self._response_method = response_method
+        # None is scikit-learn's default request: weights passed through routing without an
+        # explicit set_score_request raise, rather than being dropped or used unasked.
+        self._sample_weight_request = None
+
+    def __call__(self, estimator, X, y_true, **kwargs):
+        # No prediction cache to share: the subclass calls the estimator itself.
+        return self._score(None, estimator, X, y_true, **kwargs)
+
+    def _accept_sample_weight(self):
+        return True
+
+    def set_score_request(self, *, sample_weight=None):
+        """Request ``sample_weight`` (True, False, None or an alias) under metadata routing.
+
+        Returns
+        -------
+        self
+        """
+        import sklearn
+
+        if not sklearn.get_config().get("enable_metadata_routing", False):
+            msg = (
+                "This method is only available when metadata routing is enabled. You can "
+                "enable it using sklearn.set_config(enable_metadata_routing=True)."
+            )
+            raise RuntimeError(msg)
+        self._sample_weight_request = sample_weight
+        return self
+
+    def get_metadata_routing(self):
+        """The metadata this scorer's ``score`` consumes: ``sample_weight``, as requested."""
+        from sklearn.utils.metadata_routing import MetadataRequest
+
+        request = MetadataRequest(owner=self)
+        request.score.add_request(param="sample_weight", alias=self._sample_weight_request)
+        return request
+
+
+ScorerBase = scorer_base() or FallbackScorerBase
+
+
+def integration_problems(scoring_names) -> list[str]:
+    """Human-readable list of what no longer works as this module expects (empty if fine).
+
+    ``scoring_names`` are the strings that must resolve to chimeraboost's scorers.
+    """
+    try:
+        registry = scorer_registry()
+    except RuntimeError as exc:
+        return [str(exc)]
+    problems = []
+    if ScorerBase is FallbackScorerBase:
+        problems.append(
+            "chimeraboost.scorers derives its scorers from sklearn.metrics._scorer._BaseScorer "
+            "(with _score, set_score_request, _get_metadata_request), which this scikit-learn "
+            "no longer provides; the scorers fell back to chimeraboost's own scorer base "
+            "(metadata routing of sample_weight kept, no prediction cache shared with "
+            "scikit-learn's scorers). Please report this with your scikit-learn version."
+        )
+    for name in scoring_names:
+        if getattr(registry.get(name), "_chimeraboost_name", None) != name:
+            problems.append(
+                f"{name!r} is not registered to chimeraboost's scorer (does chimeraboost's "
+                "__init__ call scorers.register()?)"
+            )
+    from sklearn.model_selection import cross_validate
+
+    constraints = getattr(cross_validate, "_skl_parameter_constraints", None)
+    if not isinstance(constraints, dict) or not any(string_option_sets(constraints)):
+        problems.append(
+            internals_error(
+                "cross_validate._skl_parameter_constraints no longer holds the set of scoring "
+                "names, so names registered after import may be rejected"
+            )
+        )
+    elif not all(set(scoring_names) <= s for s in string_option_sets(constraints)):
+        problems.append("cross_validate's set of valid scoring strings lacks chimeraboost's names")
+    return problems
