@@ -1,0 +1,352 @@
+"""Hostile input: every class of bad or extreme input ends in the right number or a clear
+error naming the argument -- never a plausible-looking wrong number.
+
+One test (or a small group) per class; each class is exercised through every public path it
+can reach (metrics, resampling, report, compare), not only through the example that found it.
+"""
+
+import importlib
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_breast_cancer, load_diabetes, make_classification
+from sklearn.dummy import DummyRegressor
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
+from sklearn.metrics import r2_score, roc_auc_score
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import chimeraboost as cb
+from chimeraboost import compare, metrics, quantile_metrics, resampling
+from chimeraboost.exceptions import DegenerateMetricWarning, FewResamplesWarning
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = make_classification(n_samples=300, n_features=5, random_state=0)
+    a = LogisticRegression().fit(X[:200], y[:200])
+    b = LogisticRegression(C=0.01).fit(X[:200], y[:200])
+    return a, b, X[200:], y[200:]
+
+
+# ------------------------------------------------------------ 1. too few resamples
+
+
+def test_too_few_resamples_refuse_decisions_and_warn_for_intervals(fitted):
+    a, b, X, y = fitted
+    floor = resampling.MIN_RESAMPLES_DECISION
+    with pytest.raises(ValueError, match=f"n_boot=1 is too few.*at least {floor}"):
+        compare.compare_holdout(a, b, X, y, n_boot=1)
+    with pytest.raises(ValueError, match=f"n_boot={floor - 1} is too few"):
+        cb.report(a, X, y, baseline=b, n_boot=floor - 1)
+    ev = metrics.classification_evaluator(y, [0, 1], proba=a.predict_proba(X))
+    with pytest.raises(ValueError, match="too few"):
+        resampling.paired_bootstrap(ev, ev, floor - 1)
+    # From 200 on, a decision is taken, but its interval warns until 1000.
+    with pytest.warns(FewResamplesWarning, match="fewer than 1000"):
+        res = compare.compare_holdout(a, b, X, y, n_boot=floor, random_state=0)
+    assert res.decision in (compare.REPLACE, compare.KEEP, compare.EQUIVALENT)
+    # A plain interval: the zero-width "95%" interval of n_boot=1 comes with a warning.
+    with pytest.warns(FewResamplesWarning):
+        rep = cb.report(a, X, y, ci=0.95, n_boot=1, random_state=0)
+    lo, hi = rep.ci["brier_skill"]
+    assert lo == hi
+    with pytest.warns(FewResamplesWarning):
+        resampling.roc_auc_interval(y, a.predict_proba(X)[:, 1], n_boot=999)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cb.report(a, X, y, ci=0.95, n_boot=resampling.MIN_RESAMPLES_INTERVAL, random_state=0)
+
+
+# ------------------------------------------------------------ 2. zero-probability reference
+
+
+def test_reference_with_a_zero_probability_class_gives_nan_skill_not_a_huge_number():
+    # The issue's reproducer: y = all 1, the reference prior of [1, 1, 1] is certain of 1 and
+    # right on every row, so its log loss is 0: the skill is 0/0, undefined.
+    with pytest.warns(DegenerateMetricWarning, match="perfectly"):
+        assert math.isnan(metrics.log_loss_skill([1, 1, 1, 1], [.9] * 4, [0, 1],
+                                                 baseline=[1, 1, 1]))
+    # y holds class 0, which the reference gives probability 0: an infinite reference.
+    with pytest.warns(DegenerateMetricWarning, match=r"class\(es\) \[0\] probability 0"):
+        rep = metrics.classification_report([0, 1, 0, 1], [.2, .8, .3, .6], [0, 1],
+                                            baseline=[1, 1, 1])
+    assert rep["log_loss_ref"] == math.inf and math.isnan(rep["log_loss_skill"])
+    # Brier's reference stays finite: (0 - 1)^2 + (1 - 0)^2 = 2 on the class-0 rows, 0 on the
+    # others, mean 1; the model's K-sum Brier is (.08 + .08 + .18 + .32) / 4 = .165.
+    assert rep["brier_ref"] == pytest.approx(1.0)
+    assert rep["brier_skill"] == pytest.approx(1 - 0.165)
+    # The closed form says the same: -(.5 log 0 + .5 log 1) = inf; 0 log 0 counts 0.
+    assert metrics.reference_log_loss([0.0, 1.0], outcome_prior=[0.5, 0.5]) == math.inf
+    assert metrics.reference_log_loss([0.0, 1.0], outcome_prior=[0.0, 1.0]) == 0.0
+    assert metrics.reference_log_loss([.25, .75], [.5, .5]) == pytest.approx(
+        -(0.5 * math.log(0.25) + 0.5 * math.log(0.75)), abs=1e-15)
+    # The mapping form is the same rule.
+    with pytest.warns(DegenerateMetricWarning, match="probability 0"):
+        assert math.isnan(metrics.log_loss_skill([0, 1], [.3, .6], [0, 1],
+                                                 baseline={0: 0.0, 1: 1.0}))
+
+
+def test_single_class_warning_names_only_what_is_nan():
+    with pytest.warns(DegenerateMetricWarning) as record:
+        rep = metrics.classification_report([1, 1, 1], [.9, .8, .6], [0, 1], baseline=[0, 1, 1])
+    text = " ".join(str(r.message) for r in record)
+    assert "ROC-AUC is undefined" in text and "skill" not in text
+    assert np.isfinite(rep["brier_skill"]) and np.isfinite(rep["log_loss_skill"])
+    with pytest.warns(DegenerateMetricWarning, match="ROC-AUC, log_loss_skill, brier_skill"):
+        metrics.classification_report([1, 1, 1], [.9, .8, .6], [0, 1])
+
+
+# ------------------------------------------------------------ 3. pandas indexes
+
+
+def test_pandas_indexes_that_disagree_are_refused_everywhere():
+    y = pd.Series([0, 0, 0, 1, 1, 1, 1, 0]).iloc[[3, 0, 6, 1, 7, 2, 5, 4]]
+    p = pd.Series([.1, .2, .3, .6, .7, .8, .9, .4])
+    with pytest.raises(ValueError, match=r"y and proba carry different pandas indexes.*"
+                                         r"proba\.loc\[y\.index\]"):
+        metrics.classification_report(y, p, [0, 1])
+    # Paired by label, the reproducer's AUC is 1.0; by position (the bug) it was 0.375.
+    assert metrics.classification_report(y, p.loc[y.index], [0, 1])["roc_auc"] == 1.0
+    # One index only: positional pairing, as for numpy.
+    assert metrics.classification_report(y, p.to_numpy(), [0, 1])["roc_auc"] == pytest.approx(
+        roc_auc_score(y.to_numpy(), p.to_numpy()))
+    other = pd.Series(np.linspace(0.1, 0.9, 8), index=np.arange(100, 108))
+    calls = [
+        lambda: metrics.regression_report(y.astype(float), other),
+        lambda: metrics.recall_at_k(y, other, 2),
+        lambda: metrics.classification_report(y, p.to_numpy(), [0, 1],
+                                              sample_weight=other.set_axis(y.index[::-1])),
+        lambda: quantile_metrics.crps(y.astype(float), other, [0.5]),
+        lambda: resampling.roc_auc_interval(y, other, method="delong"),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="different pandas indexes"):
+            call()
+
+
+def test_report_refuses_X_and_y_with_different_indexes():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    with pytest.raises(ValueError, match="X and y carry different pandas indexes"):
+        cb.report(model, X[300:], y[300:].reset_index(drop=True))
+    # Same index: fine, and equal to numpy input.
+    same = cb.report(model, X[300:], y[300:])
+    assert same["brier"] == cb.report(model, X[300:], y[300:].to_numpy())["brier"]
+
+
+# ------------------------------------------------------------ 4. probability DataFrames
+
+
+def test_probability_dataframe_columns_matched_by_class_label():
+    # Columns in the order 1, 0: matched by label, the Brier is the true 0.165.
+    df = pd.DataFrame({1: [.2, .8, .3, .6], 0: [.8, .2, .7, .4]})
+    assert metrics.classification_report([0, 1, 0, 1], df, [0, 1])["brier"] == pytest.approx(
+        0.165, abs=1e-12)
+    assert metrics.brier_score([0, 1, 0, 1], df, [0, 1]) == pytest.approx(0.165, abs=1e-12)
+    # String labels, pandas and polars (whose column names are strings).
+    labels = ["no", "yes"]
+    frame = {"yes": [.2, .8, .3, .6], "no": [.8, .2, .7, .4]}
+    y = ["no", "yes", "no", "yes"]
+    for df in (pd.DataFrame(frame), pl.DataFrame(frame)):
+        assert metrics.brier_score(y, df, labels) == pytest.approx(0.165, abs=1e-12)
+    # Integer classes, polars' string column names "1", "0": matched by their text.
+    pl_int = pl.DataFrame({"1": [.2, .8, .3, .6], "0": [.8, .2, .7, .4]})
+    assert metrics.brier_score([0, 1, 0, 1], pl_int, [0, 1]) == pytest.approx(0.165)
+    # Default column labels 0..K-1 mean "in the order of classes".
+    positional = pd.DataFrame(np.array([[.8, .2], [.2, .8], [.7, .3], [.4, .6]]))
+    assert metrics.brier_score(y, positional, labels) == pytest.approx(0.165, abs=1e-12)
+    with pytest.raises(ValueError, match=r"columns \['p0', 'p1'\] are not the class labels"):
+        metrics.brier_score(y, pd.DataFrame({"p0": [.8] * 4, "p1": [.2] * 4}), labels)
+
+
+# ------------------------------------------------------------ 5. missing labels, positive class
+
+
+@pytest.mark.parametrize("y", [
+    [1, np.nan, 0, 1],
+    np.array([1, None, 0, 1], dtype=object),
+    pd.Series([True, None, False, True], dtype="boolean"),
+    pd.Series(["b", None, "a", "b"], dtype="string"),
+    pd.Series(["b", None, "a", "b"], dtype="category"),
+], ids=["float-nan", "object-none", "pd-boolean", "pd-string", "pd-category"])
+def test_missing_labels_raise_in_every_path(y):
+    score = [.9, .8, .1, .2]
+    values = pd.Series(y).dropna().unique().tolist()
+    pos = values[0]
+    classes = sorted(values, key=str)
+    calls = [
+        lambda: metrics.recall_at_k(y, score, 2, pos_label=pos),
+        lambda: metrics.precision_at_k(y, score, 2, pos_label=pos),
+        lambda: metrics.classification_report(y, score, classes),
+        lambda: metrics.class_prior(y, classes),
+        lambda: resampling.roc_auc_interval(y, score, pos_label=pos, method="delong"),
+        lambda: resampling.delong_roc_auc(y, score, pos_label=pos),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="y contains 1 missing value"):
+            call()
+
+
+def test_one_positive_class_rule_everywhere():
+    y, s = np.array(["a", "b", "a", "b"]), np.array([.1, .7, .3, .9])
+    for call in (lambda: metrics.recall_at_k(y, s, 2),
+                 lambda: resampling.roc_auc_interval(y, s, n_boot=1000),
+                 lambda: resampling.delong_roc_auc(y, s)):
+        with pytest.raises(ValueError, match="pass pos_label|Pass pos_label"):
+            call()
+    # With pos_label named, each agrees with scikit-learn on the same positive class.
+    assert resampling.delong_roc_auc(y, s, pos_label="a").estimate == pytest.approx(
+        roc_auc_score(y == "a", s))
+    assert metrics.recall_at_k(y, s, 2, pos_label="b") == 1.0
+
+
+# ------------------------------------------------------------ 6. scale
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e160, 5e-324, 3.0])
+def test_uniform_weights_of_any_scale_give_the_unweighted_numbers(scale):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1)
+    base = metrics.classification_report(y, p, [0, 1])
+    got = metrics.classification_report(y, p, [0, 1], sample_weight=np.full(300, scale))
+    for key in ("roc_auc", "pr_auc", "log_loss", "brier", "brier_skill", "log_loss_skill",
+                "calibration_mcb", "accuracy", "base_rate"):
+        assert got[key] == pytest.approx(base[key], abs=1e-12), key
+    # positives is a weighted count: the weight of the positive rows, in the weights' units.
+    assert got["positives"] == pytest.approx(scale * y.sum(), rel=1e-12)
+    assert metrics.recall_at_k(y, p, 50, sample_weight=np.full(300, scale)) == pytest.approx(
+        metrics.recall_at_k(y, p, 50), abs=1e-12)
+    yr = rng.normal(size=300)
+    pr = yr + rng.normal(size=300)
+    r = metrics.regression_report(yr, pr, sample_weight=np.full(300, scale))
+    assert r["r2"] == pytest.approx(r2_score(yr, pr), abs=1e-12)
+    q = quantile_metrics.crps_skill(yr, np.column_stack([pr - 1, pr, pr + 1]), [.1, .5, .9],
+                                    sample_weight=np.full(300, scale))
+    assert q == pytest.approx(quantile_metrics.crps_skill(
+        yr, np.column_stack([pr - 1, pr, pr + 1]), [.1, .5, .9]), abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e154, 1e-170, 1.0])
+def test_regression_numbers_are_scale_free(scale):
+    X, y = load_diabetes(return_X_y=True)
+    pred = LinearRegression().fit(X, y).predict(X)
+    ref = metrics.regression_report(y, pred)
+    got = metrics.regression_report(y * scale, pred * scale)
+    assert got["r2"] == pytest.approx(r2_score(y, pred), abs=1e-12)
+    assert got["mae_skill"] == pytest.approx(ref["mae_skill"], abs=1e-12)
+    assert got["rmse"] == pytest.approx(ref["rmse"] * scale, rel=1e-12)
+    assert got["mean_y"] == pytest.approx(np.mean(y) * scale, rel=1e-12)
+
+
+# ------------------------------------------------------------ 7. compare_cv's default score
+
+
+def test_compare_cv_default_regression_score_is_nan_on_constant_folds():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 3))
+    y = np.zeros(50)
+    y[:20] = rng.normal(size=20)  # folds 3, 4, 5 of an unshuffled KFold(5) hold only zeros
+    models = {"mean": DummyRegressor(), "ridge": Ridge()}
+    with pytest.warns(DegenerateMetricWarning) as record:
+        res = compare.compare_cv(models, X, y, cv=KFold(5))
+    texts = [str(r.message) for r in record]
+    assert any("y is constant" in t for t in texts)
+    assert any("3 of 5 folds" in t for t in texts)
+    assert res.n_folds == 2 and res.scoring == "r2"
+    # The kept folds' scores are this library's r2 (= scikit-learn's off a constant target).
+    fold = np.arange(10)
+    pred = Ridge().fit(np.delete(X, fold, 0), np.delete(y, fold)).predict(X[fold])
+    assert res.scores["ridge"][0] == pytest.approx(r2_score(y[fold], pred), abs=1e-12)
+    with pytest.raises(ValueError, match="Only 0 of 10 folds"), \
+            pytest.warns(DegenerateMetricWarning):
+        compare.compare_cv(models, X, np.ones(50))
+
+
+# ------------------------------------------------------------ 8. crashes with internal messages
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: metrics.reference_log_loss("a"), TypeError, "prior must be a probability"),
+    (lambda: metrics.classification_report([0, 1], sp.csr_matrix([[.2, .8], [.3, .7]]), [0, 1]),
+     TypeError, "proba is a sparse csr_matrix; sparse input is not accepted"),
+    (lambda: metrics.classification_report(sp.csr_matrix([[0, 1]]), [.2, .8], [0, 1]),
+     TypeError, "y is a sparse"),
+    (lambda: metrics.classification_report([0, 1], [.2, .8], [0, 1],
+                                           sample_weight=sp.csr_matrix([[1.0, 1.0]])),
+     TypeError, "sample_weight is a sparse"),
+    (lambda: metrics.classification_report([0, 1], [.2, .8], {0, 1}), TypeError,
+     "classes must be an ordered array-like.*got a set"),
+    (lambda: metrics.classification_report([0, 1], [.2, .8], {0: "a", 1: "b"}), TypeError,
+     "classes must be an ordered array-like.*got a dict"),
+], ids=["prior-string", "sparse-proba", "sparse-y", "sparse-weight", "set-classes",
+        "dict-classes"])
+def test_crashes_become_clear_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_compare_holdout_says_which_model_lacks_the_metric_and_why(fitted):
+    a, b, X, y = fitted
+    one = y == 1
+    with pytest.raises(ValueError, match="y holds a single class"), \
+            pytest.warns(DegenerateMetricWarning):
+        compare.compare_holdout(a, b, X[one], y[one], random_state=0)
+    from sklearn.svm import LinearSVC
+
+    svm = LinearSVC().fit(X, y)
+    with pytest.raises(ValueError, match=r"champion LinearSVC has no log_loss \(it gives no "
+                                         r"probabilities\)"):
+        compare.compare_holdout(svm, a, X, y, metric="log_loss", random_state=0)
+
+
+# ------------------------------------------------------------ 9. the final-step trap
+
+
+def test_report_refuses_X_that_the_estimator_was_not_fitted_on():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    pipe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000))
+    search = GridSearchCV(pipe, {"logisticregression__C": [0.1, 1.0]}, cv=3).fit(X[:400],
+                                                                                y[:400])
+    last = search.best_estimator_.named_steps["logisticregression"]
+    with pytest.raises(ValueError, match="report the whole fitted pipeline"):
+        last.report(X[400:], y[400:]) if hasattr(last, "report") else cb.report(
+            last, X[400:], y[400:])
+    with pytest.raises(ValueError, match="X has 5 columns but estimator"):
+        cb.report(search, X[400:].iloc[:, :5], y[400:])
+    renamed = X[400:].rename(columns={"mean radius": "radius"})
+    with pytest.raises(ValueError, match="X's columns differ"):
+        cb.report(search, renamed, y[400:])
+    with pytest.raises(ValueError, match="X has no column names"):
+        cb.report(search, X[400:].to_numpy(), y[400:])
+    whole = cb.report(search, X[400:], y[400:])
+    assert whole["brier_skill"] > 0.5
+
+
+# ------------------------------------------------------------ one fact, one place
+
+
+def test_degenerate_warning_is_public_filterable_and_points_at_the_caller():
+    assert issubclass(DegenerateMetricWarning, UndefinedMetricWarning)
+    with pytest.warns(DegenerateMetricWarning) as record:
+        metrics.classification_report([1, 1], [.9, .8], [0, 1])
+    assert record[0].filename == __file__
+    assert "np.int64" not in str(record[0].message) and "(1)" in str(record[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # scikit-learn's filter works
+        metrics.classification_report([1, 1], [.9, .8], [0, 1])
+
+
+def test_chimeraboost_report_is_the_function_not_a_module():
+    assert callable(cb.report) and cb.report.__name__ == "report"
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("chimeraboost.report")
