@@ -3,10 +3,10 @@ spelling, one table layout.
 
 Which questions it answers:
 
-- How is a number shown? :func:`fmt`: ``digits`` decimals while that keeps at least two
-  significant digits and the integer part is under a million; otherwise significant digits
-  (``1.23457e+09``, ``0.00046``, ``1.25e-07``) -- a number is rounded, never cut to fit a
-  column. NaN and None print as ``n/a``, integers without decimals.
+- How is a number shown? :func:`fmt`: ``digits`` decimals, unless they would show a non-zero
+  number as zero or the number reaches a million: then significant digits (``1.25e-07``,
+  ``1.23457e+09``) -- a number is rounded, never cut to fit a column. NaN and None print as
+  ``n/a``, integers without decimals.
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
@@ -32,15 +32,16 @@ GAP = "  "
 def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
     """A number for humans.
 
-    ``digits`` decimals while the number is at least ``10**(1 - digits)`` in size and under a
-    million. A huge number gets six significant digits, a tiny one three, so neither prints
-    as ``0.0000`` nor spills into the next column. NaN and None are ``n/a``; integers print
-    as integers; ``signed`` puts ``+`` before positives.
+    ``digits`` decimals, unless they would show a non-zero number as zero (then three
+    significant digits) or the number reaches a million (then six significant digits): a
+    tiny number never prints as ``0.0000`` and a huge one never spills into the next column.
+    NaN and None are ``n/a``; integers print as integers; ``signed`` puts ``+`` before
+    positives.
 
     >>> fmt(0.12345), fmt(3750.55161), fmt(-2.5, signed=True), fmt(2.5, 3, signed=True)
     ('0.1235', '3750.5516', '-2.5000', '+2.500')
     >>> fmt(1234567890.0), fmt(-0.000459971, signed=True), fmt(1.25e-07), fmt(0.0)
-    ('1.23457e+09', '-0.00046', '1.25e-07', '0.0000')
+    ('1.23457e+09', '-0.0005', '1.25e-07', '0.0000')
     >>> fmt(float("nan")), fmt(None), fmt(np.int64(7)), fmt(float("-inf"))
     ('n/a', 'n/a', '7', '-inf')
     """
@@ -54,7 +55,7 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
         return NA
     if math.isinf(x):
         return f"{x:{sign}}"
-    if x == 0.0 or 10.0 ** (1 - digits) <= abs(x) and round(abs(x), digits) < 1e6:
+    if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0:
         return f"{x:{sign}.{digits}f}"
     return f"{x:{sign}.{6 if abs(x) >= 1 else 3}g}"
 

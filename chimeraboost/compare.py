@@ -394,9 +394,10 @@ class ComparisonResult:
             if c is None:  # the champion: no difference to itself
                 rows.append([name, self.mean(name), self.sd(name), *[EMPTY] * 8, "champion"])
                 continue
+            # Probabilities as p-values are shown: scientific below 1e-4.
             rows.append([name, self.mean(name), self.sd(name), c.difference, c.ci.low,
-                         c.ci.high, fmt_p(c.pvalue), fmt_p(c.pvalue_holm),
-                         c.p_champion_better, c.p_equivalent, c.p_challenger_better,
+                         c.ci.high, *map(fmt_p, (c.pvalue, c.pvalue_holm, c.p_champion_better,
+                                                 c.p_equivalent, c.p_challenger_better)),
                          f"{c.decision} ({c.reason})"])
         lines += table(
             [Col("model", None), Col("mean"), Col("sd"), Col("difference", signed=True),

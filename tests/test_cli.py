@@ -81,3 +81,11 @@ def test_cli_rejects_unknown_command(capsys):
     with pytest.raises(SystemExit):
         main(["nonsense"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_readme_sample_output_is_the_demos(demo_text):
+    sample = re.search(r"among other things.*?\n```\n(.*?)\n```", (ROOT / "README.md").read_text(),
+                       flags=re.S).group(1)
+    # Everything above the intervals does not depend on the number of resamples.
+    fixed = sample.split("\n95% bootstrap intervals")[0]
+    assert fixed.count("\n") >= 8 and fixed in demo_text

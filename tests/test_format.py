@@ -8,6 +8,7 @@ precision it is printed with, and NaN must print as "n/a".
 import inspect
 import math
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -86,7 +87,7 @@ def test_fmt_round_trips_to_its_printed_precision(value, digits, signed):
 
 def test_fmt_keeps_significant_digits_at_both_ends():
     # Fixed decimals would print a tiny MSE as 0.0000 and cut digits off a huge one.
-    assert fmt(3.2e-7) == "3.2e-07" and fmt(-4.6e-4) == "-0.00046"
+    assert fmt(3.2e-7) == "3.2e-07" and fmt(-4.6e-4) == "-0.0005" and fmt(4e-5) == "4e-05"
     assert fmt(1234567890.0) == "1.23457e+09" and fmt(3750.55161) == "3750.5516"
     assert fmt(np.int64(12)) == "12" and "np." not in fmt(np.float64(0.25))
     assert fmt(None) == fmt(math.nan) == fmt(np.float32("nan")) == NA
@@ -386,3 +387,13 @@ def test_report_mixin_takes_the_same_name_keywords():
     params = inspect.signature(ReportMixin.report).parameters
     for arg in ("name", "baseline_name"):
         assert params[arg].kind is inspect.Parameter.KEYWORD_ONLY and params[arg].default is None
+
+
+def test_docs_report_sample_is_what_the_code_prints(capsys):
+    # docs/report.md shows the output of its first example; run it and compare, line by line.
+    text = (Path(__file__).resolve().parents[1] / "docs" / "report.md").read_text()
+    section = text.split("## A report with intervals, against the training prior")[1]
+    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S).group(1)
+    shown = re.search(r"```text\n(.*?)\n```", section, flags=re.S).group(1)
+    exec(compile(code, "docs/report.md", "exec"), {})
+    assert capsys.readouterr().out.rstrip("\n").splitlines() == shown.splitlines()
