@@ -46,6 +46,7 @@ import numpy as np
 from . import metrics
 from ._sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
 from ._validation import (
+    binary_target,
     as_1d,
     check_classes,
     check_k,
@@ -188,7 +189,15 @@ def _rank_metric(scorer: ProbaScorer, y_true, response, classes, sample_weight) 
         raise ValueError(msg)
     pos_label = scorer._kwargs["pos_label"]
     if pos_label is None:
-        pos = 1  # scikit-learn's convention: the positive class is classes_[1]
+        # The rule of recall_at_k and roc_auc_interval: bool, 0/1 and -1/1 classes name their
+        # positive class (True / 1); any other labels need pos_label.
+        try:
+            pos = int(np.flatnonzero(binary_target(classes, None, "classes_"))[0])
+        except ValueError:
+            msg = (f"The scorer {scorer.name!r} needs pos_label: the fitted estimator's "
+                   f"classes_ {classes.tolist()} do not say which one is positive (only bool, "
+                   "0/1 and -1/1 labels do).")
+            raise ValueError(msg) from None
     else:
         # Python equality, label by label: numpy < 2 compares int classes with a str
         # pos_label as a whole (one False plus a FutureWarning), not elementwise.

@@ -698,18 +698,23 @@ def test_recall_and_precision_at_k_equal_metrics():
     X, y = _data(2, ["no", "yes"])
     est = _logreg().fit(X, y)
     proba = est.predict_proba(X)
+    # String classes do not say which is positive: the scorer asks, like recall_at_k does.
+    with pytest.raises(ValueError, match="needs pos_label"):
+        scorers.make_recall_at_k_scorer(10)(est, X, y)
     for k in (10, 0.25):
-        got = scorers.make_recall_at_k_scorer(k)(est, X, y)
+        got = scorers.make_recall_at_k_scorer(k, pos_label="yes")(est, X, y)
         np.testing.assert_allclose(
             got, metrics.recall_at_k(y, proba[:, 1], k, pos_label="yes"), **TOL)
         got = scorers.make_precision_at_k_scorer(k, pos_label="no")(est, X, y)
         np.testing.assert_allclose(
             got, metrics.precision_at_k(y, proba[:, 0], k, pos_label="no"), **TOL)
-    by_decision = scorers.make_recall_at_k_scorer(30, response_method="decision_function")
+    by_decision = scorers.make_recall_at_k_scorer(30, pos_label="yes",
+                                                  response_method="decision_function")
     np.testing.assert_allclose(
         by_decision(est, X, y),
         metrics.recall_at_k(y, est.decision_function(X), 30, pos_label="yes"), **TOL)
-    res = cross_validate(est, X, y, cv=3, scoring={"r": scorers.make_recall_at_k_scorer(0.2)})
+    res = cross_validate(est, X, y, cv=3,
+                         scoring={"r": scorers.make_recall_at_k_scorer(0.2, pos_label="yes")})
     assert np.all((res["test_r"] >= 0) & (res["test_r"] <= 1))
 
 
