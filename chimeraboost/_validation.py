@@ -27,6 +27,7 @@ __all__ = [
     "encode_labels",
     "check_proba",
     "check_no_missing",
+    "label_columns",
     "check_aligned",
     "unit_scale",
     "binary_target",
@@ -299,8 +300,8 @@ def encode_labels(y, classes: np.ndarray, name: str = "y") -> np.ndarray:
     return codes.astype(np.intp, copy=False)
 
 
-def _proba_columns(proba, classes, name: str):
-    """The columns of a probability DataFrame in the order of ``classes``, or None.
+def label_columns(proba, classes, name: str):
+    """The columns of a probability (or score) DataFrame in the order of ``classes``, or None.
 
     A DataFrame's column labels say which class each column is: when they are the class
     labels (in any order) the columns are matched by label; default labels 0..K-1 (or
@@ -335,8 +336,7 @@ def check_proba(proba, classes, name: str = "proba") -> np.ndarray:
     matched to it by label.
     """
     n_classes = classes if isinstance(classes, numbers.Integral) else len(classes)
-    order = None if isinstance(classes, numbers.Integral) else _proba_columns(proba, classes,
-                                                                              name)
+    order = None if isinstance(classes, numbers.Integral) else label_columns(proba, classes, name)
     arr = _to_numpy(proba, name)
     if order is not None and order != list(range(len(order))):
         arr = arr[:, order]
@@ -571,13 +571,42 @@ def check_quantile_levels(quantiles, name: str = "quantiles") -> np.ndarray:
     return levels
 
 
-def check_quantile_pred(pred, n_levels: int | None, name: str = "pred") -> np.ndarray:
+def _level_columns(pred, levels, name: str):
+    """A quantile DataFrame whose column labels are the levels (0.1, 0.5, 0.9 -- numbers in
+    (0, 1)) is matched to ``levels`` by label; other column labels keep their order."""
+    columns = getattr(pred, "columns", None)
+    if columns is None:
+        return None
+    cols = list(columns)
+    try:
+        values = np.array([float(c) for c in cols])
+    except (TypeError, ValueError):
+        return None  # names such as "lower", "median": read in order
+    if not np.all((values > 0) & (values < 1)):
+        return None  # 0..K-1 default labels and the like
+    order = [int(np.argmin(np.abs(values - tau))) for tau in levels]
+    if len(cols) != len(levels) or not np.allclose(values[order], levels, atol=1e-9) or \
+            len(set(order)) != len(order):
+        msg = (f"{name} is a DataFrame whose columns {cols} look like quantile levels but are "
+               f"not the levels {np.asarray(levels).tolist()}; name the columns after the "
+               f"levels, or pass {name}.to_numpy() with one column per level in order.")
+        raise ValueError(msg)
+    return order
+
+
+def check_quantile_pred(pred, n_levels: int | None, name: str = "pred",
+                        levels=None) -> np.ndarray:
     """An (n, K) float64 matrix of quantile predictions, one column per level, all finite.
 
     A 1-D ``pred`` is accepted only for a single level (K = 1) and becomes one column.
-    ``n_levels=None`` accepts any number of columns (a 1-D ``pred`` is then one column).
+    ``n_levels=None`` accepts any number of columns (a 1-D ``pred`` is then one column). With
+    ``levels``, a DataFrame whose columns are labelled by level is matched to them by label.
     """
     arr = _to_numpy(pred, name)
+    if levels is not None and arr.ndim == 2:
+        order = _level_columns(pred, levels, name)
+        if order is not None:
+            arr = arr[:, order]
     if arr.ndim == 1:
         if n_levels not in (None, 1):
             msg = (

@@ -47,6 +47,7 @@ from ._validation import (
     check_sample_weight,
     encode_labels,
     finite_float,
+    label_columns,
     unit_scale,
     warn_degenerate,
 )
@@ -108,6 +109,12 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
         How often each class occurs in the rows scored. ``None`` means the same as ``prior``
         (the forecast is the rows' own base rate), which gives the entropy.
 
+    Returns
+    -------
+    float
+        The mean log loss (natural log) the constant forecast would get on rows with these
+        class frequencies; ``inf`` if a class that occurs is forecast with probability 0.
+
     Notes
     -----
     ``-sum_k r_k log q_k`` with ``q`` the forecast and ``r`` the outcome frequencies; for
@@ -119,8 +126,15 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
 
     Examples
     --------
+    At a 12% base rate the entropy is ``-(0.12 ln 0.12 + 0.88 ln 0.88) = 0.2544 + 0.1125``:
+
     >>> round(reference_log_loss(0.12), 3)
     0.367
+
+    A coin-flip forecast costs ``ln 2 = 0.6931`` on every row, whatever the rows hold:
+
+    >>> round(reference_log_loss(0.5, outcome_prior=0.12), 4)
+    0.6931
     """
     q = _as_prior(prior)
     r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
@@ -130,6 +144,20 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
 def reference_brier(prior, outcome_prior=None) -> float:
     """Brier score (sum over classes) of the constant forecast ``prior``.
 
+    Parameters
+    ----------
+    prior : float or array of shape (K,)
+        The no-skill forecast: a positive-class rate (binary) or a class-probability vector.
+    outcome_prior : float or array of shape (K,), default=None
+        How often each class occurs in the rows scored. ``None`` means the same as ``prior``
+        (the forecast is the rows' own base rate).
+
+    Returns
+    -------
+    float
+        The mean K-sum Brier score the constant forecast would get on rows with these class
+        frequencies, in [0, 2].
+
     Notes
     -----
     ``sum_k (q_k^2) - 2 r.q + 1`` with forecast ``q`` and outcome frequencies ``r``; for
@@ -138,8 +166,15 @@ def reference_brier(prior, outcome_prior=None) -> float:
 
     Examples
     --------
+    At a 12% base rate, ``2 x 0.12 x 0.88 = 0.2112``:
+
     >>> round(reference_brier(0.12), 4)
     0.2112
+
+    A 50/50 forecast scores ``0.5^2 + 0.5^2 = 0.5`` on every row, whatever the rows hold:
+
+    >>> round(reference_brier([0.5, 0.5], outcome_prior=[0.88, 0.12]), 4)
+    0.5
     """
     q = _as_prior(prior)
     r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
@@ -416,10 +451,46 @@ def classification_evaluator(
 ) -> ClassificationEvaluator:
     """Validate once, sort once; return an evaluator whose ``evaluate(counts)`` gives numbers.
 
-    Give ``proba`` (probabilities, columns in the order of ``classes``), or ``score``
-    (decision function: 1-D for binary, higher means ``classes[1]``; (n, K) otherwise) and/or
-    ``y_pred`` (hard labels). ``baseline`` is None or targets whose class prior is the
-    no-skill forecast. ``k`` (binary only) adds recall and precision at ``k``.
+    The evaluator is what every report and the bootstrap use: ``evaluate(counts)`` scores
+    any number of weight vectors (bootstrap resampling counts) with one definition and one
+    sort of the scores.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels, each one of ``classes``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    proba : array-like of shape (n, K), or (n,) for binary, default=None
+        Predicted probabilities, columns in the order of ``classes``.
+    score : array-like of shape (n,) or (n, K), default=None
+        A decision function, used where ``proba`` is not given: 1-D for binary (higher
+        means ``classes[1]``), (n, K) otherwise.
+    y_pred : array-like of shape (n,), default=None
+        Hard labels, for accuracy and F1 when there are no probabilities.
+    sample_weight : array-like of shape (n,), default=None
+    baseline : None, array-like of targets, or mapping, default=None
+        The no-skill forecast: ``None`` for the class prior of ``y`` itself, targets (e.g.
+        ``y_train``) for their class prior, or ``{label: probability}`` naming every class.
+    k : int or float, default=None
+        Binary only: also compute recall and precision at ``k`` (rows, or a fraction).
+
+    Returns
+    -------
+    ClassificationEvaluator
+        ``evaluate(counts=None, warn=True, metrics=None)`` returns a dict of arrays with one
+        entry per weight vector, under the keys of :func:`classification_report`.
+
+    Examples
+    --------
+    Two weight vectors at once: the data as given, and a resample that drew the first and
+    the last row twice each. The K-sum Brier of the rows is ``2 x (0.04, 0.16, 0.16,
+    0.01)``; the first mean is 0.185, the second ``(2 x 0.08 + 2 x 0.02) / 4 = 0.05``.
+
+    >>> ev = classification_evaluator([0, 0, 1, 1], [0, 1], proba=[0.2, 0.4, 0.6, 0.9])
+    >>> out = ev.evaluate(counts=[[1, 1, 1, 1], [2, 0, 0, 2]])
+    >>> out["brier"].round(4).tolist()
+    [0.185, 0.05]
     """
     check_aligned(y=y, proba=proba, score=score, y_pred=y_pred, sample_weight=sample_weight)
     classes = check_classes(classes)
@@ -430,7 +501,7 @@ def classification_evaluator(
         proba = check_proba(proba, classes, "proba")
         check_same_length(y=codes, proba=proba)
     if score is not None:
-        score = _check_score(score, K, codes)
+        score = _check_score(score, classes, codes)
     pred = None
     if y_pred is not None:
         pred = encode_labels(y_pred, classes, "y_pred")
@@ -462,8 +533,12 @@ def _baseline_prior(baseline, classes) -> np.ndarray:
     return _prior_of(encode_labels(baseline, classes, "baseline"), classes.shape[0])
 
 
-def _check_score(score, n_classes, codes):
+def _check_score(score, classes, codes):
+    n_classes = classes.shape[0]
+    order = label_columns(score, classes, "score")
     arr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
+    if order is not None:
+        arr = arr[:, order]
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim == 1:
@@ -537,9 +612,39 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None, 
 def ranking_report(y, score, classes, sample_weight=None, y_pred=None, k=None) -> dict:
     """The numbers of a model that ranks but gives no probabilities.
 
-    ``score`` is a decision function (1-D for binary, higher means ``classes[1]``, or
-    (n, K)); ``y_pred`` optional hard labels for accuracy and F1. Log loss, Brier and
-    calibration are NaN: without probabilities there is nothing to judge them on.
+    Log loss, Brier and calibration are NaN: without probabilities there is nothing to judge
+    them on. Ranking (``roc_auc``, ``pr_auc``, recall at ``k``) needs ``score``; accuracy
+    and F1 need ``y_pred``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels, each one of ``classes``.
+    score : array-like of shape (n,) or (n, K), or None
+        A decision function: 1-D for binary (higher means ``classes[1]``), (n, K)
+        otherwise.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+    y_pred : array-like of shape (n,), default=None
+        Hard labels, for ``accuracy``, ``balanced_accuracy`` and ``f1_macro``.
+    k : int or float, default=None
+        Binary only: also report ``recall_at_k`` and ``precision_at_k``.
+
+    Returns
+    -------
+    dict
+        The keys of :func:`classification_report`, with NaN for the numbers that need
+        probabilities.
+
+    Examples
+    --------
+    Of the four (positive, negative) pairs, the positive scores higher in three: 0.2 beats
+    -1.0 but not 0.5, 2.0 beats both; ROC AUC is 3 / 4.
+
+    >>> r = ranking_report([0, 0, 1, 1], [-1.0, 0.5, 0.2, 2.0], classes=[0, 1])
+    >>> r["roc_auc"], bool(np.isnan(r["brier"]))
+    (0.75, True)
     """
     if score is None and y_pred is None:
         msg = "ranking_report needs score or y_pred."
@@ -567,7 +672,30 @@ def _finish_classification(ev: ClassificationEvaluator) -> dict:
 
 
 def class_prior(y, classes, sample_weight=None) -> np.ndarray:
-    """Weighted frequency of each of ``classes`` in ``y``: the no-skill forecast."""
+    """Weighted frequency of each of ``classes`` in ``y``: the no-skill forecast.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, each one of ``classes``.
+    classes : array-like of shape (K,)
+        The class labels; the result follows their order.
+    sample_weight : array-like of shape (n,), default=None
+
+    Returns
+    -------
+    ndarray of shape (K,)
+        The share of (weighted) rows in each class; sums to 1.
+
+    Examples
+    --------
+    Three "no" and one "yes"; with weights 1, 3, 1, 1 each class carries a weight of 3:
+
+    >>> class_prior(["no", "yes", "no", "no"], classes=["no", "yes"])
+    array([0.75, 0.25])
+    >>> class_prior(["no", "yes", "no", "no"], classes=["no", "yes"], sample_weight=[1, 3, 1, 1])
+    array([0.5, 0.5])
+    """
     check_aligned(y=y, sample_weight=sample_weight)
     classes = check_classes(classes)
     codes = encode_labels(y, classes, "y")
@@ -583,27 +711,162 @@ def _one(y, proba, classes, sample_weight, baseline, key) -> float:
 
 
 def log_loss(y, proba, classes, sample_weight=None) -> float:
-    """Mean negative log-likelihood (natural log); equals ``sklearn.metrics.log_loss``."""
+    """Mean negative log-likelihood (natural log); equals ``sklearn.metrics.log_loss``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+
+    Returns
+    -------
+    float
+        ``-mean(log p_y)``, the probability given to the class that occurred, weighted;
+        probabilities are clipped to ``[eps, 1 - eps]`` as in scikit-learn.
+
+    Examples
+    --------
+    The probabilities given to what happened are 0.8, 0.6, 0.6 and 0.9:
+    ``(0.2231 + 0.5108 + 0.5108 + 0.1054) / 4 = 0.3375``.
+
+    >>> round(log_loss([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1]), 4)
+    0.3375
+    """
     return _one(y, proba, classes, sample_weight, None, "log_loss")
 
 
 def brier_score(y, proba, classes, sample_weight=None) -> float:
-    """Mean over rows of ``sum_k (p_k - 1[y = k])^2`` (binary: twice sklearn's Brier)."""
+    """Mean over rows of ``sum_k (p_k - 1[y = k])^2`` (binary: twice sklearn's Brier).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+
+    Returns
+    -------
+    float
+        The weighted mean K-sum Brier score, in [0, 2]; 0 is perfect.
+
+    Examples
+    --------
+    Squared errors of the positive column are 0.04, 0.16, 0.16, 0.01 (mean 0.0925, which
+    is scikit-learn's ``brier_score_loss``); the negative column's are the same, so the
+    K-sum is ``2 x 0.0925``:
+
+    >>> round(brier_score([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1]), 4)
+    0.185
+    """
     return _one(y, proba, classes, sample_weight, None, "brier")
 
 
 def log_loss_skill(y, proba, classes, sample_weight=None, baseline=None) -> float:
-    """``1 - log_loss / reference_log_loss``: 0 = no better than the prior, 1 = perfect."""
+    """``1 - log_loss / reference_log_loss``: 0 = no better than the prior, 1 = perfect.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+    baseline : None, array-like of targets, or mapping, default=None
+        The no-skill forecast. ``None``: the class prior of the scored ``y`` itself
+        (weighted), the conservative reading. Targets (e.g. ``y_train``): their class prior,
+        what a forecaster who knew only the training data would say. ``{label:
+        probability}``: a fixed prior naming every class (e.g. a published base rate).
+
+    Returns
+    -------
+    float
+        The log-loss skill; negative when the model is worse than the no-skill forecast,
+        NaN (with a ``DegenerateMetricWarning``) when the reference loss is zero or
+        infinite. With ``baseline=None`` it equals ``sklearn.metrics.d2_log_loss_score``.
+
+    Examples
+    --------
+    The log loss is 0.3375 (see :func:`log_loss`); at a 50% base rate the reference is
+    ``ln 2 = 0.6931``, so the skill is ``1 - 0.3375 / 0.6931 = 0.513``:
+
+    >>> round(log_loss_skill([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1]), 3)
+    0.513
+    """
     return _one(y, proba, classes, sample_weight, baseline, "log_loss_skill")
 
 
 def brier_skill(y, proba, classes, sample_weight=None, baseline=None) -> float:
-    """``1 - brier / reference_brier`` (the Brier skill score); equals ``d2_brier_score``."""
+    """``1 - brier / reference_brier`` (the Brier skill score); equals ``d2_brier_score``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+    baseline : None, array-like of targets, or mapping, default=None
+        The no-skill forecast. ``None``: the class prior of the scored ``y`` itself
+        (weighted), the conservative reading. Targets (e.g. ``y_train``): their class prior,
+        what a forecaster who knew only the training data would say. ``{label:
+        probability}``: a fixed prior naming every class (e.g. a published base rate).
+
+    Returns
+    -------
+    float
+        The Brier skill; negative when the model is worse than the no-skill forecast, NaN
+        (with a ``DegenerateMetricWarning``) when the reference loss is zero. With
+        ``baseline=None`` it equals ``sklearn.metrics.d2_brier_score``.
+
+    Examples
+    --------
+    The Brier score is 0.185 (see :func:`brier_score`); the rows' own 50% prior scores
+    ``2 x 0.5 x 0.5 = 0.5``, so the skill is ``1 - 0.185 / 0.5 = 0.63``:
+
+    >>> y, p = [0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9]
+    >>> round(brier_skill(y, p, classes=[0, 1]), 4)
+    0.63
+
+    Against a training prior of 25% positives, whose Brier score on these rows is
+    ``0.75^2 + 0.25^2 - 2 (0.5 x 0.75 + 0.5 x 0.25) + 1 = 0.625``, the skill is
+    ``1 - 0.185 / 0.625 = 0.704``:
+
+    >>> round(brier_skill(y, p, classes=[0, 1], baseline=[0, 0, 0, 1]), 4)
+    0.704
+    """
     return _one(y, proba, classes, sample_weight, baseline, "brier_skill")
 
 
 def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
     """CORP decomposition of the Brier score, per class and averaged over classes.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
 
     Returns
     -------
@@ -620,6 +883,19 @@ def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
     scikit-learn's ``IsotonicRegression``). ``MCB = S(p) - S(recalibrated)``, ``DSC =
     S(event rate) - S(recalibrated)``, ``UNC = S(event rate)`` with ``S`` the mean squared
     error. MCB >= 0 with equality for an isotonically calibrated forecast.
+
+    Examples
+    --------
+    The forecasts 0.2, 0.4, 0.6, 0.9 of the event ``y = 1`` already rank the outcomes
+    0, 0, 1, 1 perfectly, so their isotonic recalibration is the outcomes themselves (score
+    0). MCB is the forecasts' own mean squared error ``(0.04 + 0.16 + 0.16 + 0.01) / 4 =
+    0.0925``; UNC is that of the 50% event rate, 0.25; DSC ``= 0.25 - 0 = 0.25``. The class
+    ``y = 0`` is the mirror image, so the averages are the same, and ``0.0925 - 0.25 + 0.25``
+    is ``brier / K = 0.185 / 2``.
+
+    >>> d = calibration_decomposition([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1])
+    >>> [round(d[key], 4) for key in ("mcb", "dsc", "unc", "score")]
+    [0.0925, 0.25, 0.25, 0.0925]
     """
     ev = classification_evaluator(y, classes, proba=proba, sample_weight=sample_weight)
     per = {key: v[0] for key, v in ev.decomposition(_weights(ev.sample_weight, None, ev.n)).items()}
@@ -631,8 +907,36 @@ def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
 
 
 def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
-    """Miscalibration (CORP MCB) averaged over classes; 0 = calibrated. See
-    :func:`calibration_decomposition`."""
+    """Miscalibration (CORP MCB) averaged over classes; 0 = calibrated.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed), each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``; a 1-D array is the
+        probability of ``classes[1]``.
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    sample_weight : array-like of shape (n,), default=None
+
+    Returns
+    -------
+    float
+        The Brier score the forecasts would save by isotonic recalibration, averaged over
+        classes; >= 0. See :func:`calibration_decomposition` for the definition.
+
+    Examples
+    --------
+    A forecast of 0.5 on every row of a 50% base rate is calibrated (its recalibration is
+    itself) although it has no skill; the example of :func:`calibration_decomposition`
+    has MCB 0.0925:
+
+    >>> round(calibration_mcb([0, 1, 0, 1], [0.5, 0.5, 0.5, 0.5], classes=[0, 1]), 4)
+    0.0
+    >>> round(calibration_mcb([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1]), 4)
+    0.0925
+    """
     return calibration_decomposition(y, proba, classes, sample_weight)["mcb"]
 
 
@@ -652,17 +956,80 @@ def _top_k(y, score, k, sample_weight, pos_label) -> dict:
 
 
 def recall_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
-    """Share of the positives (weighted) among the ``k`` highest-scored rows.
+    """Share of the positives (weighted) found among the ``k`` highest-scored rows.
 
-    ``k`` is a number of rows, or a float in (0, 1) for a fraction of them. Ties at the
-    cutoff are shared fractionally (the expected value under random tie-breaking), so a
-    0/1 rule flagging 500 rows gets recall@400 = 0.8 x recall@500. Works on any score.
+    Ties at the cutoff are shared fractionally (the expected value under random
+    tie-breaking), so a 0/1 rule flagging 500 rows gets recall@400 = 0.8 x recall@500.
+    Works on any score.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels: bool, 0/1 or -1/1 (positive: True / 1), or any labels with
+        ``pos_label``.
+    score : array-like of shape (n,)
+        Any score that ranks the rows, higher first (a probability, a decision function).
+    k : int or float
+        A number of rows, or a float in (0, 1) for that fraction of the rows.
+    sample_weight : array-like of shape (n,), default=None
+    pos_label : label, default=None
+        The label of the positive class; needed when ``y`` holds other labels (strings
+        such as "no"/"yes").
+
+    Returns
+    -------
+    float
+        Positive weight among the top ``k`` rows over all positive weight; NaN (with a
+        ``DegenerateMetricWarning``) when ``y`` has no positives.
+
+    Examples
+    --------
+    The top row (0.9) is a positive; the second place is shared by the two rows tied at
+    0.5, one positive and one not, so it holds half a positive in expectation: ``1.5`` of
+    the 2 positives, recall 0.75. ``k=0.5`` is half of the 4 rows, the same cutoff.
+
+    >>> y, score = [1, 1, 0, 0], [0.9, 0.5, 0.5, 0.1]
+    >>> recall_at_k(y, score, k=2), recall_at_k(y, score, k=0.5)
+    (0.75, 0.75)
+    >>> recall_at_k(["yes", "yes", "no", "no"], score, k=1, pos_label="yes")
+    0.5
     """
     return _top_k(y, score, k, sample_weight, pos_label)["recall_at_k"]
 
 
 def precision_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
-    """Share of positives (weighted) among the ``k`` highest-scored rows; ties as in
-    :func:`recall_at_k` (with weights: expected positive weight over expected weight)."""
+    """Share of positives (weighted) among the ``k`` highest-scored rows.
+
+    Ties at the cutoff as in :func:`recall_at_k`; with weights, the expected positive
+    weight over the expected weight in the top ``k``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels: bool, 0/1 or -1/1 (positive: True / 1), or any labels with
+        ``pos_label``.
+    score : array-like of shape (n,)
+        Any score that ranks the rows, higher first (a probability, a decision function).
+    k : int or float
+        A number of rows, or a float in (0, 1) for that fraction of the rows.
+    sample_weight : array-like of shape (n,), default=None
+    pos_label : label, default=None
+        The label of the positive class; needed when ``y`` holds other labels (strings
+        such as "no"/"yes").
+
+    Returns
+    -------
+    float
+        Positive weight among the top ``k`` rows over all weight there, in [0, 1].
+
+    Examples
+    --------
+    As in :func:`recall_at_k`, the top 2 rows hold 1.5 positives in expectation:
+    ``1.5 / 2 = 0.75``. The top 3 hold all 2 positives: ``2 / 3``.
+
+    >>> y, score = [1, 1, 0, 0], [0.9, 0.5, 0.5, 0.1]
+    >>> precision_at_k(y, score, k=2), round(precision_at_k(y, score, k=3), 4)
+    (0.75, 0.6667)
+    """
     return _top_k(y, score, k, sample_weight, pos_label)["precision_at_k"]
 

@@ -81,7 +81,7 @@ def _check_inputs(y, pred, quantiles, sample_weight):
     check_aligned(y=y, pred=pred, sample_weight=sample_weight)
     levels = check_quantile_levels(quantiles)
     y_arr = check_numeric_1d(y, "y")
-    pred_arr = check_quantile_pred(pred, levels.shape[0])
+    pred_arr = check_quantile_pred(pred, levels.shape[0], levels=levels)
     n = check_same_length(y=y_arr, pred=pred_arr)
     # Pinball losses are linear in the weights; a unit scale keeps their sums in range.
     w = unit_scale(check_sample_weight(sample_weight, n))[0]

@@ -167,6 +167,28 @@ def test_probability_dataframe_columns_matched_by_class_label():
         metrics.brier_score(y, pd.DataFrame({"p0": [.8] * 4, "p1": [.2] * 4}), labels)
 
 
+def test_score_and_quantile_dataframes_matched_by_column_label():
+    # Multiclass decision scores with columns in another order than classes.
+    y = ["a", "b", "c", "a", "b", "c"]
+    s = np.array([[3, 1, 0], [0, 2, 1], [1, 0, 4], [2, 1, 1], [1, 3, 0], [0, 1, 2.]])
+    ref = metrics.ranking_report(y, s, ["a", "b", "c"])["roc_auc"]
+    shuffled = pd.DataFrame(s[:, [2, 0, 1]], columns=["c", "a", "b"])
+    assert metrics.ranking_report(y, shuffled, ["a", "b", "c"])["roc_auc"] == ref
+    # Quantile predictions with columns named by level, in another order.
+    rng = np.random.default_rng(0)
+    yq = rng.normal(size=50)
+    grid = np.column_stack([yq - 1, yq + 0.1, yq + 1])
+    levels = [0.1, 0.5, 0.9]
+    ref = quantile_metrics.crps(yq, grid, levels)
+    frame = pd.DataFrame(grid[:, [2, 0, 1]], columns=[0.9, 0.1, 0.5])
+    assert quantile_metrics.crps(yq, frame, levels) == pytest.approx(ref, abs=1e-15)
+    with pytest.raises(ValueError, match="look like quantile levels but are not the levels"):
+        quantile_metrics.crps(yq, pd.DataFrame(grid, columns=[0.05, 0.5, 0.95]), levels)
+    # Names that are not levels are read in order.
+    named = pd.DataFrame(grid, columns=["low", "mid", "high"])
+    assert quantile_metrics.crps(yq, named, levels) == pytest.approx(ref, abs=1e-15)
+
+
 # ------------------------------------------------------------ 5. missing labels, positive class
 
 
