@@ -53,6 +53,7 @@ from ._validation import (
     check_sample_weight,
     estimator_family,
     import_pandas,
+    quantile_levels,
 )
 
 __all__ = ["Report", "ReportMixin", "report"]
@@ -92,27 +93,6 @@ def _check_fitted(estimator, arg: str) -> None:
             raise NotFittedError(msg) from None
 
 
-def _final(estimator):
-    """The estimator that makes the predictions: through Pipelines and fitted searches."""
-    for _ in range(10):
-        if hasattr(estimator, "steps"):
-            estimator = estimator.steps[-1][1]
-        elif hasattr(estimator, "best_estimator_"):
-            estimator = estimator.best_estimator_
-        else:
-            break
-    return estimator
-
-
-def _quantile_levels(estimator):
-    final = _final(estimator)
-    levels = getattr(final, "quantiles_", getattr(final, "quantiles", None))
-    if levels is None:
-        return None
-    levels = np.atleast_1d(np.asarray(levels, dtype=np.float64))
-    return levels if levels.ndim == 1 and levels.size > 0 else None
-
-
 def _task(estimator) -> str:
     """What the model is judged on, decided by what it is (:func:`estimator_family`), then
     by what it offers."""
@@ -122,7 +102,7 @@ def _task(estimator) -> str:
         if hasattr(estimator, "decision_function"):
             return "ranking"
         return "rule"
-    if _quantile_levels(estimator) is not None:
+    if quantile_levels(estimator) is not None:
         return "quantile"
     return "regression"
 
@@ -191,7 +171,7 @@ class _Scored:
 
     def _quantiles(self, est, X, y, w, targets, k):
         _no_k(k, "a quantile regressor")
-        self.levels = _quantile_levels(est)
+        self.levels = quantile_levels(est)
         pred = np.asarray(est.predict(X))
         if pred.ndim == 1 and self.levels.size == 1:
             pred = pred[:, None]
@@ -235,7 +215,7 @@ def _check_same_task(model: _Scored, base_estimator) -> str:
         )
         raise ValueError(msg)
     if base_task == "quantile":
-        levels = _quantile_levels(base_estimator)
+        levels = quantile_levels(base_estimator)
         if levels.shape != model.levels.shape or not np.allclose(levels, model.levels):
             msg = (
                 f"baseline predicts quantile levels {levels.tolist()} but the model "
@@ -293,7 +273,8 @@ def _differing_params(first, second, limit: int = 2):
 
 def _check_name(value, arg: str) -> None:
     if value is not None and not (isinstance(value, str) and value.strip()):
-        msg = f"{arg} must be a non-empty string or None, got {value!r}."
+        got = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value}"
+        msg = f"{arg} must be a non-empty string or None, got {got}."
         raise TypeError(msg)
 
 

@@ -34,6 +34,8 @@ __all__ = [
     "check_rows",
     "estimator_family",
     "check_features",
+    "final_estimator",
+    "quantile_levels",
     "check_k",
     "check_random_state_int",
     "check_positive_int",
@@ -448,6 +450,31 @@ def estimator_family(estimator) -> str:
     except Exception:  # noqa: BLE001 - a property that raises means "no classes"
         has_classes = False
     return "classifier" if has_classes or hasattr(estimator, "predict_proba") else "regressor"
+
+
+def final_estimator(estimator):
+    """The estimator that makes the predictions: through Pipelines and fitted searches."""
+    for _ in range(10):
+        if hasattr(estimator, "steps"):
+            estimator = estimator.steps[-1][1]
+        elif hasattr(estimator, "best_estimator_"):
+            estimator = estimator.best_estimator_
+        else:
+            break
+    return estimator
+
+
+def quantile_levels(estimator):
+    """The quantile levels a model predicts (``quantiles_``, else ``quantiles``), or None."""
+    final = final_estimator(estimator)
+    levels = getattr(final, "quantiles_", getattr(final, "quantiles", None))
+    if levels is None:
+        return None
+    try:
+        levels = np.atleast_1d(np.asarray(levels, dtype=np.float64))
+    except (TypeError, ValueError):
+        return None
+    return levels if levels.ndim == 1 and levels.size > 0 else None
 
 
 def _column_names(X):

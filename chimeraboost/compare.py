@@ -55,7 +55,6 @@ from sklearn.model_selection import (
 
 from . import _facts
 from ._facts import is_loss
-from .metrics import regression_report
 from ._format import EMPTY, Col, fmt, fmt_p, percent, table
 from ._paired_tests import (
     BayesianTTestResult,
@@ -76,9 +75,12 @@ from ._validation import (
     check_rows,
     estimator_family,
     import_pandas,
+    quantile_levels,
     warn_degenerate,
 )
 from ._report import distinct_names, report
+from .metrics import regression_report
+from .quantile_metrics import crps_skill
 from .resampling import ConfidenceInterval
 
 __all__ = [
@@ -205,7 +207,8 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
         must be better, as for every scikit-learn scorer. None: ``"brier_skill"`` for
         classifiers, r2 for regressors -- computed by :func:`chimeraboost.metrics.regression_report`,
         so a fold whose target is constant gets NaN (and is left out, with a warning) instead
-        of scikit-learn's 1.0 or 0.0.
+        of scikit-learn's 1.0 or 0.0 -- and the CRPS skill for quantile regressors (models
+        with ``quantiles``, e.g. ``ChimeraBoostQuantileRegressor``).
     cv : int, splitter or iterable, default=None
         None: ``RepeatedStratifiedKFold(5, 2)`` for classifiers, ``RepeatedKFold(5, 2)`` for
         regressors, seeded with ``random_state``. The splits are drawn once and shared.
@@ -277,7 +280,8 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
         msg = f"baseline={baseline!r} is not one of the models: {list(named)}."
         raise ValueError(msg)
     if scoring is None:
-        scoring = "brier_skill" if classifier else _R2_SCORER
+        quantile = all(quantile_levels(est) is not None for est in named.values())
+        scoring = "brier_skill" if classifier else _crps_skill if quantile else _R2_SCORER
     elif not (isinstance(scoring, str) or callable(scoring)):
         msg = f"scoring must be one scoring string or scorer, got {type(scoring).__name__}."
         raise TypeError(msg)
@@ -293,8 +297,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     n_train = float(np.mean([len(splits[j][0]) for j in np.flatnonzero(keep)]))
     n_test = float(np.mean([len(splits[j][1]) for j in np.flatnonzero(keep)]))
     challengers = _challengers(scores, baseline, n_train, n_test, rope, alpha, threshold)
-    scoring_name = scoring if isinstance(scoring, str) else "r2" if scoring is _R2_SCORER \
-        else getattr(scoring, "name", repr(scoring))
+    scoring_name = scoring if isinstance(scoring, str) else {
+        id(_R2_SCORER): "r2", id(_crps_skill): "crps_skill"}.get(
+        id(scoring), getattr(scoring, "name", repr(scoring)))
     return ComparisonResult(scores, baseline, challengers, scoring=scoring_name, cv=cv_text,
                             n_train=n_train, n_test=n_test, rope=rope, alpha=alpha,
                             threshold=threshold)
@@ -308,6 +313,13 @@ def _r2(y, pred, sample_weight=None) -> float:
 
 
 _R2_SCORER = make_scorer(_r2)
+
+
+def _crps_skill(estimator, X, y, sample_weight=None) -> float:
+    """Scorer of quantile regressors (models with ``quantiles``): the CRPS skill of their
+    (n, K) grid, :func:`chimeraboost.quantile_metrics.crps_skill`."""
+    pred = estimator.predict(X)
+    return crps_skill(y, pred, quantile_levels(estimator), sample_weight=sample_weight)
 
 
 def _defined_folds(scores: dict) -> np.ndarray:
@@ -469,7 +481,8 @@ def _holdout_names(champion, challenger, champion_name, challenger_name) -> tupl
     or, failing that, by their roles."""
     for value, arg in ((champion_name, "champion_name"), (challenger_name, "challenger_name")):
         if value is not None and not (isinstance(value, str) and value.strip()):
-            msg = f"{arg} must be a non-empty string or None, got {value!r}."
+            got = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value}"
+            msg = f"{arg} must be a non-empty string or None, got {got}."
             raise TypeError(msg)
     defaults = distinct_names(champion, challenger, roles=("champion", "challenger"))
     names = (defaults[0] if champion_name is None else champion_name,

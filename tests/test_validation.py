@@ -372,3 +372,16 @@ def test_chimeraboost_report_is_the_function_not_a_module():
     assert callable(cb.report) and cb.report.__name__ == "report"
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("chimeraboost.report")
+
+
+def test_compare_cv_default_score_of_quantile_regressors_is_crps_skill():
+    X, y = load_diabetes(return_X_y=True)
+    models = {"q1": cb.ChimeraBoostQuantileRegressor(quality=1, max_iter=20, random_state=0),
+              "q2": cb.ChimeraBoostQuantileRegressor(quality=1, max_iter=40, random_state=0)}
+    res = compare.compare_cv(models, X, y, cv=KFold(3))
+    assert res.scoring == "crps_skill"
+    train, test = next(KFold(3).split(X))
+    fitted = models["q1"].fit(X[train], y[train])
+    assert res.scores["q1"][0] == pytest.approx(
+        quantile_metrics.crps_skill(y[test], fitted.predict(X[test]), fitted.quantiles_),
+        abs=1e-12)
