@@ -45,6 +45,7 @@ import numpy as np
 
 from . import metrics
 from ._sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
+from ._facts import is_loss
 from ._validation import (
     binary_target,
     as_1d,
@@ -454,7 +455,9 @@ brier_skill_scorer = make_skill_scorer("brier")
 log_loss_skill_scorer = make_skill_scorer("log_loss")
 """``"log_loss_skill"``: log-loss skill against the fold's own prior (d2_log_loss_score)."""
 
-neg_calibration_mcb_scorer = make_proba_scorer(metrics.calibration_mcb, greater_is_better=False)
+# The sign comes from the one table of metric facts: MCB is a loss, so its scorer is "neg_".
+neg_calibration_mcb_scorer = make_proba_scorer(
+    metrics.calibration_mcb, greater_is_better=not is_loss("calibration_mcb"))
 """``"neg_calibration_mcb"``: minus the CORP miscalibration; 0 is calibrated, greater is better."""
 
 _REGISTERED = {
