@@ -110,7 +110,7 @@ def table(columns, rows, *, indent: int = 2) -> list[str]:
     text_rows = []
     for row in rows:
         if len(row) != len(columns):
-            msg = f"table row has {len(row)} cells for {len(columns)} columns: {row!r}"
+            msg = f"table row has {len(row)} cells for {len(columns)} columns."
             raise ValueError(msg)
         text_rows.append([_cell_text(v, c) for v, c in zip(row, columns)])
     widths = [max([len(c.title), *(len(r[i]) for r in text_rows)]) for i, c in enumerate(columns)]

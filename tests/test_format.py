@@ -359,9 +359,9 @@ def test_compare_holdout_tells_same_named_pipelines_apart(cancer):
                                 "LogisticRegression) (champion)")
     with pytest.raises(ValueError, match="champion_name and challenger_name both read 'm'"):
         compare.compare_holdout(strong, weak, X_te, y_te, champion_name="m", challenger_name="m")
-    with pytest.raises(TypeError, match="challenger_name must be a non-empty string or None, "
-                                        "got 3"):
-        compare.compare_holdout(strong, weak, X_te, y_te, challenger_name=3)
+    with pytest.raises(TypeError, match=r"challenger_name must be a non-empty string or None, "
+                                        r"got int64 3\.$"):
+        compare.compare_holdout(strong, weak, X_te, y_te, challenger_name=np.int64(3))
 
 
 def test_report_tells_a_same_named_baseline_apart(cancer):
