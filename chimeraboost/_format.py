@@ -181,7 +181,9 @@ def _format_classification(report, header: bool) -> list[str]:
             *([_header(report)] if header else []),
             "",
             *table(
-                [Col("proper score", None), Col("loss"), Col("reference"), Col("skill", 3)],
+                # The label column as wide as the labels of the lines below it.
+                [Col(f"{'proper score':<14}", None), Col("loss"), Col("reference"),
+                 Col("skill", 3)],
                 [[label, report[key], report[key + "_ref"], report[key + "_skill"]]
                  for label, key in (("log loss", "log_loss"), ("Brier (sum)", "brier"))],
                 indent=0,
