@@ -61,11 +61,16 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
 
 
 def fmt_p(p) -> str:
-    """A p-value: four decimals, scientific below 1e-4 (``3.2e-07``); ``n/a`` for NaN."""
+    """A p-value (or a probability): four decimals, scientific below 1e-4 (``3.2e-07``);
+    ``n/a`` for NaN.
+
+    >>> fmt_p(0.03125), fmt_p(3.2e-07), fmt_p(0.0), fmt_p(float("nan"))
+    ('0.0312', '3.2e-07', '0.0000', 'n/a')
+    """
     if p is None or math.isnan(float(p)):
         return NA
     p = float(p)
-    return f"{p:.1e}" if p < 1e-4 else f"{p:.4f}"
+    return f"{p:.1e}" if 0.0 < p < 1e-4 else f"{p:.4f}"
 
 
 def count(x) -> str:

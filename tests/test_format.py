@@ -102,6 +102,7 @@ def test_counts_in_prose():
 
 def test_p_values():
     assert fmt_p(0.0312) == "0.0312" and fmt_p(3.2e-7) == "3.2e-07" and fmt_p(math.nan) == NA
+    assert fmt_p(0.0) == "0.0000" and fmt_p(1.0) == "1.0000"  # a point-mass posterior
     assert_shows(fmt_p(3.2e-7), 3.2e-7)
 
 
