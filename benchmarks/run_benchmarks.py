@@ -295,7 +295,7 @@ def summarise(records):
     ranks = {}
     for task, metric_names in RANKED.items():
         sub = ranked[ranked.task == task]
-        for metric in metric_names:
+        for metric in metric_names if len(sub) else ():
             r = sub.groupby("dataset")[metric].rank(ascending=metric not in HIGHER_IS_BETTER)
             ranks[f"{task}:{metric}"] = sub.assign(rank=r).groupby("model")["rank"].mean()
     pair = df[df.model.isin(["ChimeraBoost", "HistGradientBoosting"])]
@@ -305,9 +305,13 @@ def summarise(records):
     cpu_ratio = cpu["ChimeraBoost"] / cpu["HistGradientBoosting"]
     clf = means[means.task == "classification"].pivot(index="dataset", columns="model",
                                                       values="calibration_mcb")
-    not_worse = clf["ChimeraBoost"] <= clf[UNSCALED] + 1e-12
-    mcb = dict(scaled=float(clf["ChimeraBoost"].mean()), unscaled=float(clf[UNSCALED].mean()),
-               datasets_scaled_not_worse=int(not_worse.sum()), datasets=int(len(clf)))
+    mcb = dict(scaled=float("nan"), unscaled=float("nan"), datasets_scaled_not_worse=0,
+               datasets=0)
+    if len(clf):
+        not_worse = clf["ChimeraBoost"] <= clf[UNSCALED] + 1e-12
+        mcb = dict(scaled=float(clf["ChimeraBoost"].mean()),
+                   unscaled=float(clf[UNSCALED].mean()),
+                   datasets_scaled_not_worse=int(not_worse.sum()), datasets=int(len(clf)))
     by_dataset = ratio.groupby("dataset").median()
     return dict(
         mean_rank={k: {m: float(v) for m, v in s.sort_values().items()} for k, s in ranks.items()},
@@ -324,7 +328,7 @@ def _wins(means):
     out = {}
     for task, metric_names in RANKED.items():
         sub = means[means.task == task]
-        for metric in metric_names:
+        for metric in metric_names if len(sub) else ():
             table = sub.pivot(index="dataset", columns="model", values=metric)
             diff = table["ChimeraBoost"] - table["HistGradientBoosting"]
             better = diff > 0 if metric in HIGHER_IS_BETTER else diff < 0
@@ -431,8 +435,9 @@ def main(argv=None):
             records += recs
     out_dir = ROOT / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
+    # Records first: a failure in the summary must not cost the run.
+    (out_dir / f"{mode}.json").write_text(json.dumps(dict(records=records), default=float))
     if args.models:
-        (out_dir / f"{mode}.json").write_text(json.dumps(dict(records=records), default=float))
         print(f"wrote {out_dir / (mode + '.json')}")
         return
     summary, means = summarise(records)

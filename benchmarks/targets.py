@@ -35,8 +35,16 @@ MAX_RATIO = 1.02  # target 1: scaled / unscaled held-out log loss, per table
 def targets(df, means, small, threads, before, multiclass):
     """One dict per target; see the module docstring. ``small``: rows of
     ``bench_calibration.run``; ``before``: records of an earlier version or None."""
-    return [_t1(means, small), _t2(df, small), _t3(df, means), _t4(means),
-            _t5(df, means, before), _t6(multiclass), _t7(threads)]
+    items = []
+    for make in [lambda: _t1(means, small), lambda: _t2(df, small), lambda: _t3(df, means),
+                 lambda: _t4(means), lambda: _t5(df, means, before), lambda: _t6(multiclass),
+                 lambda: _t7(threads)]:
+        try:
+            items.append(make())
+        except (KeyError, ValueError) as exc:  # a task or model left out of this run
+            items.append(dict(target=f"{len(items) + 1}.", measured=f"not measured ({exc})",
+                              met=None))
+    return items
 
 
 def _pivot(means, task, metric):
