@@ -151,7 +151,8 @@ def models(task, seed, n_ensembles, threads, presets=()):
     out = {
         "ChimeraBoost": CB(random_state=seed),
         f"ChimeraBoost x{n_ensembles}": CB(n_ensembles=n_ensembles, random_state=seed),
-        **{f"ChimeraBoost q{q}": CB(quality=q, random_state=seed) for q in presets},
+        # Presets answer "which quality matches CatBoost's log loss": classification only.
+        **{f"ChimeraBoost q{q}": CB(quality=q, random_state=seed) for q in presets if clf},
         "HistGradientBoosting": HGB(random_state=seed),
         "Linear": linear_model(task),
     }
