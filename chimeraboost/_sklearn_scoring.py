@@ -199,9 +199,9 @@ def integration_problems(scoring_names) -> list[str]:
         problems.append(
             "chimeraboost.scorers derives its scorers from sklearn.metrics._scorer._BaseScorer "
             "(with _score, set_score_request, _get_metadata_request), which this scikit-learn "
-            "no longer provides; the scorers fell back to chimeraboost's own scorer base "
-            "(metadata routing of sample_weight kept, no prediction cache shared with "
-            "scikit-learn's scorers). Please report this with your scikit-learn version."
+            "no longer provides; the scorers fell back to chimeraboost's own scorer base, "
+            "which keeps the metadata routing of sample_weight through scikit-learn's public "
+            "API. Please report this with your scikit-learn version."
         )
     for name in scoring_names:
         if getattr(registry.get(name), "_chimeraboost_name", None) != name:

@@ -436,6 +436,21 @@ def make_precision_at_k_scorer(k, *, pos_label=None, response_method="predict_pr
 
     Parameters are those of :func:`make_recall_at_k_scorer`; the default name is
     ``"precision_at_<k>"``.
+
+    Returns
+    -------
+    ProbaScorer
+
+    Examples
+    --------
+    A model that gives every row the same probability ranks nothing: the top 2 of 4 tied
+    rows hold, in expectation, ``2 x 2/4 = 1`` of the 2 positives, precision ``1 / 2``.
+
+    >>> from sklearn.dummy import DummyClassifier
+    >>> X, y = [[0], [1], [2], [3]], [0, 0, 1, 1]
+    >>> model = DummyClassifier(strategy="prior").fit(X, y)
+    >>> make_precision_at_k_scorer(2)(model, X, y)
+    0.5
     """
     return _make_at_k_scorer(
         "precision", metrics.precision_at_k, k, pos_label, response_method, name
