@@ -135,7 +135,7 @@ def linear_model(task):
     return make_pipeline(prep, head)
 
 
-def models(task, seed, n_ensembles, threads, presets=()):
+def models(task, seed, n_ensembles, threads, presets=(), big_ensembles=()):
     """Name -> unfitted estimator; optional libraries are skipped with a note.
 
     ChimeraBoost gets no ``n_threads`` here: the whole run sits inside one threadpoolctl limit
@@ -153,6 +153,8 @@ def models(task, seed, n_ensembles, threads, presets=()):
         f"ChimeraBoost x{n_ensembles}": CB(n_ensembles=n_ensembles, random_state=seed),
         # Presets answer "which quality matches CatBoost's log loss": classification only.
         **{f"ChimeraBoost q{q}": CB(quality=q, random_state=seed) for q in presets if clf},
+        **{f"ChimeraBoost x{m}": CB(n_ensembles=m, random_state=seed)
+           for m in big_ensembles if clf},
         "HistGradientBoosting": HGB(random_state=seed),
         "Linear": linear_model(task),
     }
@@ -260,7 +262,8 @@ def _catboost_frame(X):
     return X
 
 
-def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log, presets=(), only=None):
+def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log, presets=(), only=None,
+                big_ensembles=()):
     from sklearn.model_selection import train_test_split
 
     name, source, table, target, task = spec
@@ -271,7 +274,7 @@ def run_dataset(spec, seeds, max_rows, n_ensembles, threads, log, presets=(), on
         idx_tr, idx_te = train_test_split(np.arange(len(y)), test_size=0.25, random_state=seed,
                                           stratify=y if task == "classification" else None)
         X_tr, X_te = X.iloc[idx_tr], X.iloc[idx_te]
-        estimators, notes = models(task, seed, n_ensembles, threads, presets)
+        estimators, notes = models(task, seed, n_ensembles, threads, presets, big_ensembles)
         for model_name, model in estimators.items():
             if only and model_name not in only:
                 continue
@@ -406,8 +409,11 @@ def main(argv=None):
     parser.add_argument("--markdown", default=None,
                         help="default docs/benchmarks.md (full) or benchmarks/results/quick.md")
     parser.add_argument("--presets", type=int, nargs="*", default=None,
-                        help="extra ChimeraBoost quality presets to score (default: 4 in a full "
-                             "run, none in a quick one)")
+                        help="extra ChimeraBoost quality presets to score on classification "
+                             "tables (default: 5 in a full run, none in a quick one)")
+    parser.add_argument("--big-ensembles", type=int, nargs="*", default=None,
+                        help="extra n_ensembles values to score on classification tables "
+                             "(default: 10 in a full run, none in a quick one)")
     parser.add_argument("--models", nargs="*", default=None,
                         help="score only these models (records only, no summary)")
     parser.add_argument("--task", choices=["classification", "regression"], default=None)
@@ -421,7 +427,8 @@ def main(argv=None):
     seeds = list(range(args.seeds or (1 if args.quick else 3)))
     max_rows = args.max_rows or (2000 if args.quick else 60000)
     n_ens = 3 if args.quick else 5
-    presets = args.presets if args.presets is not None else ([] if args.quick else [4])
+    presets = args.presets if args.presets is not None else ([] if args.quick else [5])
+    big = args.big_ensembles if args.big_ensembles is not None else ([] if args.quick else [10])
     panel = [s for s in PANEL if (args.datasets is None or s[0] in args.datasets)
              and (args.task is None or s[4] == args.task)]
 
@@ -432,7 +439,7 @@ def main(argv=None):
         warnings.simplefilter("ignore")  # convergence chatter from the linear baselines
         for spec in panel:
             recs, notes = run_dataset(spec, seeds, max_rows, n_ens, args.threads, print,
-                                      presets, args.models)
+                                      presets, args.models, big)
             records += recs
     out_dir = ROOT / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
