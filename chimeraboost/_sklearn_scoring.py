@@ -153,10 +153,18 @@ class FallbackScorerBase:
         return self._score(None, estimator, X, y_true, **kwargs)
 
     def _accept_sample_weight(self):
+        # Asked by scikit-learn's multi-metric scorer when routing is off, to decide whether
+        # to pass sample_weight on; ours always take it.
         return True
 
     def set_score_request(self, *, sample_weight=None):
-        """Request ``sample_weight`` (True, False, None or an alias) under metadata routing.
+        """Request ``sample_weight`` under metadata routing, as on scikit-learn's scorers.
+
+        Parameters
+        ----------
+        sample_weight : bool, None or str, default=None
+            True: route ``sample_weight`` to this scorer; False: do not; None: raise if it
+            is passed; a string: route the metadata of that name as ``sample_weight``.
 
         Returns
         -------
