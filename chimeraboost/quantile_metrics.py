@@ -528,7 +528,41 @@ class QuantileEvaluator:
 
 
 def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) -> QuantileEvaluator:
-    """Validate once; return a :class:`QuantileEvaluator` (arguments as in :func:`crps_skill`)."""
+    """Validate once; return a :class:`QuantileEvaluator` that scores any weight vectors.
+
+    What :func:`quantile_report` and the bootstrap use: ``evaluate(counts)`` gives every
+    number for B weight vectors (bootstrap resampling counts) with one definition.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Observed targets.
+    pred : array-like of shape (n, K)
+        Predicted quantiles, one column per level.
+    quantiles : array-like of shape (K,)
+        Quantile levels, strictly increasing, inside (0, 1).
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative row weights.
+    baseline : array-like of shape (m,), default=None
+        Where the no-skill forecast comes from, as in :func:`crps_skill`.
+
+    Returns
+    -------
+    QuantileEvaluator
+        ``evaluate(counts=None, warn=True)`` returns a dict of arrays with a leading axis of
+        B, one entry per weight vector (``pinball``, ``crps``, ``crps_ref``, ``crps_skill``,
+        coverage and widths of the central intervals, ``crossing_rate``, ``mae_median``).
+
+    Examples
+    --------
+    A median forecast off by 0, 0.5, 0.5 and 0.5: pinball losses ``0.5 x |y - q|`` are 0,
+    0.25, 0.25, 0.25, mean 0.1875. A resample that drew the first and the last row twice
+    each scores ``(2 x 0 + 2 x 0.25) / 4 = 0.125``.
+
+    >>> ev = quantile_evaluator([1.0, 2.0, 3.0, 4.0], [[1.0], [2.5], [2.5], [4.5]], [0.5])
+    >>> ev.evaluate(counts=[[1, 1, 1, 1], [2, 0, 0, 2]])["crps"].round(4).tolist()
+    [0.1875, 0.125]
+    """
     y_arr, pred_arr, levels, w = _check_inputs(y, pred, quantiles, sample_weight)
     # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
     # so the baseline's quantiles are unweighted. Without one, the reference quantiles are
@@ -538,7 +572,7 @@ def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) ->
 
 
 def format_report(report, title=None) -> str:
-    """Fixed-width text of a :func:`quantile_report` dict; losses positive, skill last.
+    """Text tables of a :func:`quantile_report` dict; losses positive, skill last.
 
     Parameters
     ----------
@@ -550,6 +584,34 @@ def format_report(report, title=None) -> str:
     Returns
     -------
     str
+        The headline (mean pinball loss, reference, skill), then tables of the pinball loss per
+        level, the central intervals and a summary. Numbers as everywhere in chimeraboost:
+        four decimals while they fit, significant digits otherwise, ``n/a`` for NaN; columns
+        separated by at least two spaces.
+
+    Examples
+    --------
+    >>> y = [1.0, 2.0, 3.0, 4.0, 10.0]
+    >>> pred = [[0.5, 1.0, 2.0], [1.0, 2.0, 3.5], [2.0, 3.0, 4.0], [2.5, 4.0, 6.0], [4.0, 8.0, 9.0]]
+    >>> print(format_report(quantile_report(y, pred, [0.1, 0.5, 0.9])))
+    Quantile forecast
+    mean pinball 0.2300 | reference 0.6667 (quantiles of y) | skill 0.655
+    <BLANKLINE>
+      level  pinball
+      0.1     0.2000
+      0.5     0.2000
+      0.9     0.2900
+    <BLANKLINE>
+      interval  nominal  coverage   width  int. score
+      0.1-0.9    0.8000    0.8000  2.9000      4.9000
+    <BLANKLINE>
+      summary                     value
+      rows                            5
+      crossing rate              0.0000
+      MAE of the median          0.4000
+      mean pinball (CRPS / 2)    0.2300
+      reference: quantiles of y  0.6667
+      CRPS skill                 0.6550
     """
     ref_from = "quantiles of y" if report["baseline"] == "y" else "quantiles of baseline"
     # The proper score first, with its reference and skill, as every chimeraboost report; all
