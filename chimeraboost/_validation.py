@@ -11,6 +11,7 @@ Accepted containers: lists, numpy arrays, pandas / polars Series and DataFrames 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -68,6 +69,10 @@ def _to_numpy(x, name: str) -> np.ndarray:
         raise TypeError(msg)
     if isinstance(x, (str, bytes)) or np.isscalar(x):
         msg = f"{name} must be array-like, got a scalar of type {type(x).__name__}."
+        raise TypeError(msg)
+    if isinstance(x, Iterator):
+        msg = (f"{name} is a {type(x).__name__} (an iterator, read once and of unknown "
+               f"length); pass a list or an array.")
         raise TypeError(msg)
     if _is_sparse(x):
         msg = (f"{name} is a sparse {type(x).__name__}; sparse input is not accepted. Pass a "
@@ -186,6 +191,14 @@ def finite_float(arr: np.ndarray, name: str) -> np.ndarray:
     C order because a pandas DataFrame arrives column-major, and sums taken in another
     memory order would make pandas and numpy input differ in the last digit.
     """
+    if arr.dtype.kind in "mMc":
+        # Dates and durations would silently become integers, complex numbers would lose
+        # their imaginary part.
+        kind = {"m": "durations", "M": "dates", "c": "complex numbers"}[arr.dtype.kind]
+        msg = f"{name} must hold real numbers, got {kind} (dtype {arr.dtype})."
+        raise TypeError(msg)
+    if arr.dtype.kind == "O":
+        check_no_missing(arr, name)
     try:
         arr = np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -323,7 +336,9 @@ def label_columns(proba, classes, name: str):
     by_text = {str(c): i for i, c in enumerate(cols)}
     if set(by_text) == {str(label) for label in labels} and len(by_text) == len(cols):
         return [by_text[str(label)] for label in labels]
-    if cols == list(range(len(cols))) or cols == [str(i) for i in range(len(cols))]:
+    defaults = (list(range(len(cols))), [str(i) for i in range(len(cols))],
+                [f"column_{i}" for i in range(len(cols))])  # polars' default names
+    if cols in defaults:
         return list(range(len(cols)))
     msg = (f"{name} is a DataFrame whose columns {cols} are not the class labels {labels}; "
            "columns are matched to classes by label. Name the columns after the classes, or "
@@ -519,18 +534,27 @@ def check_features(estimator, X, arg: str, shown: str) -> None:
         raise ValueError(msg)
 
 
-def check_k(k, n: int, name: str = "k") -> float:
-    """A cutoff: an integer number of rows 1..n, or a fraction in (0, 1) of the rows."""
+def check_k(k, n, name: str = "k") -> float:
+    """A cutoff: an integer number of rows 1..n, or a fraction in (0, 1) of the rows, which
+    must come to at least one row. ``n=None`` checks the type and range only (a scorer's
+    ``k`` before it meets a fold)."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
         msg = f"{name} must be an int (rows) or a float in (0, 1) (fraction of rows), got {k!r}."
         raise TypeError(msg)
     if isinstance(k, numbers.Integral):
-        if not 1 <= k <= n:
-            msg = f"{name}={k} rows is outside 1..{n} (the number of rows scored)."
+        if k < 1 or (n is not None and k > n):
+            where = "below 1" if n is None else f"outside 1..{n} (the number of rows scored)"
+            msg = f"{name}={k} rows is {where}."
             raise ValueError(msg)
         return float(k)
     if not 0 < k < 1:
         msg = f"{name}={k!r}: a float k is a fraction of rows and must be in (0, 1)."
+        raise ValueError(msg)
+    if n is None:
+        return float(k)
+    if k * n < 1:
+        msg = (f"{name}={k!r} of {n} rows is {k * n:.3g} rows, less than one: the number would "
+               "rest on no row. Pass a larger fraction or an int number of rows.")
         raise ValueError(msg)
     return float(k) * n
 
@@ -557,7 +581,12 @@ def check_positive_int(value, name: str, minimum: int = 1) -> int:
 
 def check_random_state_int(random_state):
     """None, an int or a numpy Generator/RandomState -> numpy Generator."""
-    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.Generator)):
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
+            and random_state < 0:
+        msg = f"random_state must be a non-negative int (a seed), got {random_state}."
+        raise ValueError(msg)
+    if random_state is None or (isinstance(random_state, numbers.Integral) and not isinstance(
+            random_state, bool)) or isinstance(random_state, np.random.Generator):
         return np.random.default_rng(random_state)
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))

@@ -136,8 +136,7 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
     >>> round(reference_log_loss(0.5, outcome_prior=0.12), 4)
     0.6931
     """
-    q = _as_prior(prior)
-    r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
+    q, r = _prior_pair(prior, outcome_prior)
     return float(_ref_log_loss(r[None], q)[0])
 
 
@@ -176,9 +175,18 @@ def reference_brier(prior, outcome_prior=None) -> float:
     >>> round(reference_brier([0.5, 0.5], outcome_prior=[0.88, 0.12]), 4)
     0.5
     """
+    q, r = _prior_pair(prior, outcome_prior)
+    return float(_ref_brier(r[None], q)[0])
+
+
+def _prior_pair(prior, outcome_prior):
     q = _as_prior(prior)
     r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
-    return float(_ref_brier(r[None], q)[0])
+    if r.shape != q.shape:
+        msg = (f"prior has {q.shape[0]} classes but outcome_prior has {r.shape[0]}; both "
+               "must list the same classes in the same order.")
+        raise ValueError(msg)
+    return q, r
 
 
 def _ref_log_loss(r: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -307,6 +315,11 @@ class ClassificationEvaluator:
                 warn_degenerate(
                     f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
                     f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
+        absent = [_plain(c) for c, rk in zip(self.classes, r) if rk <= 0]
+        if self.n_classes > 2 and absent and not single and want & {"roc_auc", "pr_auc"} \
+                and self._score is not None:
+            warn_degenerate(f"y holds no rows of class(es) {absent}: the macro one-vs-rest "
+                            "ROC-AUC and PR-AUC over all classes are undefined (NaN).")
         ref = out.get("log_loss_ref")
         if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
             zero = [_plain(c) for c, q, rk in zip(self.classes, self.base_prior, r)
@@ -385,6 +398,13 @@ class ClassificationEvaluator:
             "roc_auc": _mean_defined([s["roc_auc"] for s in stats]),
             "pr_auc": _mean_defined([s["pr_auc"] for s in stats]),
         }
+        if self.n_classes > 2:
+            # A class without rows has no one-vs-rest curve: the macro average over the
+            # classes is undefined (scikit-learn's roc_auc_score(labels=...) says NaN too),
+            # not the average over the classes that happen to be present.
+            absent = np.any(r <= 0, axis=1)
+            out["roc_auc"] = np.where(absent, np.nan, out["roc_auc"])
+            out["pr_auc"] = np.where(absent, np.nan, out["pr_auc"])
         if self.n_classes == 2:
             with np.errstate(invalid="ignore", divide="ignore"):
                 out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
@@ -603,6 +623,7 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None, 
     >>> round(r["brier"], 4), round(r["brier_skill"], 4), r["roc_auc"]
     (0.185, 0.63, 1.0)
     """
+    _require_proba(proba)
     ev = classification_evaluator(
         y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline, k=k
     )
@@ -703,7 +724,15 @@ def class_prior(y, classes, sample_weight=None) -> np.ndarray:
     return _prior_of(codes, classes.shape[0], unit_scale(w)[0])
 
 
+def _require_proba(proba) -> None:
+    if proba is None:
+        msg = ("proba is None; pass predicted probabilities (predict_proba output). For a "
+               "model that only ranks, use ranking_report with its decision_function.")
+        raise TypeError(msg)
+
+
 def _one(y, proba, classes, sample_weight, baseline, key) -> float:
+    _require_proba(proba)
     ev = classification_evaluator(
         y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline
     )
@@ -897,6 +926,7 @@ def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
     >>> [round(d[key], 4) for key in ("mcb", "dsc", "unc", "score")]
     [0.0925, 0.25, 0.25, 0.0925]
     """
+    _require_proba(proba)
     ev = classification_evaluator(y, classes, proba=proba, sample_weight=sample_weight)
     per = {key: v[0] for key, v in ev.decomposition(_weights(ev.sample_weight, None, ev.n)).items()}
     if ev.n_classes == 2:

@@ -377,7 +377,7 @@ def _make_at_k_scorer(which, metric, k, pos_label, response_method, name):
     if isinstance(k, numbers.Integral) and not isinstance(k, (bool, np.bool_)):
         check_positive_int(k, "k")
     else:
-        check_k(k, 1)  # type and the (0, 1) range of a fraction
+        check_k(k, None)  # type and range; the rows are counted when a fold is scored
     if response_method not in _NEEDS:
         msg = f"response_method must be one of {sorted(_NEEDS)}, got {response_method!r}."
         raise ValueError(msg)

@@ -2,9 +2,11 @@
 
 import doctest
 import math
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import UndefinedMetricWarning
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
@@ -151,7 +153,14 @@ def test_class_known_to_model_missing_from_fold():
     y, proba, _ = _multiclass()
     keep = y != "dog"
     classes = ["ant", "bee", "cat", "dog"]
-    r = metrics.classification_report(y[keep], proba[keep], classes)
+    with pytest.warns(DegenerateMetricWarning, match=r"no rows of class\(es\) \['dog'\]"):
+        r = metrics.classification_report(y[keep], proba[keep], classes)
+    # As scikit-learn's roc_auc_score(labels=classes): the macro one-vs-rest AUC over all
+    # classes is undefined when one of them has no rows.
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(skm.roc_auc_score(y[keep], proba[keep], multi_class="ovr",
+                                          labels=classes))
+    assert np.isnan(r["roc_auc"]) and np.isnan(r["pr_auc"])
     assert r["log_loss"] == pytest.approx(skm.log_loss(y[keep], proba[keep], labels=classes), abs=TOL)
     assert r["brier_skill"] == pytest.approx(
         skm.d2_brier_score(y[keep], proba[keep], labels=classes), abs=TOL
@@ -256,10 +265,18 @@ def test_invariants(k, n, seed, decimals):
     w = rng.random(n) + 0.01
     if len(np.unique(codes)) < 2:
         return
-    r = metrics.classification_report(codes, proba, np.arange(k), sample_weight=w)
+    # A multiclass problem with a class absent from y has no macro AUC (NaN, with a warning).
+    absent = k > 2 and len(np.unique(codes)) < k
+    with warnings.catch_warnings():
+        if absent:
+            warnings.simplefilter("ignore", DegenerateMetricWarning)
+        r = metrics.classification_report(codes, proba, np.arange(k), sample_weight=w)
     assert r["brier_skill"] <= 1 + TOL and r["log_loss_skill"] <= 1 + TOL
     assert r["calibration_mcb"] >= -TOL and r["discrimination_dsc"] >= -TOL
     for key in ("accuracy", "balanced_accuracy", "f1_macro", "roc_auc", "pr_auc"):
+        if absent and key in ("roc_auc", "pr_auc"):
+            assert np.isnan(r[key]), key
+            continue
         assert 0.0 <= r[key] <= 1.0, key  # shares: not even 1 + 1 ulp
     assert np.all((r["base_rate"] >= 0) & (r["base_rate"] <= 1))
     d = metrics.calibration_decomposition(codes, proba, np.arange(k), sample_weight=w)
