@@ -24,18 +24,20 @@ class RegressionEvaluator:
     """Validated regression data; ``evaluate(counts)`` scores any number of weight vectors."""
 
     def __init__(self, y, pred, sample_weight, baseline):
-        # Everything is computed on a unit scale (divided by a power of two, which is exact)
-        # and scaled back: squares of values near 1e154 would overflow and squares near
-        # 1e-170 underflow, while r2 and the MAE skill do not depend on the scale at all.
-        top = max(np.max(np.abs(y)), np.max(np.abs(pred)),
-                  0.0 if baseline is None else np.max(np.abs(baseline)))
+        # Everything is computed on the scale of y (divided by a power of two, which is
+        # exact) and scaled back: squares of values near 1e154 would overflow and squares
+        # near 1e-170 underflow, while r2 and the MAE skill do not depend on the scale. The
+        # scale is y's alone, so that the reference losses depend on y only: one wild
+        # prediction makes the model's loss infinite, never the reference's zero.
+        top = float(np.max(np.abs(y)))
         self._scale = float(unit_scale(np.array([top]))[1]) if top > 0 else 1.0
         y, pred = y / self._scale, pred / self._scale
         baseline = None if baseline is None else baseline / self._scale
         self.sample_weight = unit_scale(sample_weight)[0]
         self.y, self.pred = y, pred
         self.n = y.shape[0]
-        self._sq = (y - pred) ** 2
+        with np.errstate(over="ignore"):  # a square beyond the float range is inf, honestly
+            self._sq = (y - pred) ** 2
         self._abs = np.abs(y - pred)
         self._order = np.argsort(y, kind="stable")
         self.baseline = None
@@ -46,6 +48,10 @@ class RegressionEvaluator:
 
     def evaluate(self, counts=None, warn: bool = True) -> dict:
         """Dict of (B,) arrays: every regression number for each weight vector."""
+        with np.errstate(over="ignore", invalid="ignore"):  # inf is the honest overflow
+            return self._evaluate(counts, warn)
+
+    def _evaluate(self, counts, warn: bool) -> dict:
         W = replicate_weights(self.sample_weight, counts, self.n)
         ws = W.sum(axis=1)
         mean_y = W @ self.y / ws
@@ -80,8 +86,7 @@ class RegressionEvaluator:
         for key in ("mean_y", "baseline_mean", "baseline_median", "mae", "mae_ref", "rmse",
                     "rmse_ref"):
             out[key] = out[key] * c
-        with np.errstate(over="ignore"):  # an MSE beyond the float range is inf, honestly
-            out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
+        out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
         return out
 
 

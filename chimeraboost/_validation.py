@@ -414,12 +414,25 @@ def binary_target(y, pos_label, name: str = "y") -> np.ndarray:
     """
     arr = check_no_missing(as_1d(y, name), name)
     if pos_label is not None:
+        # '1' against integer labels (or 1 against text) matches no row: a typo, not a fold
+        # without positives.
+        text_label = isinstance(pos_label, (str, np.str_))
+        text_y = arr.dtype.kind in "US" or (arr.dtype.kind == "O" and all(
+            isinstance(v, str) for v in arr[:100].tolist()))
+        if (text_label and arr.dtype.kind in "biuf") or (not text_label and text_y):
+            msg = (f"pos_label={pos_label!r} is {'text' if text_label else 'a number'} but "
+                   f"{name} holds {'text' if text_y else 'numbers'} "
+                   f"({np.unique(arr)[:5].tolist()}); pass a pos_label of the same kind.")
+            raise TypeError(msg)
         return (arr == pos_label).astype(np.intp)
     if arr.dtype == bool:
         return arr.astype(np.intp)
     values = set(np.unique(arr).tolist()) if arr.dtype.kind in "iuf" else None
     if values is None or not (values <= {0, 1} or values <= {-1, 1}):
-        shown = np.unique(arr.astype(str))[:5].tolist()
+        try:
+            shown = np.unique(arr)[:5].tolist()
+        except TypeError:  # labels of mixed types cannot be sorted
+            shown = list(dict.fromkeys(arr.tolist()))[:5]
         msg = (f"{name} must be bool, 0/1 or -1/1 when pos_label is None; got labels {shown}. "
                "Pass pos_label (the label of the positive class).")
         raise ValueError(msg)

@@ -970,7 +970,7 @@ def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
     return calibration_decomposition(y, proba, classes, sample_weight)["mcb"]
 
 
-def _top_k(y, score, k, sample_weight, pos_label) -> dict:
+def _top_k(y, score, k, sample_weight, pos_label, key) -> float:
     check_aligned(y=y, score=score, sample_weight=sample_weight)
     target = binary_target(y, pos_label).astype(np.float64)
     s = check_numeric_1d(score, "score")
@@ -980,9 +980,10 @@ def _top_k(y, score, k, sample_weight, pos_label) -> dict:
     W = _weights(w, None, n)
     rank = _kernels.GroupSums(s)
     stats = _kernels.top_k_stats(rank.sums(W * target), rank.sums(W), rank.counts, k_rows)
-    if np.isnan(stats["recall_at_k"][0]):
-        warn_degenerate("y has no positives: recall@k is undefined (NaN).")
-    return {key: float(v[0]) for key, v in stats.items()}
+    if np.isnan(stats[key][0]):
+        shown = "" if pos_label is None else f" (pos_label={_plain(pos_label)!r})"
+        warn_degenerate(f"y has no positives{shown}: recall@k is undefined (NaN).")
+    return float(stats[key][0])
 
 
 def recall_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
@@ -1024,7 +1025,7 @@ def recall_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
     >>> recall_at_k(["yes", "yes", "no", "no"], score, k=1, pos_label="yes")
     0.5
     """
-    return _top_k(y, score, k, sample_weight, pos_label)["recall_at_k"]
+    return _top_k(y, score, k, sample_weight, pos_label, "recall_at_k")
 
 
 def precision_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
@@ -1061,5 +1062,5 @@ def precision_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
     >>> precision_at_k(y, score, k=2), round(precision_at_k(y, score, k=3), 4)
     (0.75, 0.6667)
     """
-    return _top_k(y, score, k, sample_weight, pos_label)["precision_at_k"]
+    return _top_k(y, score, k, sample_weight, pos_label, "precision_at_k")
 

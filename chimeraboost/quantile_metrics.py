@@ -141,6 +141,10 @@ def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
     >>> round(pinball_loss(y, pred, [0.1, 0.9]), 12)
     0.075
     """
+    if not isinstance(average, (bool, np.bool_)):
+        msg = (f"average must be True (mean over the levels) or False (one loss per level), "
+               f"got {average!r}.")
+        raise TypeError(msg)
     ev = quantile_evaluator(y, pred, quantiles, sample_weight)
     per_level = ev.evaluate(warn=False)["pinball"][0]
     if average:
@@ -192,7 +196,7 @@ def crps(y, pred, quantiles, sample_weight=None):
     return pinball_loss(y, pred, quantiles, sample_weight=sample_weight, average=True)
 
 
-def empirical_quantiles(values, quantiles, sample_weight=None, name="baseline"):
+def empirical_quantiles(values, quantiles, sample_weight=None, name="values"):
     """Weighted empirical quantiles by the "averaged inverted CDF" rule.
 
     Parameters
@@ -228,9 +232,11 @@ def empirical_quantiles(values, quantiles, sample_weight=None, name="baseline"):
     """
     levels = check_quantile_levels(quantiles)
     x = check_numeric_1d(values, name)
-    w = check_sample_weight(sample_weight, x.shape[0], name=f"{name} sample_weight")
-    if w is None:
-        w = np.ones_like(x)
+    w = check_sample_weight(sample_weight, x.shape[0],
+                            name="sample_weight" if name == "values" else f"{name} sample_weight")
+    # A unit scale: the rule's "reaches tau * W exactly" is tested to machine epsilon, which
+    # must not depend on whether the weights are counts or 1e-17.
+    w = np.ones_like(x) if w is None else unit_scale(w)[0]
     order = np.argsort(x, kind="stable")
     return weighted_quantiles(x[order], w[None, order], levels)[0]
 
@@ -567,7 +573,8 @@ def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) ->
     # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
     # so the baseline's quantiles are unweighted. Without one, the reference quantiles are
     # those of the scored y, recomputed for every weight vector.
-    base_q = None if baseline is None else empirical_quantiles(baseline, levels, None)
+    base_q = None if baseline is None else empirical_quantiles(baseline, levels, None,
+                                                                 name="baseline")
     return QuantileEvaluator(y_arr, pred_arr, levels, w, base_q)
 
 
@@ -613,6 +620,11 @@ def format_report(report, title=None) -> str:
       reference: quantiles of y  0.6667
       CRPS skill                 0.6550
     """
+    needed = ("baseline", "crps", "crps_ref", "crps_skill", "quantiles", "pinball", "n")
+    if not hasattr(report, "keys") or any(key not in report for key in needed):
+        got = sorted(report) if hasattr(report, "keys") else type(report).__name__
+        msg = f"report must be a dict from quantile_report (keys {list(needed)}), got {got}."
+        raise TypeError(msg)
     ref_from = "quantiles of y" if report["baseline"] == "y" else "quantiles of baseline"
     # The proper score first, with its reference and skill, as every chimeraboost report; all
     # numbers through the one formatter (fixed decimals, significant digits when they do not

@@ -44,6 +44,7 @@ from scipy.stats import norm, rankdata
 
 from . import metrics as _metrics
 from ._validation import (
+    as_1d,
     binary_target,
     check_aligned,
     check_level,
@@ -52,6 +53,7 @@ from ._validation import (
     check_random_state_int,
     check_same_length,
     encode_labels,
+    warn_degenerate,
 )
 from .exceptions import FewResamplesWarning
 from .exceptions import warn as _warn
@@ -162,12 +164,51 @@ def bootstrap_counts(n, n_boot, random_state=None, chunk_size=None):
         ``n`` draws and equal probabilities). The same ``random_state`` gives the same counts
         as :func:`bootstrap` and :func:`paired_bootstrap` use.
     """
+    # Checked now, not at the first next(): a generator function would defer every error.
     n = check_positive_int(n, "n")
     n_boot = check_positive_int(n_boot, "n_boot")
     rng = check_random_state_int(random_state)
     size = _chunk_size(n, n_boot, chunk_size)
-    for start in range(0, n_boot, size):
-        yield _fill_counts(rng, np.empty((min(size, n_boot - start), n)))
+    return (_fill_counts(rng, np.empty((min(size, n_boot - start), n)))
+            for start in range(0, n_boot, size))
+
+
+def _check_evaluator(evaluator, name: str):
+    if not (hasattr(evaluator, "evaluate") and hasattr(evaluator, "n")):
+        msg = (f"{name} must be an evaluator from chimeraboost.metrics (classification_evaluator"
+               f", regression_evaluator) or quantile_metrics.quantile_evaluator, got "
+               f"{type(evaluator).__name__}.")
+        raise TypeError(msg)
+    return evaluator
+
+
+def _check_metrics(metrics):
+    return [metrics] if isinstance(metrics, str) else metrics
+
+
+def _check_pair(evaluator, baseline_evaluator) -> None:
+    """Both evaluators must score the same rows: same kind, same targets, same weights."""
+    if type(evaluator) is not type(baseline_evaluator):
+        msg = (f"baseline_evaluator is a {type(baseline_evaluator).__name__} but evaluator a "
+               f"{type(evaluator).__name__}; a paired comparison needs two models of one task.")
+        raise TypeError(msg)
+    if evaluator.n != baseline_evaluator.n:
+        msg = (
+            f"The baseline is scored on {baseline_evaluator.n} rows but the model on "
+            f"{evaluator.n}; a paired comparison needs the same rows."
+        )
+        raise ValueError(msg)
+    same_y = np.array_equal(getattr(evaluator, "codes", getattr(evaluator, "y", None)),
+                            getattr(baseline_evaluator, "codes",
+                                    getattr(baseline_evaluator, "y", None)))
+    w_a, w_b = evaluator.sample_weight, baseline_evaluator.sample_weight
+    same_w = (w_a is None and w_b is None) or (w_a is not None and w_b is not None and
+                                               np.array_equal(w_a, w_b))
+    if not (same_y and same_w):
+        what = "targets" if not same_y else "sample weights"
+        msg = (f"The two evaluators hold different {what}; a paired comparison scores both "
+               "models on the same rows (same y, same sample_weight).")
+        raise ValueError(msg)
 
 
 def _replicates(evaluators, n_boot, random_state, metrics, chunk_size) -> list[dict]:
@@ -213,7 +254,11 @@ def percentile_interval(replicates, level=0.95) -> tuple[ConfidenceInterval, int
         ``(nan, nan)`` when none is defined.
     """
     level = check_level(level, "level")
-    reps = np.asarray(replicates, dtype=np.float64).ravel()
+    reps = as_1d(replicates, "replicates")
+    if reps.dtype.kind not in "biuf":
+        msg = f"replicates must be a 1-D array of numbers, got dtype {reps.dtype}."
+        raise TypeError(msg)
+    reps = reps.astype(np.float64)
     ok = ~np.isnan(reps)
     dropped = int(reps.size - ok.sum())
     if not ok.any():
@@ -321,6 +366,8 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     with ``baseline=None`` the no-skill loss) are recomputed in every replicate, as they
     would be on a new sample.
     """
+    _check_evaluator(evaluator, "evaluator")
+    metrics = _check_metrics(metrics)
     n_boot = check_n_boot(n_boot)
     (reps,) = _replicates([evaluator], n_boot, random_state, metrics, chunk_size)
     return BootstrapResult(_point(evaluator, metrics), reps, n_boot)
@@ -354,13 +401,11 @@ def paired_bootstrap(
     cancels in the difference and its interval is much narrower than the two separate
     intervals suggest.
     """
+    _check_evaluator(evaluator, "evaluator")
+    _check_evaluator(baseline_evaluator, "baseline_evaluator")
+    metrics = _check_metrics(metrics)
     n_boot = check_n_boot(n_boot, decision=True)
-    if evaluator.n != baseline_evaluator.n:
-        msg = (
-            f"The baseline is scored on {baseline_evaluator.n} rows but the model on "
-            f"{evaluator.n}; a paired comparison needs the same rows."
-        )
-        raise ValueError(msg)
+    _check_pair(evaluator, baseline_evaluator)
     reps = _replicates([evaluator, baseline_evaluator], n_boot, random_state, metrics, chunk_size)
     model = BootstrapResult(_point(evaluator, metrics), reps[0], n_boot)
     base = BootstrapResult(_point(baseline_evaluator, metrics), reps[1], n_boot)
@@ -453,13 +498,21 @@ def _delong_components(codes: np.ndarray, scores: np.ndarray):
 
 
 def _delong_cov(v_pos: np.ndarray, v_neg: np.ndarray) -> np.ndarray:
+    """DeLong's covariance; NaN (with a warning) when a class has a single row, whose
+    structural components have no sample variance -- taking it as 0 would make the standard
+    error too small and a p-value from one positive look significant."""
     m, n0 = v_pos.shape[1], v_neg.shape[1]
-    s_pos = np.atleast_2d(np.cov(v_pos)) if m > 1 else np.zeros((v_pos.shape[0],) * 2)
-    s_neg = np.atleast_2d(np.cov(v_neg)) if n0 > 1 else np.zeros((v_neg.shape[0],) * 2)
-    return s_pos / m + s_neg / n0
+    if m < 2 or n0 < 2:
+        warn_degenerate(f"y holds {m} positive and {n0} negative row(s): DeLong's variance "
+                        "needs at least 2 of each, so the standard error, interval and "
+                        "p-value are undefined (NaN).")
+        return np.full((v_pos.shape[0],) * 2, np.nan)
+    return np.atleast_2d(np.cov(v_pos)) / m + np.atleast_2d(np.cov(v_neg)) / n0
 
 
 def _wald(estimate, var, level, null, bounds) -> DeLongResult:
+    if np.isnan(var):
+        return DeLongResult(float(estimate), np.nan, np.nan, np.nan, np.nan)
     se = float(np.sqrt(max(var, 0.0)))
     z = norm.ppf(0.5 + level / 2)
     lo, hi = np.clip([estimate - z * se, estimate + z * se], *bounds)
