@@ -26,8 +26,6 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
-from sklearn.exceptions import NotFittedError
-from sklearn.utils.validation import check_is_fitted
 
 from . import metrics, quantile_metrics, resampling
 from ._facts import ABOUT_THE_ROWS, is_loss
@@ -47,6 +45,7 @@ from ._validation import (
     as_1d,
     check_aligned,
     check_features,
+    check_fitted,
     check_level,
     check_positive_int,
     check_rows,
@@ -74,23 +73,7 @@ def _name(estimator) -> str:
 
 
 def _check_fitted(estimator, arg: str) -> None:
-    if not hasattr(estimator, "predict"):
-        msg = (
-            f"{arg} must be a fitted scikit-learn estimator with a predict method, got "
-            f"{type(estimator).__name__}."
-        )
-        raise TypeError(msg)
-    try:
-        check_is_fitted(estimator)
-    except NotFittedError as exc:
-        msg = f"{arg} ({_name(estimator)}) is not fitted: {exc}"
-        raise NotFittedError(msg) from exc
-    except (AttributeError, TypeError):
-        # Duck-typed models without scikit-learn's tags: scikit-learn's own rule, a fitted
-        # attribute ends in "_".
-        if not any(k.endswith("_") and not k.startswith("__") for k in vars(estimator)):
-            msg = f"{arg} ({_name(estimator)}) is not fitted: it has no fitted attributes."
-            raise NotFittedError(msg) from None
+    check_fitted(estimator, arg, _name(estimator))
 
 
 def _task(estimator) -> str:

@@ -34,6 +34,7 @@ __all__ = [
     "binary_target",
     "check_rows",
     "estimator_family",
+    "check_fitted",
     "check_features",
     "final_estimator",
     "quantile_levels",
@@ -453,6 +454,27 @@ def check_rows(X, y) -> int:
         raise ValueError(msg)
     check_aligned(X=X, y=y)
     return n_x
+
+
+def check_fitted(estimator, arg: str, shown: str) -> None:
+    """``estimator`` has ``predict`` and is fitted (scikit-learn's check, or for models
+    without scikit-learn's tags, scikit-learn's rule: a fitted attribute ends in "_")."""
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    if not hasattr(estimator, "predict"):
+        msg = (f"{arg} must be a fitted scikit-learn estimator with a predict method, got "
+               f"{type(estimator).__name__}.")
+        raise TypeError(msg)
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError as exc:
+        msg = f"{arg} ({shown}) is not fitted: {exc}"
+        raise NotFittedError(msg) from exc
+    except (AttributeError, TypeError):
+        if not any(k.endswith("_") and not k.startswith("__") for k in vars(estimator)):
+            msg = f"{arg} ({shown}) is not fitted: it has no fitted attributes."
+            raise NotFittedError(msg) from None
 
 
 def estimator_family(estimator) -> str:

@@ -69,6 +69,8 @@ from ._paired_tests import (
     ttest_from_moments,
 )
 from ._validation import (
+    as_1d,
+    check_fitted,
     check_level,
     check_positive_int,
     check_real,
@@ -81,7 +83,7 @@ from ._validation import (
 from ._report import distinct_names, report
 from .metrics import regression_report
 from .quantile_metrics import crps_skill
-from .resampling import ConfidenceInterval
+from .resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = [
     "CorrectedTTestResult",
@@ -280,12 +282,15 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
         msg = f"baseline={baseline!r} is not one of the models: {list(named)}."
         raise ValueError(msg)
     if scoring is None:
-        quantile = all(quantile_levels(est) is not None for est in named.values())
+        quantile = _quantile_models(named)
         scoring = "brier_skill" if classifier else _crps_skill if quantile else _R2_SCORER
     elif not (isinstance(scoring, str) or callable(scoring)):
         msg = f"scoring must be one scoring string or scorer, got {type(scoring).__name__}."
         raise TypeError(msg)
-    check_rows(X, y)
+    n = check_rows(X, y)
+    if groups is not None and as_1d(groups, "groups").shape[0] != n:
+        msg = f"groups has {as_1d(groups, 'groups').shape[0]} rows but X and y have {n}."
+        raise ValueError(msg)
     splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
     scores = {
         name: np.asarray(cross_validate(est, X, y, scoring=scoring, cv=splits, n_jobs=n_jobs,
@@ -303,6 +308,23 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     return ComparisonResult(scores, baseline, challengers, scoring=scoring_name, cv=cv_text,
                             n_train=n_train, n_test=n_test, rope=rope, alpha=alpha,
                             threshold=threshold)
+
+
+def _quantile_models(named: dict) -> bool:
+    """True when every model predicts quantiles, all at the same levels; mixing quantile and
+    point regressors, or different levels, is refused: their scores are not comparable."""
+    levels = {name: quantile_levels(est) for name, est in named.items()}
+    kinds = {name: "quantile" if lv is not None else "point" for name, lv in levels.items()}
+    if len(set(kinds.values())) > 1:
+        msg = (f"models mix quantile and point regressors {kinds}; their default scores (CRPS "
+               "skill, r2) are not comparable. Pass scoring= explicitly to compare them.")
+        raise ValueError(msg)
+    grids = {name: lv.tolist() for name, lv in levels.items() if lv is not None}
+    if len({tuple(g) for g in grids.values()}) > 1:
+        msg = (f"quantile regressors predict different levels {grids}; a CRPS skill over "
+               "different levels compares different questions. Fit them on the same levels.")
+        raise ValueError(msg)
+    return bool(grids)
 
 
 def _r2(y, pred, sample_weight=None) -> float:
@@ -564,6 +586,23 @@ class HoldoutComparison:
         return out
 
 
+# Below this many held-out rows compare_holdout does not decide: with a handful of rows the
+# bootstrap resamples the same few arrangements, and a zero-width interval on 2 rows once
+# said "replace champion".
+MIN_ROWS_DECISION = 20
+
+
+def _check_same_classes(champion, challenger) -> None:
+    own = [getattr(est, "classes_", None) for est in (champion, challenger)]
+    if any(c is None for c in own):
+        return
+    a, b = (np.asarray(c).tolist() for c in own)
+    if sorted(map(str, a)) != sorted(map(str, b)):
+        msg = (f"champion predicts classes {a} but challenger {b}; both must be fitted on the "
+               "same classes.")
+        raise ValueError(msg)
+
+
 def _why_no_difference(rep, metric: str, names) -> str:
     """Which model cannot give ``metric`` on these rows, and why, in one sentence."""
     available = sorted(rep.vs_baseline)
@@ -640,16 +679,32 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     level = check_level(ci, "ci")
     rope = check_real(rope, "rope", strictly_positive=False)
     n_boot = check_positive_int(n_boot, "n_boot")
+    names = _holdout_names(champion, challenger, champion_name, challenger_name)
+    for arg, est, shown in (("champion", champion, names[0]), ("challenger", challenger,
+                                                               names[1])):
+        check_fitted(est, arg, shown)
     kinds = {"champion": estimator_family(champion), "challenger": estimator_family(challenger)}
     if len(set(kinds.values())) > 1:
         msg = f"champion and challenger solve different tasks: {kinds}."
         raise ValueError(msg)
-    names = _holdout_names(champion, challenger, champion_name, challenger_name)
+    _check_same_classes(champion, challenger)
+    n = check_rows(X, y)
+    if n < MIN_ROWS_DECISION:
+        msg = (f"compare_holdout needs at least {MIN_ROWS_DECISION} held-out rows to decide, got "
+               f"{n}: the bootstrap of so few rows has almost nothing to resample, and its "
+               "interval would be a decision from no evidence.")
+        raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0])
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))
+    defined = n_boot - rep.n_dropped.get(metric, 0)
+    if defined < MIN_RESAMPLES_DECISION:
+        msg = (f"Only {defined} of {n_boot} resamples define {metric} (the others hold a "
+               f"single class): at least {MIN_RESAMPLES_DECISION} are needed to decide. Use more "
+               "held-out rows, or a metric defined on every resample (e.g. log_loss).")
+        raise ValueError(msg)
     diff, lo, hi = rep.vs_baseline[metric]
     if is_loss(metric):  # orient so that positive always favours the challenger
         diff, lo, hi = -diff, -hi, -lo

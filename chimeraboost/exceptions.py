@@ -24,6 +24,9 @@ from sklearn.exceptions import UndefinedMetricWarning
 __all__ = ["DegenerateMetricWarning", "FewResamplesWarning"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# Frames of these packages are skipped too: a scorer runs inside scikit-learn's
+# cross-validation, and the line that matters is the user's call of cross_validate.
+_PASS_THROUGH = tuple(f"{os.sep}{name}{os.sep}" for name in ("sklearn", "joblib"))
 
 
 class DegenerateMetricWarning(UndefinedMetricWarning):
@@ -35,18 +38,22 @@ class FewResamplesWarning(UserWarning):
 
 
 def _user_stacklevel() -> int:
-    """The ``stacklevel`` that points at the first frame outside this package.
+    """The ``stacklevel`` that points at the first frame outside this package (and outside
+    scikit-learn and joblib, which call our scorers).
 
     A warning raised three calls deep in a kernel should name the user's line, not ours;
     the depth differs between entry points, so it is counted rather than fixed.
     """
     level, frame = 1, sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        _PACKAGE_DIR + os.sep
-    ):
+    while frame is not None and _ours(frame.f_code.co_filename):
         frame = frame.f_back
         level += 1
     return level
+
+
+def _ours(filename: str) -> bool:
+    path = os.path.abspath(filename)
+    return path.startswith(_PACKAGE_DIR + os.sep) or any(p in path for p in _PASS_THROUGH)
 
 
 def warn(message: str, category: type[Warning] = DegenerateMetricWarning) -> None:

@@ -135,6 +135,12 @@ class ProbaScorer(ScorerBase):
             )
             raise TypeError(msg)
         classes = _fitted_classes(estimator, self.name)
+        if classes.shape[0] < 2:
+            # A training fold that held one class: the model is certain of it whatever X is.
+            # Legal in cross-validation on sorted or rare labels; its score is undefined.
+            warn_degenerate(f"The estimator scored by {self.name!r} was fitted on a single "
+                            f"class ({classes.tolist()}): the score is undefined (NaN).")
+            return float("nan")
         response = _call_response(estimator, X, self._method, self.name)
         if self._task == "rank":
             value = _rank_metric(self, y_true, response, classes, sample_weight)
@@ -253,6 +259,9 @@ def make_proba_scorer(metric, *, greater_is_better=True, name=None, **kwargs):
         msg = f"metric must be a callable metric(y, proba, classes, ...), got {metric!r}."
         raise TypeError(msg)
     metric_name = getattr(metric, "__name__", type(metric).__name__)
+    if not isinstance(greater_is_better, (bool, np.bool_)):
+        msg = f"greater_is_better must be True or False, got {greater_is_better!r}."
+        raise TypeError(msg)
     default_name = metric_name if greater_is_better else f"neg_{metric_name}"
     parts = [metric_name]
     if not greater_is_better:

@@ -385,3 +385,52 @@ def test_compare_cv_default_score_of_quantile_regressors_is_crps_skill():
     assert res.scores["q1"][0] == pytest.approx(
         quantile_metrics.crps_skill(y[test], fitted.predict(X[test]), fitted.quantiles_),
         abs=1e-12)
+
+
+def test_scorer_of_a_model_fitted_on_one_class_is_nan_with_a_warning_at_the_callers_line():
+    from sklearn.dummy import DummyClassifier
+    from sklearn.metrics import get_scorer
+
+    X = np.zeros((4, 1))
+    model = DummyClassifier().fit(X, [0, 0, 0, 0])
+    with pytest.warns(DegenerateMetricWarning, match="fitted on a single class") as record:
+        assert math.isnan(get_scorer("brier_skill")(model, X, [0, 1, 0, 1]))
+    assert record[0].filename == __file__
+
+
+def test_compare_refuses_what_cannot_be_compared(fitted):
+    a, b, X, y = fitted
+    with pytest.raises(ValueError, match="at least 20 held-out rows"):
+        compare.compare_holdout(a, b, X[:6], y[:6], random_state=0)
+    from sklearn.base import clone
+
+    unfitted = clone(a)
+    with pytest.raises(Exception, match=r"champion \(.*\) is not fitted"):
+        compare.compare_holdout(unfitted, b, X, y)
+    Xr, yr = load_diabetes(return_X_y=True)
+    q = dict(quality=1, max_iter=10, random_state=0)
+    with pytest.raises(ValueError, match="predict different levels"):
+        compare.compare_cv({"a": cb.ChimeraBoostQuantileRegressor(**q),
+                            "b": cb.ChimeraBoostQuantileRegressor((0.2, 0.5, 0.8), **q)}, Xr, yr)
+    with pytest.raises(ValueError, match="mix quantile and point regressors"):
+        compare.compare_cv({"a": cb.ChimeraBoostQuantileRegressor(**q),
+                            "b": cb.ChimeraBoostRegressor(**q)}, Xr, yr)
+    with pytest.raises(ValueError, match="groups has 10 rows"):
+        compare.compare_cv({"a": Ridge(), "b": LinearRegression()}, Xr, yr, groups=np.arange(10))
+
+
+def test_delong_needs_two_rows_of_each_class():
+    y = [1] + [0] * 9
+    s = [.55, .1, .2, .3, .4, .5, .6, .7, .8, .9]
+    with pytest.warns(DegenerateMetricWarning, match="at least 2 of each"):
+        res = resampling.delong_roc_auc_difference(y, s, np.linspace(0, 1, 10))
+    assert res.estimate == pytest.approx(roc_auc_score(y, s) - roc_auc_score(y, np.linspace(0, 1, 10)))
+    assert math.isnan(res.pvalue) and math.isnan(res.se)
+
+
+def test_regression_reference_depends_on_y_alone():
+    # One wild prediction: the model's loss overflows, the reference (y's own) does not.
+    r = metrics.regression_report([0., 1, 2, 3], [0., 1, 2, 1e170])
+    assert r["mse_ref"] == pytest.approx(1.25) and r["r2"] == -math.inf
+    r = metrics.regression_report([0., 1, 2, 3], [.5, 1, 2, 3], baseline=[0., 1, 2, 1e170])
+    assert r["mse"] == pytest.approx(0.0625)
