@@ -76,8 +76,9 @@ _COMMON_PARAMS_DOC = """
         sizes, L2 penalty and early-stopping patience (see ``docs/estimators.md``); 1 is
         fastest, 5 most accurate. Any of the explicit parameters below overrides its preset.
     learning_rate, max_iter, max_leaf_nodes, min_samples_leaf, l2_regularization, \
-n_iter_no_change : default=None
+n_iter_no_change, max_features : default=None
         Engine parameters of ``HistGradientBoosting*``; ``None`` takes the ``quality`` preset.
+        ``max_features`` is the share of features each split chooses from (1.0: all).
     early_stopping : bool, default=True
         Hold out ``validation_fraction`` of the rows and stop boosting when their loss has not
         improved for ``n_iter_no_change`` iterations. Skipped (and, for the classifier, no
@@ -85,7 +86,8 @@ n_iter_no_change : default=None
         rows. The classifier asks for an improvement of at least 0.1% of the no-skill log
         loss (the entropy of the class prior) over those iterations, so that boosting also
         stops on a separable split, whose held-out log loss otherwise creeps towards 0 for
-        ever; the regressors use the engine's absolute tolerance (1e-7).
+        ever; the squared-error regressor asks for 0.002% of the variance of ``y``, the other
+        losses for the engine's absolute 1e-7. The value used is ``params_["tol"]``.
     validation_fraction : float in (0, 1), default=0.15
         Share of rows held out. For the classifier the split is stratified by class, and
         every class keeps at least one training row.
@@ -244,7 +246,8 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
 
     def __init__(self, loss="RMSE", *, alpha=0.5, quality=3, learning_rate=None,
                  max_iter=None, max_leaf_nodes=None, min_samples_leaf=None,
-                 l2_regularization=None, n_iter_no_change=None, early_stopping=True,
+                 l2_regularization=None, n_iter_no_change=None, max_features=None,
+                 early_stopping=True,
                  validation_fraction=0.15, n_ensembles=1, n_threads=None, random_state=None):
         self.loss = loss
         self.alpha = alpha
@@ -255,6 +258,7 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.n_iter_no_change = n_iter_no_change
+        self.max_features = max_features
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
@@ -288,6 +292,9 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
             params["quantile"] = check_level(self.alpha, "alpha", example="0.5 for the median")
         Xf, y, w, rows = self._prepare_fit(X, y, sample_weight, cat_features)
         y = _check_target(y)
+        if engine_loss == "squared_error" and rows.size > 1:
+            params["tol"] = B.REGRESSION_REL_TOL * float(
+                np.cov(y[rows], aweights=None if w is None else w[rows], bias=True))
 
         def make_engines(seed, early):
             kwargs = self._engine_kwargs(params, seed, early)
@@ -373,7 +380,7 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
 
     def __init__(self, quality=3, *, learning_rate=None, max_iter=None, max_leaf_nodes=None,
                  min_samples_leaf=None, l2_regularization=None, n_iter_no_change=None,
-                 early_stopping=True, validation_fraction=0.15, n_ensembles=1,
+                 max_features=None, early_stopping=True, validation_fraction=0.15, n_ensembles=1,
                  temperature_scaling=True, n_threads=None, random_state=None):
         self.quality = quality
         self.learning_rate = learning_rate
@@ -382,6 +389,7 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.n_iter_no_change = n_iter_no_change
+        self.max_features = max_features
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
@@ -497,7 +505,8 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
 
     def __init__(self, quantiles=(0.1, 0.5, 0.9), *, quality=3, learning_rate=None,
                  max_iter=None, max_leaf_nodes=None, min_samples_leaf=None,
-                 l2_regularization=None, n_iter_no_change=None, early_stopping=True,
+                 l2_regularization=None, n_iter_no_change=None, max_features=None,
+                 early_stopping=True,
                  validation_fraction=0.15, n_ensembles=1, n_threads=None, random_state=None):
         self.quantiles = quantiles
         self.quality = quality
@@ -507,6 +516,7 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.n_iter_no_change = n_iter_no_change
+        self.max_features = max_features
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles

@@ -280,6 +280,9 @@ def test_explicit_params_override_quality(reg_data):
     assert model.params_["max_iter"] == preset["max_iter"]
     assert model.estimators_[0].learning_rate == 0.3
     assert model.estimators_[0].max_leaf_nodes == 7
+    assert model.estimators_[0].max_features == preset["max_features"]
+    assert ChimeraBoostRegressor(max_features=0.8, **FAST).fit(X, y).estimators_[0].max_features \
+        == 0.8
     default = ChimeraBoostRegressor(quality=5, **ONE).set_params(max_iter=3, early_stopping=False)
     default.fit(X, y)
     assert default.estimators_[0].learning_rate == _boosting.QUALITY_PRESETS[5]["learning_rate"]
@@ -296,6 +299,18 @@ def test_early_stopping_stops():
                                  random_state=0, **ONE).fit(X, y)
     assert full.n_iter_[0] == 200
     assert not full.validation_mask_.any()
+
+
+def test_early_stopping_tolerance_is_relative():
+    # Classifier: 0.1% of the no-skill log loss (the prior's entropy); here 3 balanced classes.
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    y = np.repeat([0, 1, 2], 100)
+    clf = ChimeraBoostClassifier(**FAST).fit(X, y)
+    assert clf.params_["tol"] == pytest.approx(_boosting.EARLY_STOPPING_REL_TOL * np.log(3))
+    # Squared-error regressor: a share of the variance of y, so rescaling y rescales it.
+    reg = ChimeraBoostRegressor(**FAST).fit(X, 10.0 * X[:, 0])
+    assert reg.params_["tol"] == pytest.approx(
+        _boosting.REGRESSION_REL_TOL * np.var(10.0 * X[:, 0]))
 
 
 @pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier])
@@ -481,6 +496,9 @@ def test_random_state_reproducible(clf_data):
     (dict(n_ensembles=0), ValueError, "n_ensembles"),
     (dict(validation_fraction=1.5), ValueError, "validation_fraction"),
     (dict(early_stopping="yes"), TypeError, "early_stopping"),
+    (dict(max_features=0.0), ValueError, "max_features"),
+    (dict(max_features=1.5), ValueError, "max_features"),
+    (dict(max_features="sqrt"), TypeError, "max_features"),
     (dict(n_threads=0), ValueError, "n_threads"),
     (dict(n_threads=1.5), TypeError, "n_threads"),
     (dict(n_threads="all"), TypeError, "n_threads"),
