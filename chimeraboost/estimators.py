@@ -634,7 +634,7 @@ def _check_class_labels(y):
         msg = (f"y mixes label types ({' and '.join(sorted(kinds))}), which cannot be sorted "
                "into classes_; make the labels all strings (y.astype(str)) or all numbers.")
         raise TypeError(msg)
-    return values if hasattr(y, "iloc") else y
+    return y  # unchanged: scikit-learn's own checks handle every valid container
 
 
 def _label_kind(value) -> str:

@@ -551,6 +551,19 @@ def test_bad_class_labels(y, error, match):
         ChimeraBoostClassifier(**FAST).fit(X, y)
 
 
+@pytest.mark.parametrize("dtype, values", [
+    ("string", ["a", "b"]), ("boolean", [True, False]), ("Int64", [1, 2]),
+    ("category", ["a", "b"]),
+])
+def test_pandas_nullable_labels_without_missing_values(dtype, values):
+    pd = pytest.importorskip("pandas")
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    y = pd.Series(values * 20, dtype=dtype)
+    model = ChimeraBoostClassifier(**FAST).fit(X, y)
+    assert len(model.classes_) == 2
+    assert model.predict_proba(X).shape == (40, 2)
+
+
 def test_string_column_in_numpy_X_names_the_column():
     X = np.array([[1.0, "a", 2.0], [2.0, "b", 1.0]] * 20, dtype=object)
     with pytest.raises(ValueError, match=r"Column 1 of X .*cat_features=\[1\]"):
