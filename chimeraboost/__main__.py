@@ -63,7 +63,12 @@ def main(argv=None) -> int:
     sub.add_parser("demo", help="score models on scikit-learn's breast_cancer data")
     args = parser.parse_args(argv)
     if args.command in (None, "demo"):
-        demo()
+        # One thread: on a machine whose cores are busy, OpenMP threads that wait for each
+        # other spin, and a 3 s demo once took minutes; one thread costs little here.
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1):
+            demo()
         return 0
     return 2  # pragma: no cover  (argparse rejects unknown commands first)
 

@@ -50,6 +50,7 @@ from sklearn.utils.validation import (
 from threadpoolctl import ThreadpoolController
 
 from . import _boosting as B
+from .metrics import regression_report
 from .quantile_metrics import crps_skill
 from ._validation import (
     check_level,
@@ -320,6 +321,16 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         Xf = self._transform(X)
         yield from _staged_mean([e.staged_predict(Xf) for e in self.estimators_],
                                 self._threads)
+
+    def score(self, X, y, sample_weight=None):
+        """r2 of ``predict(X)`` by chimeraboost's rule (:func:`chimeraboost.metrics.regression_report`).
+
+        Equal to ``sklearn.metrics.r2_score`` except on a constant ``y``, where r2 against
+        the constant forecast is undefined: NaN with a ``DegenerateMetricWarning``, not the
+        1.0 or 0.0 scikit-learn returns -- so a search or a comparison never takes a fold that
+        measures nothing for a perfect or a useless one.
+        """
+        return regression_report(y, self.predict(X), sample_weight)["r2"]
 
 
 class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):

@@ -434,3 +434,11 @@ def test_regression_reference_depends_on_y_alone():
     assert r["mse_ref"] == pytest.approx(1.25) and r["r2"] == -math.inf
     r = metrics.regression_report([0., 1, 2, 3], [.5, 1, 2, 3], baseline=[0., 1, 2, 1e170])
     assert r["mse"] == pytest.approx(0.0625)
+
+
+def test_regressor_score_follows_the_library_rule_on_a_constant_target():
+    X, y = load_diabetes(return_X_y=True)
+    model = cb.ChimeraBoostRegressor(quality=1, max_iter=20, random_state=0).fit(X, y)
+    assert model.score(X, y) == pytest.approx(r2_score(y, model.predict(X)), abs=1e-12)
+    with pytest.warns(DegenerateMetricWarning, match="y is constant"):
+        assert math.isnan(model.score(X[:10], np.full(10, 3.0)))
