@@ -53,6 +53,7 @@ from . import _boosting as B
 from .metrics import regression_report
 from .quantile_metrics import crps_skill
 from ._validation import (
+    check_aligned,
     check_level,
     check_positive_int,
     check_quantile_levels,
@@ -150,6 +151,9 @@ class _ChimeraBoostBase(BaseEstimator):
         if y is None:
             msg = (f"{type(self).__name__} requires y to be passed, but the target y is None.")
             raise ValueError(msg)
+        # sklearn pairs rows by position; two pandas inputs whose indexes disagree would be
+        # paired wrongly, silently.
+        check_aligned(X=X, y=y, sample_weight=sample_weight)
         X = _as_2d(X)
         validate_data(self, X, skip_check_array=True, reset=True)
         self._encoder = B.ColumnEncoder().fit(X, cat_features)
@@ -157,7 +161,7 @@ class _ChimeraBoostBase(BaseEstimator):
         y = column_or_1d(check_array(y, ensure_2d=False, dtype=None, input_name="y"),
                          warn=True)
         check_consistent_length(Xf, y)
-        w = check_sample_weight(sample_weight, Xf.shape[0])
+        w = _weights_of_order_one(check_sample_weight(sample_weight, Xf.shape[0]))
         self.categorical_features_ = self._encoder.mask_.copy()
         # Rows of weight zero are dropped before the split, so that weight 0 == row absent.
         rows = np.arange(Xf.shape[0]) if w is None else np.flatnonzero(w > 0)
@@ -205,6 +209,23 @@ class _ChimeraBoostBase(BaseEstimator):
         self.validation_mask_ = mask
         self.n_iter_ = np.array([[e.n_iter_ for e in m] for m in members])
         return members, held_out
+
+
+# The engine's split thresholds are absolute (a leaf needs a hessian sum of 1e-3; the L2
+# penalty is added to hessian sums), so weights far from 1 in scale change the model: weights
+# normalised to sum to 1 over a million rows, or all 1e-8, once gave a constant model. Weights
+# whose largest value lies outside this range are divided by their mean; ordinary weights are
+# used as given (and keep scikit-learn's meaning of a weight as a count of repeated rows).
+WEIGHT_SCALE_RANGE = (1e-2, 1e8)
+
+
+def _weights_of_order_one(w):
+    if w is None:
+        return None
+    top = float(np.max(w))
+    if WEIGHT_SCALE_RANGE[0] <= top <= WEIGHT_SCALE_RANGE[1]:
+        return w
+    return w / np.mean(w[w > 0])
 
 
 def _fit_engine(engine, Xf, target, w, train, val) -> None:
@@ -275,7 +296,10 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
             Missing values (NaN) are allowed; the engine learns where to send them.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative; rows of weight 0 are dropped before anything else.
+            Non-negative; rows of weight 0 are dropped before anything else. Weights whose
+            largest value is below 1e-2 or above 1e8 are divided by their mean, because the
+            engine's split thresholds are absolute: weights that sum to 1 over many rows
+            would otherwise leave nothing to split on.
         cat_features : list of int or str, or bool mask, default=None
             Categorical columns by index or name, in addition to the category / object /
             string columns of a DataFrame, which are detected.

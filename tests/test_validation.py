@@ -442,3 +442,23 @@ def test_regressor_score_follows_the_library_rule_on_a_constant_target():
     assert model.score(X, y) == pytest.approx(r2_score(y, model.predict(X)), abs=1e-12)
     with pytest.warns(DegenerateMetricWarning, match="y is constant"):
         assert math.isnan(model.score(X[:10], np.full(10, 3.0)))
+
+
+@pytest.mark.parametrize("scale", [1e-8, 1e-170, 1e120])
+def test_estimators_fit_the_same_model_whatever_the_scale_of_uniform_weights(scale):
+    X, y = make_classification(n_samples=300, n_features=5, random_state=0)
+    kw = dict(quality=1, max_iter=20, random_state=0, n_threads=1)
+    plain = cb.ChimeraBoostClassifier(**kw).fit(X, y).predict_proba(X)
+    scaled = cb.ChimeraBoostClassifier(**kw).fit(X, y, sample_weight=np.full(300, scale))
+    np.testing.assert_allclose(scaled.predict_proba(X), plain, atol=1e-10)
+    Xr, yr = load_diabetes(return_X_y=True)
+    plain = cb.ChimeraBoostRegressor(**kw).fit(Xr, yr).predict(Xr)
+    scaled = cb.ChimeraBoostRegressor(**kw).fit(Xr, yr, sample_weight=np.full(len(yr), scale))
+    np.testing.assert_allclose(scaled.predict(Xr), plain, rtol=1e-10)
+
+
+def test_estimators_refuse_X_and_y_with_different_indexes():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    with pytest.raises(ValueError, match="X and y carry different pandas indexes"):
+        cb.ChimeraBoostClassifier(quality=1, max_iter=10).fit(X, y.sample(frac=1,
+                                                                          random_state=0))
