@@ -16,6 +16,9 @@ function answers each:
   (Benavoli et al.'s correlated t-test with a region of practical equivalence, the *rope*).
 - Several challengers at once: which p-values survive the multiplicity? :func:`holm` (family-wise
   error) and :func:`benjamini_hochberg` (false discovery rate).
+- Several models scored on several data sets: how do they rank, which differ, which cannot be
+  told apart? :func:`compare_datasets` (average ranks, Friedman, Nemenyi's critical difference,
+  Holm-adjusted Wilcoxon tests, the critical-difference diagram; Demšar 2006).
 
 Why the corrections: the training sets of k-fold CV overlap, so per-fold differences are
 positively correlated and the naive t-test's variance ``s^2 / J`` is far too small -- it declares
@@ -54,6 +57,7 @@ from sklearn.model_selection import (
 )
 
 from . import _facts
+from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
 from ._facts import is_loss
 from ._format import EMPTY, Col, fmt, fmt_p, percent, table
 from ._paired_tests import (
@@ -98,6 +102,9 @@ __all__ = [
     "benjamini_hochberg",
     "compare_cv",
     "compare_holdout",
+    "DatasetComparison",
+    "compare_datasets",
+    "nemenyi_q",
 ]
 
 REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"

@@ -11,6 +11,9 @@
 
 - :class:`FewResamplesWarning`: a bootstrap interval rests on fewer resamples than its
   percentiles need to be stable (see :data:`chimeraboost.resampling.MIN_RESAMPLES_INTERVAL`).
+- :class:`LowPowerWarning`: a test can never reach its significance level with this few
+  folds or data sets, whatever the numbers (an exact Wilcoxon test on 5 pairs never gives a
+  two-sided p-value below 2/2^5 = 0.0625): a "not significant" from it carries no information.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import warnings
 
 from sklearn.exceptions import UndefinedMetricWarning
 
-__all__ = ["DegenerateMetricWarning", "FewResamplesWarning"]
+__all__ = ["DegenerateMetricWarning", "FewResamplesWarning", "LowPowerWarning"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 # Frames of these packages are skipped too: a scorer runs inside scikit-learn's
@@ -35,6 +38,10 @@ class DegenerateMetricWarning(UndefinedMetricWarning):
 
 class FewResamplesWarning(UserWarning):
     """A bootstrap interval rests on too few resamples for its percentiles to be stable."""
+
+
+class LowPowerWarning(UserWarning):
+    """A test can never reach its significance level with this few folds or data sets."""
 
 
 def _user_stacklevel() -> int:
