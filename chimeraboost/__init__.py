@@ -12,13 +12,15 @@ a paired comparison on the same rows.
   that name).
 - ``chimeraboost.exceptions``: ``DegenerateMetricWarning`` and ``FewResamplesWarning``.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
+- ``chimeraboost.baselines``: the ladder of simple models a model must beat (the prior, the
+  best single column, a linear model).
 - ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
   resampled t-test, Bayesian test with a ROPE, Holm / Benjamini-Hochberg) with a decision.
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
   scikit-learn's histogram engine, temperature-scaled.
 """
 
-from . import compare, exceptions, metrics, quantile_metrics, resampling, scorers
+from . import baselines, compare, exceptions, metrics, quantile_metrics, resampling, scorers
 from .estimators import (
     ChimeraBoostClassifier,
     ChimeraBoostQuantileRegressor,
@@ -38,6 +40,7 @@ __all__ = [
     "ChimeraBoostRegressor",
     "Report",
     "ReportMixin",
+    "baselines",
     "compare",
     "exceptions",
     "metrics",

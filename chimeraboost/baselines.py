@@ -1,0 +1,206 @@
+"""Better than what? The ladder of simple models every model should be judged against.
+
+A skill against the class prior says a model beats knowing nothing. It does not say whether
+the model beats the one column everybody already looks at, or a plain linear model: a
+boosted model that is no better than the best single feature is no model worth deploying.
+Questions worth asking, and what answers each:
+
+- What would a forecaster who knew no feature say? The ``"prior"`` rung of :func:`ladder`
+  (the class prior of the training rows, or their mean).
+- How far does the single most informative column get? The ``"one feature (<column>)"``
+  rung: the column whose one-feature model scores best in cross-validation on the training
+  rows only (the held-out rows never choose it).
+- How far does a plain linear model get on every column? The ``"linear"`` rung (scaled
+  logistic or ridge regression, categoricals one-hot encoded).
+- Is my model better than each of them, on the same held-out rows, with intervals?
+  Put the ladder and the model in one dict and pass it to
+  :func:`chimeraboost.compare.holdout_table`.
+
+This module fits estimators with scikit-learn and nothing else; it never computes a metric
+of its own (the cross-validation that picks the column uses scikit-learn's ``neg_log_loss``
+and ``neg_mean_squared_error`` scorers).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.compose import ColumnTransformer
+from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import log_loss, make_scorer
+from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_val_score
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.utils.multiclass import type_of_target
+
+from ._validation import as_1d, categorical_columns, check_positive_int, check_rows
+
+__all__ = ["ladder", "one_feature_model", "linear_model"]
+
+# The score that picks the column: proper, defined on every fold (a fold without some class
+# still has a log loss), and the one a user of scikit-learn would pick.
+_SELECTION_SCORING = {"classification": "neg_log_loss", "regression": "neg_mean_squared_error"}
+
+
+def _task(y, task) -> str:
+    if task is not None:
+        if task not in ("classification", "regression"):
+            msg = f"task must be 'classification', 'regression' or None, got {task!r}."
+            raise ValueError(msg)
+        return task
+    arr = as_1d(y, "y_train")
+    if arr.dtype.kind == "f":  # a float target is a quantity, even when its values are whole
+        return "regression"
+    kind = type_of_target(arr)
+    if kind in ("binary", "multiclass"):
+        return "classification"
+    if kind == "continuous":
+        return "regression"
+    msg = (f"y_train is {kind!r}; the ladder needs class labels (binary or multiclass) or a "
+           "continuous target.")
+    raise ValueError(msg)
+
+
+def _final(task: str):
+    if task == "classification":
+        # C=1 on standardised columns; enough iterations that a well-separated data set
+        # converges instead of warning.
+        return LogisticRegression(max_iter=5000)
+    return Ridge(alpha=1.0)
+
+
+def _numeric():
+    return make_pipeline(SimpleImputer(strategy="median"), StandardScaler())
+
+
+def _categorical():
+    return OneHotEncoder(handle_unknown="ignore")
+
+
+def _columns(X) -> list:
+    """How a ColumnTransformer names each column: by name for DataFrames, by index else."""
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):
+        return list(X.columns)
+    return list(range(X.shape[1]))
+
+
+def _label(X, j: int) -> str:
+    return str(_columns(X)[j]) if hasattr(X, "columns") else f"column {j}"
+
+
+def one_feature_model(X, column: int, *, cat_features=None, task="classification"):
+    """The unfitted one-feature model of ``X``'s column ``column`` (an index): that column
+    alone (one-hot encoded if categorical, else imputed and scaled) into a logistic or ridge
+    regression; every other column is dropped."""
+    mask = categorical_columns(X, cat_features)
+    key = _columns(X)[column]
+    step = _categorical() if mask[column] else _numeric()
+    select = ColumnTransformer([("x", step, [key])], remainder="drop")
+    return Pipeline([("select", select), ("model", _final(task))])
+
+
+def linear_model(X, *, cat_features=None, task="classification"):
+    """The unfitted linear model on every column: numeric columns imputed (median) and
+    scaled, categorical ones one-hot encoded, into ``LogisticRegression`` or ``Ridge``."""
+    mask = categorical_columns(X, cat_features)
+    cols = _columns(X)
+    parts = []
+    num = [c for c, m in zip(cols, mask) if not m]
+    cat = [c for c, m in zip(cols, mask) if m]
+    if num:
+        parts.append(("numeric", _numeric(), num))
+    if cat:
+        parts.append(("categorical", _categorical(), cat))
+    return Pipeline([("encode", ColumnTransformer(parts, remainder="drop")),
+                     ("model", _final(task))])
+
+
+def _splits(cv, X, y, task, random_state):
+    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
+        n_splits = check_positive_int(cv, "cv", minimum=2)
+        kind = StratifiedKFold if task == "classification" else KFold
+        cv = kind(n_splits=n_splits, shuffle=True, random_state=random_state)
+    splitter = check_cv(cv, y, classifier=task == "classification")
+    return list(splitter.split(X, y))
+
+
+def _take(X, rows):
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+
+
+def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task=None) -> dict:
+    """Fit the ladder of simple models, simplest first.
+
+    Parameters
+    ----------
+    X_train : array-like or DataFrame of shape (n, p)
+        The training rows (never the held-out rows: the column is chosen on these).
+    y_train : array-like of shape (n,)
+        Class labels (binary or multiclass; strings allowed) or a continuous target.
+    cat_features : list of str or int, or bool mask, default=None
+        Columns to one-hot encode, besides a DataFrame's category, object and string
+        columns.
+    cv : int or splitter, default=5
+        The cross-validation that picks the one feature. An int is that many stratified
+        (classification) or plain folds, shuffled with ``random_state``.
+    random_state : None or int
+        Seeds the shuffling of the folds.
+    task : {"classification", "regression"}, default=None
+        None: from ``y_train``: floats are regression; labels (strings, booleans, integers)
+        classification. Pass ``"regression"`` for an integer-typed target such as a count.
+
+    Returns
+    -------
+    dict
+        Ordered ``name -> fitted estimator``:
+
+        - ``"prior"``: ``DummyClassifier(strategy="prior")`` (the training class prior) or
+          ``DummyRegressor()`` (the training mean);
+        - ``"one feature (<column>)"``: the one-feature model (:func:`one_feature_model`) of
+          the column with the best mean cross-validated score on ``X_train`` -- log loss for
+          classification, mean squared error for regression; the first column wins ties.
+          ``<column>`` is the DataFrame's column name, or ``column <j>`` for arrays;
+        - ``"linear"``: :func:`linear_model` on every column.
+
+        Every estimator is fitted on all of ``X_train`` and takes ``X`` with the same columns.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    >>> models = ladder(X.iloc[:300], y.iloc[:300], random_state=0)
+    >>> list(models)
+    ['prior', 'one feature (worst perimeter)', 'linear']
+    """
+    n = check_rows(X_train, y_train)
+    task = _task(y_train, task)
+    mask = categorical_columns(X_train, cat_features)
+    if n < 2:
+        msg = f"X_train has {n} row(s); the ladder needs at least 2 to cross-validate."
+        raise ValueError(msg)
+    y = as_1d(y_train, "y_train")
+    splits = _splits(cv, X_train, y, task, random_state)
+    scoring = _SELECTION_SCORING[task]
+    if task == "classification":
+        # Every class named, so that a test fold lacking one still has a log loss.
+        scoring = make_scorer(log_loss, greater_is_better=False, response_method="predict_proba",
+                              labels=np.unique(y))
+    scores = [
+        float(np.mean(cross_val_score(
+            one_feature_model(X_train, j, cat_features=mask, task=task), X_train, y,
+            scoring=scoring, cv=splits, error_score="raise")))
+        for j in range(mask.shape[0])
+    ]
+    best = int(np.argmax(scores))
+    prior = DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor()
+    rungs = {
+        "prior": prior,
+        f"one feature ({_label(X_train, best)})": one_feature_model(
+            X_train, best, cat_features=mask, task=task),
+        "linear": linear_model(X_train, cat_features=mask, task=task),
+    }
+    return {name: clone(est).fit(X_train, y) for name, est in rungs.items()}

@@ -1,0 +1,121 @@
+"""baselines.ladder: the prior, the best single column, the linear model -- each checked
+against scikit-learn fitted by hand."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import log_loss, make_scorer
+from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import chimeraboost as cb
+from chimeraboost import baselines
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    # Eight columns keep the hand loop short; the rows are the first 300.
+    return X.iloc[:300, :8], y.iloc[:300]
+
+
+def test_ladder_is_exported_and_ordered_simplest_first(cancer):
+    X, y = cancer
+    models = cb.baselines.ladder(X, y, random_state=0)
+    names = list(models)
+    assert names[0] == "prior" and names[2] == "linear" and len(names) == 3
+    assert names[1].startswith("one feature (") and names[1][13:-1] in X.columns
+
+
+def test_one_feature_is_the_hand_loop_winner(cancer):
+    X, y = cancer
+    models = baselines.ladder(X, y, random_state=3)
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=3).split(X, y))
+    scorer = make_scorer(log_loss, greater_is_better=False, response_method="predict_proba",
+                         labels=[0, 1])
+    by_hand = []
+    for col in X.columns:
+        model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000))
+        by_hand.append(cross_val_score(model, X[[col]], y, scoring=scorer, cv=folds).mean())
+    best = X.columns[int(np.argmax(by_hand))]
+    assert list(models)[1] == f"one feature ({best})"
+    # Its predictions are those of the same model fitted on that column alone.
+    one = models[f"one feature ({best})"]
+    ref = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)).fit(X[[best]], y)
+    np.testing.assert_allclose(one.predict_proba(X), ref.predict_proba(X[[best]]), atol=1e-10)
+
+
+def test_prior_and_linear_equal_scikit_learn(cancer):
+    X, y = cancer
+    models = baselines.ladder(X, y, random_state=0)
+    proba = models["prior"].predict_proba(X.iloc[:5])
+    np.testing.assert_allclose(proba[:, 1], y.mean(), rtol=1e-12)
+    ref = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)).fit(X, y)
+    np.testing.assert_allclose(models["linear"].predict_proba(X), ref.predict_proba(X),
+                               atol=1e-10)
+
+
+def test_regression_ladder_on_arrays_names_the_column_by_index():
+    X, y = load_diabetes(return_X_y=True)
+    models = baselines.ladder(X[:200], y[:200], random_state=0)
+    folds = list(KFold(5, shuffle=True, random_state=0).split(X[:200]))
+    by_hand = [cross_val_score(make_pipeline(StandardScaler(), Ridge()), X[:200, [j]], y[:200],
+                               scoring="neg_mean_squared_error", cv=folds).mean()
+               for j in range(X.shape[1])]
+    assert list(models) == ["prior", f"one feature (column {int(np.argmax(by_hand))})", "linear"]
+    np.testing.assert_allclose(models["prior"].predict(X[:3]), y[:200].mean(), rtol=1e-12)
+    ref = make_pipeline(StandardScaler(), Ridge()).fit(X[:200], y[:200])
+    np.testing.assert_allclose(models["linear"].predict(X), ref.predict(X), rtol=1e-9)
+
+
+def test_multiclass_string_labels_and_a_categorical_column():
+    rng = np.random.default_rng(0)
+    n = 240
+    colour = rng.choice(["red", "green", "blue"], n)
+    noise = rng.normal(size=n)
+    # The label is the colour's fruit, with 10% of the labels shuffled: the colour is the
+    # informative column, and it is text, so it must be one-hot encoded.
+    fruit = np.select([colour == "red", colour == "green"], ["cherry", "lime"], "plum")
+    flip = rng.random(n) < 0.1
+    fruit[flip] = rng.permutation(fruit[flip])
+    X = pd.DataFrame({"noise": noise, "colour": colour})
+    models = baselines.ladder(X, fruit, random_state=0)
+    assert list(models) == ["prior", "one feature (colour)", "linear"]
+    proba = models["one feature (colour)"].predict_proba(X.iloc[:1])
+    assert proba.shape == (1, 3) and list(models["linear"].classes_) == ["cherry", "lime", "plum"]
+    np.testing.assert_allclose(
+        models["prior"].predict_proba(X.iloc[:1])[0],
+        [np.mean(fruit == c) for c in ["cherry", "lime", "plum"]], rtol=1e-12)
+
+
+def test_cat_features_by_index_one_hot_encodes_an_integer_column():
+    rng = np.random.default_rng(1)
+    code = rng.integers(0, 4, 200)
+    y = (code % 2 == 0).astype(int)  # not monotone in the code: linear in it would fail
+    X = np.column_stack([rng.normal(size=200), code])
+    models = baselines.ladder(X, y, cat_features=[1], random_state=0)
+    assert list(models)[1] == "one feature (column 1)"
+    assert models["one feature (column 1)"].score(X, y) == 1.0
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"cat_features": ["nope"]}, ValueError, "cat_features names column 'nope'"),
+    ({"cat_features": [True]}, ValueError, "one entry per column"),
+    ({"cv": 1}, ValueError, "cv must be >= 2"),
+    ({"task": "ranking"}, ValueError, "task must be"),
+])
+def test_bad_arguments_name_themselves(cancer, kwargs, error, match):
+    X, y = cancer
+    with pytest.raises(error, match=match):
+        baselines.ladder(X, y, **kwargs)
+
+
+def test_bad_targets_are_refused(cancer):
+    X, y = cancer
+    with pytest.raises(ValueError, match="X has 300 rows but y has 299"):
+        baselines.ladder(X, y.iloc[:-1])
+    with pytest.raises(ValueError, match="y must be 1-dimensional"):
+        baselines.ladder(X, np.column_stack([y, y]))
