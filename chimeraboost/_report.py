@@ -168,6 +168,15 @@ class _Scored:
         self.evaluator = quantile_metrics.quantile_evaluator(y, pred, self.levels, w, targets)
 
 
+def score_estimator(estimator, X, y, *, sample_weight=None, k=None, classes=None,
+                    arg="estimator"):
+    """What :func:`report` computes for one fitted estimator, for callers that resample
+    several models on the same rows: an object with ``point`` (the report dict), ``evaluator``
+    (for :mod:`chimeraboost.resampling`), ``task``, ``name`` and, for classifiers,
+    ``classes`` (``classes`` given: the model's columns are put in that order)."""
+    return _Scored(estimator, X, y, sample_weight, None, k, arg, classes=classes)
+
+
 def _no_k(k, what: str) -> None:
     if k is not None:
         msg = f"k (recall@k) applies to binary classifiers; the model is {what}."

@@ -10,6 +10,9 @@ function answers each:
 - Two fitted models, one held-out set: should the challenger go to production?
   :func:`compare_holdout` (the paired bootstrap of :func:`chimeraboost.report`, a decision
   on the primary metric, DeLong's paired ROC-AUC test for binary classifiers).
+- The prior, the best single column, a linear model, my model and the business rule, on one
+  held-out set: which beats which, with intervals? :func:`holdout_table` (every row on the
+  same rows and the same bootstrap resamples; a paired difference against a baseline row).
 - I already have per-fold score differences: is the mean difference non-zero?
   :func:`corrected_ttest` (Nadeau & Bengio). How probable is it that one model is better by a
   margin that matters, or that the two are practically equivalent? :func:`bayesian_ttest`
@@ -58,6 +61,7 @@ from sklearn.model_selection import (
 
 from . import _facts
 from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
+from ._holdout_table import HoldoutTable, holdout_table
 from ._facts import is_loss
 from ._format import EMPTY, Col, fmt, fmt_p, percent, table
 from ._paired_tests import (
@@ -105,6 +109,8 @@ __all__ = [
     "DatasetComparison",
     "compare_datasets",
     "nemenyi_q",
+    "HoldoutTable",
+    "holdout_table",
 ]
 
 REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"

@@ -69,6 +69,7 @@ __all__ = [
     "bootstrap_counts",
     "bootstrap",
     "paired_bootstrap",
+    "joint_bootstrap",
     "percentile_interval",
     "roc_auc_interval",
     "delong_roc_auc",
@@ -579,3 +580,39 @@ def delong_roc_auc_difference(y, score, baseline_score, *, pos_label=None, level
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     return _wald(auc[0] - auc[1], var, level, 0.0, (-1.0, 1.0))
 
+
+# --------------------------------------------------------------------------- several models
+
+
+def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
+                    chunk_size=None) -> list:
+    """Bootstrap several models on the same resampled rows: one count matrix for all.
+
+    Parameters
+    ----------
+    evaluators : sequence of evaluators over the same ``n`` rows, in the same order (same
+        ``y`` and ``sample_weight``), e.g. one per row of a table of models.
+    n_boot, random_state, metrics, chunk_size
+        As in :func:`paired_bootstrap`; fewer than :data:`MIN_RESAMPLES_DECISION` resamples
+        are refused, because differences between the models are taken from the replicates.
+
+    Returns
+    -------
+    list of BootstrapResult
+        One per evaluator, in order. Replicate ``b`` of every result comes from the same
+        resampled rows, so ``results[i].replicates[m] - results[j].replicates[m]`` are the
+        paired differences of models ``i`` and ``j`` (with two evaluators, exactly those of
+        :func:`paired_bootstrap` with the same ``random_state``).
+    """
+    evaluators = list(evaluators)
+    if not evaluators:
+        msg = "evaluators is empty; pass at least one evaluator."
+        raise ValueError(msg)
+    for i, ev in enumerate(evaluators):
+        _check_evaluator(ev, f"evaluators[{i}]")
+    metrics = _check_metrics(metrics)
+    n_boot = check_n_boot(n_boot, decision=True)
+    for ev in evaluators[1:]:
+        _check_pair(ev, evaluators[0])
+    reps = _replicates(evaluators, n_boot, random_state, metrics, chunk_size)
+    return [BootstrapResult(_point(ev, metrics), r, n_boot) for ev, r in zip(evaluators, reps)]

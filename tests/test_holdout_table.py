@@ -1,0 +1,272 @@
+"""compare.holdout_table: every row on the same rows and resamples, numbers equal to
+report's, arrays read by the documented rule, notes from the facts."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
+from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import d2_brier_score, roc_auc_score
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import chimeraboost as cb
+from chimeraboost import baselines, compare, metrics
+from chimeraboost.exceptions import DegenerateMetricWarning, FewResamplesWarning
+
+B = 1000  # the fewest resamples that warn about nothing
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    models = baselines.ladder(X_tr, y_tr, random_state=0)
+    models["ChimeraBoost"] = cb.ChimeraBoostClassifier(
+        quality=1, max_iter=20, n_threads=1, random_state=0).fit(X_tr, y_tr)
+    rule = (X_te["worst concave points"] > 0.14).to_numpy()  # flags malignant (class 0)
+    rule = (~rule).astype(int)  # 1 flags class 1 (benign): the rule's "positive"
+    return X_tr, X_te, y_tr, y_te, models, rule
+
+
+@pytest.fixture(scope="module")
+def ladder_table(cancer):
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    return compare.holdout_table({"rule": rule, **models}, X_te, y_te, baseline="prior",
+                                 split="test", n_boot=B, random_state=0)
+
+
+def test_rows_equal_report_to_1e12(cancer, ladder_table):
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    t = ladder_table
+    assert list(t.rows) == ["rule", "prior", *list(models)[1:]]
+    for name, est in models.items():
+        r = cb.report(est, X_te, y_te)
+        for key in t.metrics:
+            assert t.rows[name][key] == pytest.approx(r[key], abs=1e-12, rel=0), (name, key)
+    flag = metrics.ranking_report(y_te, rule.astype(float), [0, 1], y_pred=rule)
+    assert t.rows["rule"]["roc_auc"] == pytest.approx(roc_auc_score(y_te, rule), abs=1e-12)
+    assert t.rows["rule"]["pr_auc"] == pytest.approx(flag["pr_auc"], abs=1e-12)
+    assert np.isnan(t.rows["rule"]["log_loss"]) and t.rows["rule"]["kind"] == "rule"
+
+
+def test_prior_row_is_the_floor_with_sklearns_d2_brier(cancer, ladder_table):
+    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    row = ladder_table.rows["prior"]
+    prior = np.full(len(y_te), y_tr.mean())
+    # The training prior scored against the test rows' own prior: sklearn's d2 Brier score.
+    assert row["brier_skill"] == pytest.approx(d2_brier_score(y_te, prior), abs=1e-12)
+    assert row["notes"].startswith("floor") and np.isnan(row["difference"])
+    assert ladder_table.rows["rule"]["notes"] == "0/1 rule: log loss, Brier skill n/a"
+
+
+def test_default_primary_is_roc_auc_when_a_row_has_no_probabilities(ladder_table):
+    t = ladder_table
+    assert t.primary == "roc_auc"
+    for name, r in t.rows.items():
+        if name == "prior":
+            continue
+        assert r["difference"] == pytest.approx(r["roc_auc"] - t.rows["prior"]["roc_auc"],
+                                                abs=1e-12)
+        assert r["beats_baseline"] == (r["diff_low"] > 0)
+    assert t.rows["linear"]["beats_baseline"] and "worse than rule" in t.rows["prior"]["notes"]
+
+
+def test_every_row_uses_the_same_resamples():
+    X, y = load_breast_cancer(return_X_y=True)
+    model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    p = model.predict_proba(X[300:])[:, 1]
+    t = compare.holdout_table(
+        {"model": model, "its probabilities": p, "its scores": 3 * p + 5,
+         "its log-odds rule": (p > 0.5).astype(int), "the same rule": (p > 0.5)},
+        X[300:], y[300:], baseline="its log-odds rule", primary="roc_auc", n_boot=B,
+        random_state=1)
+    rows = t.rows
+    for key in t.metrics:
+        for stat in ("", "_low", "_high"):
+            assert rows["model"][key + stat] == rows["its probabilities"][key + stat]
+    # Scores (another resampling group: no probabilities) rank exactly as the
+    # probabilities: same ROC AUC in every resample, hence the same interval.
+    assert (rows["its scores"]["roc_auc_low"], rows["its scores"]["roc_auc_high"]) == (
+        rows["model"]["roc_auc_low"], rows["model"]["roc_auc_high"])
+    same = rows["the same rule"]
+    assert same["difference"] == same["diff_low"] == same["diff_high"] == 0.0
+    assert rows["its scores"]["kind"] == "scores" and same["kind"] == "rule"
+
+
+def test_worse_than_an_earlier_row_and_min_lift():
+    X, y = load_breast_cancer(return_X_y=True)
+    good = LogisticRegression(max_iter=5000).fit(X[:300], y[:300]).predict_proba(X[300:])
+    blurred = 0.6 * good + 0.4 * 0.5  # same ranking, much worse Brier score
+    t = compare.holdout_table({"good": good, "blurred": blurred}, X[300:], y[300:],
+                              n_boot=B, random_state=0)
+    assert t.primary == "brier_skill"
+    assert t.rows["blurred"]["notes"] == "worse than good"
+    assert t.rows["blurred"]["diff_high"] < 0 and not t.rows["blurred"]["beats_baseline"]
+    lifted = compare.holdout_table({"blurred": blurred, "good": good}, X[300:], y[300:],
+                                   n_boot=B, random_state=0, min_lift=0.0)
+    assert lifted.rows["good"]["beats_baseline"]
+    lo = lifted.rows["good"]["diff_low"]
+    high_bar = compare.holdout_table({"blurred": blurred, "good": good}, X[300:], y[300:],
+                                     n_boot=B, random_state=0, min_lift=lo + 1e-9)
+    assert not high_bar.rows["good"]["beats_baseline"]
+
+
+def test_recall_at_k_and_precision_at_a_percentage(cancer):
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    p = models["linear"].predict_proba(X_te)[:, 1]
+    t = compare.holdout_table({"rule": rule, "linear": models["linear"]}, X_te, y_te,
+                              primary="recall@40", metrics=["precision@40", "roc_auc"],
+                              n_boot=B, random_state=0)
+    assert t.metrics == ["precision_at_k", "roc_auc", "recall_at_k"]
+    assert t.rows["linear"]["recall_at_k"] == pytest.approx(
+        metrics.recall_at_k(y_te, p, 40), abs=1e-12)
+    # The rule's 0/1 flag ranks with ties shared: recall@40 of 40 random flagged rows.
+    assert t.rows["rule"]["recall_at_k"] == pytest.approx(
+        metrics.recall_at_k(y_te, rule, 40), abs=1e-12)
+    assert "recall@40 vs rule" in str(t)
+    pct = compare.holdout_table({"linear": models["linear"]}, X_te, y_te,
+                                primary="precision@5%", n_boot=B, random_state=0)
+    assert pct.rows["linear"]["precision_at_k"] == pytest.approx(
+        metrics.precision_at_k(y_te, p, 0.05), abs=1e-12)
+
+
+def test_text_markdown_html_and_frame(ladder_table):
+    t = ladder_table
+    text = str(t)
+    lines = text.splitlines()
+    assert lines[0].startswith("test holdout: 228 rows, 143 positives (base rate 0.627)")
+    header = lines[2]
+    width = len(re.split(r"\s{2,}", header.strip()))
+    body = lines[3:3 + len(t.rows)]
+    assert all(len(re.split(r"\s{2,}", line.strip())) == width for line in body)
+    assert re.search(r"\n  rule +n/a +n/a ", "\n  " + "\n  ".join(lines))
+    md = t.to_markdown().splitlines()
+    assert md[2].startswith("| model | log_loss |") and md[3].startswith("| --- | ---: |")
+    assert "<table>" in t._repr_html_() and "0/1 rule" in t._repr_html_()
+    frame = t.to_frame()
+    assert list(frame.index) == list(t.rows)
+    assert {"roc_auc", "roc_auc_low", "difference", "beats_baseline", "notes"} <= set(frame)
+    assert frame.loc["linear", "roc_auc"] == t.rows["linear"]["roc_auc"]
+
+
+def test_summary_sentence(ladder_table):
+    t = ladder_table
+    lines = t.summary().splitlines()
+    assert len(lines) == len(t.rows) - 1
+    r, base = t.rows["linear"], t.rows["prior"]
+    expected = (
+        f"On the test holdout (228 rows, 143 positives) linear reaches roc_auc "
+        f"{r['roc_auc']:.4f} (95% CI {r['roc_auc_low']:.4f}-{r['roc_auc_high']:.4f}) vs "
+        f"{base['roc_auc']:.4f} for prior; the paired difference is {r['difference']:+.4f} "
+        f"(CI {r['diff_low']:+.4f} to {r['diff_high']:+.4f})."
+    )
+    assert expected in lines
+
+
+def test_regression_table_has_no_positives():
+    X, y = load_diabetes(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.4, random_state=0)
+    ridge = Ridge().fit(X_tr, y_tr)
+    models = {"mean": DummyRegressor().fit(X_tr, y_tr), "ridge": ridge,
+              "ridge's numbers": ridge.predict(X_te)}
+    t = compare.holdout_table(models, X_te, y_te, n_boot=B, random_state=0)
+    assert t.primary == "r2" and t.metrics == ["rmse", "mae", "r2"]
+    assert t.rows["ridge"]["r2"] == pytest.approx(cb.report(ridge, X_te, y_te)["r2"],
+                                                  abs=1e-12)
+    assert t.rows["ridge's numbers"]["r2_low"] == t.rows["ridge"]["r2_low"]
+    assert t.rows["mean"]["notes"] == "floor" and t.rows["ridge"]["beats_baseline"]
+    assert "positives" not in t.header() and "positives" not in t.summary()
+    assert t.summary().startswith("On the holdout (177 rows) ridge reaches r2 ")
+
+
+def test_multiclass_string_labels_pandas_and_weights():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    y = y.map({0: "setosa", 1: "versicolor", 2: "virginica"})
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, stratify=y, random_state=0)
+    prior = DummyClassifier().fit(X_tr, y_tr)
+    logreg = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_tr, y_tr)
+    w = np.linspace(0.5, 2.0, len(y_te))
+    t = compare.holdout_table({"prior": prior, "logreg": logreg}, X_te, y_te,
+                              sample_weight=w, n_boot=B, random_state=0)
+    r = cb.report(logreg, X_te, y_te, sample_weight=w)
+    for key in t.metrics:
+        assert t.rows["logreg"][key] == pytest.approx(r[key], abs=1e-12)
+    assert t.metrics == ["log_loss", "brier_skill", "roc_auc", "accuracy"]
+    assert t.positives is None and "positives" not in str(t)
+    with pytest.raises(ValueError, match="recall@k and precision@k need a binary problem"):
+        compare.holdout_table({"logreg": logreg}, X_te, y_te, primary="recall@10")
+    # Probabilities as an array: columns in the order of the first model's classes_.
+    t2 = compare.holdout_table({"prior": prior, "as array": logreg.predict_proba(X_te)},
+                               X_te, y_te, sample_weight=w, n_boot=B, random_state=0)
+    assert t2.rows["as array"]["brier_skill"] == pytest.approx(r["brier_skill"], abs=1e-12)
+
+
+def test_single_class_y_gives_nan_and_a_warning(cancer):
+    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    ones = y_te.to_numpy() == 1
+    with pytest.warns(DegenerateMetricWarning, match="single class"):
+        t = compare.holdout_table({"prior": models["prior"], "linear": models["linear"]},
+                                  X_te[ones], y_te[ones], n_boot=B, random_state=0)
+    assert np.isnan(t.rows["linear"]["brier_skill"])
+    assert np.isnan(t.rows["linear"]["difference"]) and not t.rows["linear"]["beats_baseline"]
+    assert "n/a" in str(t)
+
+
+def test_resample_counts_are_checked(cancer):
+    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    two = {"prior": models["prior"], "linear": models["linear"]}
+    with pytest.raises(ValueError, match="n_boot=100 is too few"):
+        compare.holdout_table(two, X_te, y_te, n_boot=100)
+    with pytest.warns(FewResamplesWarning):
+        compare.holdout_table(two, X_te, y_te, n_boot=500, random_state=0)
+
+
+@pytest.mark.parametrize(("change", "error", "match"), [
+    ({"models": []}, TypeError, "models must be a dict"),
+    ({"models": {}}, ValueError, "models is empty"),
+    ({"baseline": "nope"}, ValueError, "baseline='nope' is not one of the models"),
+    ({"primary": "accuracy_of_the_moon"}, ValueError, "primary='accuracy_of_the_moon' is not"),
+    ({"primary": "base_rate"}, ValueError, "primary='base_rate' is not a metric of a model"),
+    ({"metrics": ["recall@4", "precision@5"]}, ValueError, "one k for recall@k"),
+    ({"primary": "recall@0"}, ValueError, "whole number >= 1"),
+    ({"models": {"short": np.ones(10)}}, ValueError, r"models\['short'\] is an array of shape"),
+    ({"models": {"text": np.array(["a"] * 228)}}, TypeError, r"models\['text'\] holds"),
+    ({"models": {"m": DummyRegressor().fit([[0.0]] * 30, range(30))}}, ValueError,
+     "not fitted|features|columns"),
+    ({"min_lift": -1.0}, ValueError, "min_lift"),
+    ({"split": 3}, TypeError, "split must be"),
+])
+def test_bad_arguments_name_themselves(cancer, change, error, match):
+    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    kwargs = {"models": {"prior": models["prior"], "linear": models["linear"]},
+              "n_boot": B, "random_state": 0, **change}
+    with pytest.raises(error, match=match):
+        compare.holdout_table(kwargs.pop("models"), X_te, y_te, **kwargs)
+
+
+def test_classifiers_and_regressors_are_not_mixed(cancer):
+    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    reg = DummyRegressor().fit(X_tr, y_tr)
+    with pytest.raises(ValueError, match="models mix tasks"):
+        compare.holdout_table({"prior": models["prior"], "reg": reg}, X_te, y_te)
+
+
+def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
+    from chimeraboost import resampling
+
+    X, y = load_breast_cancer(return_X_y=True)
+    a = LogisticRegression(max_iter=5000).fit(X[:300], y[:300]).predict_proba(X[300:])
+    b = np.full_like(a, 0.5)
+    ev = [metrics.classification_evaluator(y[300:], [0, 1], proba=p) for p in (a, b)]
+    joint = resampling.joint_bootstrap(ev, B, random_state=4, metrics=["brier_skill"])
+    paired = resampling.paired_bootstrap(*ev, B, random_state=4, metrics=["brier_skill"])
+    np.testing.assert_array_equal(joint[0].replicates["brier_skill"] -
+                                  joint[1].replicates["brier_skill"],
+                                  paired.replicates["brier_skill"])
+    with pytest.raises(ValueError, match="evaluators is empty"):
+        resampling.joint_bootstrap([], B)
