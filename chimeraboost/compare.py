@@ -17,6 +17,11 @@ function answers each:
   :func:`corrected_ttest` (Nadeau & Bengio). How probable is it that one model is better by a
   margin that matters, or that the two are practically equivalent? :func:`bayesian_ttest`
   (Benavoli et al.'s correlated t-test with a region of practical equivalence, the *rope*).
+- Which model to choose: the champion unless a challenger is clearly better, the best mean,
+  the simplest model within noise of the best, or the one-standard-error rule? ``rule=`` of
+  :func:`compare_cv`, with ``guardrails=`` that must not degrade; :func:`compare_cv_results`
+  does the same from ``cross_validate(..., return_indices=True)`` outputs, and
+  :func:`one_se_refit` brings the one-standard-error rule to ``GridSearchCV(refit=...)``.
 - Several challengers at once: which p-values survive the multiplicity? :func:`holm` (family-wise
   error) and :func:`benjamini_hochberg` (false discovery rate).
 - Several models scored on several data sets: how do they rank, which differ, which cannot be
@@ -60,7 +65,9 @@ from sklearn.model_selection import (
 )
 
 from . import _facts
+from . import _rules
 from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
+from ._rules import GuardrailResult, one_se_refit
 from ._holdout_table import HoldoutTable, holdout_table
 from ._facts import is_loss
 from ._format import EMPTY, Col, fmt, fmt_p, percent, table
@@ -109,6 +116,9 @@ __all__ = [
     "DatasetComparison",
     "compare_datasets",
     "nemenyi_q",
+    "GuardrailResult",
+    "compare_cv_results",
+    "one_se_refit",
     "HoldoutTable",
     "holdout_table",
 ]
@@ -208,7 +218,9 @@ def _describe_cv(splitter) -> str:
 
 
 def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=None, rope=0.01,
-               alpha=0.05, threshold=0.95, n_jobs=None, random_state=None) -> ComparisonResult:
+               alpha=0.05, threshold=0.95, n_jobs=None, random_state=None,
+               rule="champion_challenger", guardrails=None,
+               complexity=None) -> ComparisonResult:
     """Cross-validate every model on the same folds and decide champion vs challengers.
 
     Parameters
@@ -242,11 +254,22 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
         Passed to ``sklearn.model_selection.cross_validate``.
     random_state : None or int
         Seeds the default splitter.
+    rule : {"champion_challenger", "best_mean", "simplest_within_noise", "one_se"}
+        How ``result.chosen`` is picked (the per-challenger decisions are always computed):
+        see Notes.
+    guardrails : dict {scoring name: rope}, default=None
+        Extra scorings computed on the same folds (e.g. ``{"neg_calibration_mcb": 0.005}``); a
+        model whose guardrail is worse than the champion's by more than its rope (Notes) is
+        never promoted or chosen.
+    complexity : dict {name: number} or list of names, default=None
+        Which models are simpler, for ``"simplest_within_noise"`` and ``"one_se"``: lower
+        numbers (or earlier names) are simpler. None: the models as listed, simplest first.
 
     Returns
     -------
     ComparisonResult
-        ``print(result)`` shows the table; ``result.decisions`` maps challengers to decisions.
+        ``print(result)`` shows the table; ``result.decisions`` maps challengers to decisions,
+        ``result.chosen`` names the model the rule picks and ``result.reason`` says why.
 
     Notes
     -----
@@ -267,6 +290,16 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     Folds in which any model's score is NaN (e.g. a skill on a single-class fold) are left out
     of every comparison, with a warning.
 
+    ``rule`` picks ``chosen`` (models ordered simplest first, ``b`` the best mean):
+    ``"champion_challenger"``: the challenger with the largest difference among those the
+    rule above replaces the champion with, else the champion. ``"best_mean"``: ``b``.
+    ``"simplest_within_noise"``: the simplest model ``m`` for which the Bayesian correlated
+    t-test of ``score(b) - score(m)`` gives ``P(b better by more than rope) <= threshold``.
+    ``"one_se"``: the simplest model whose mean is at least ``mean(b) - sd(b) / sqrt(J)`` (ESL
+    sec. 7.10). A guardrail blocks a model when the Bayesian correlated t-test of its guardrail
+    difference to the champion puts more than ``1 - threshold`` on "worse by more than the
+    guardrail's rope"; a blocked challenger keeps the champion and is never chosen.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer
@@ -281,14 +314,12 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     {'logreg': 'replace champion'}
     """
     named = _named_models(models)
+    rule = _rules.check_rule(rule)
+    order = _rules.complexity_order(named, complexity)
     classifier = estimator_family(next(iter(named.values()))) == "classifier"
     rope = check_real(rope, "rope", strictly_positive=False)
     alpha = check_level(alpha, "alpha", example="0.05")
-    threshold = check_level(threshold, "threshold", example="0.95")
-    if threshold <= 0.5:
-        # Above one half, at most one of the three posterior probabilities can exceed it.
-        msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
-        raise ValueError(msg)
+    threshold = _check_threshold(threshold)
     if baseline is None:
         baseline = next(iter(named))
     elif baseline not in named:
@@ -304,23 +335,103 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     if groups is not None and as_1d(groups, "groups").shape[0] != n:
         msg = f"groups has {as_1d(groups, 'groups').shape[0]} rows but X and y have {n}."
         raise ValueError(msg)
-    splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
-    scores = {
-        name: np.asarray(cross_validate(est, X, y, scoring=scoring, cv=splits, n_jobs=n_jobs,
-                                        error_score="raise")["test_score"], dtype=np.float64)
-        for name, est in named.items()
-    }
-    keep = _defined_folds(scores)
-    scores = {name: s[keep] for name, s in scores.items()}
-    n_train = float(np.mean([len(splits[j][0]) for j in np.flatnonzero(keep)]))
-    n_test = float(np.mean([len(splits[j][1]) for j in np.flatnonzero(keep)]))
-    challengers = _challengers(scores, baseline, n_train, n_test, rope, alpha, threshold)
     scoring_name = scoring if isinstance(scoring, str) else {
         id(_R2_SCORER): "r2", id(_crps_skill): "crps_skill"}.get(
         id(scoring), getattr(scoring, "name", repr(scoring)))
-    return ComparisonResult(scores, baseline, challengers, scoring=scoring_name, cv=cv_text,
+    guard_ropes = _rules.check_guardrails(guardrails, scoring_name)
+    splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
+    # One cross_validate per model on the materialised splits: every score of every model,
+    # guardrails included, comes from the same folds.
+    runs = {name: cross_validate(est, X, y, scoring={"score": scoring, **{
+        f"guard_{g}": g for g in guard_ropes}}, cv=splits, n_jobs=n_jobs, error_score="raise")
+        for name, est in named.items()}
+    scores = {name: np.asarray(r["test_score"], dtype=np.float64) for name, r in runs.items()}
+    guard_scores = {g: {name: np.asarray(r[f"test_guard_{g}"], dtype=np.float64)
+                        for name, r in runs.items()} for g in guard_ropes}
+    n_train = np.array([len(train) for train, _ in splits], dtype=np.float64)
+    n_test = np.array([len(test) for _, test in splits], dtype=np.float64)
+    return _conclude(scores, guard_scores, n_train, n_test, baseline=baseline, rule=rule,
+                     order=order, guard_ropes=guard_ropes, scoring=scoring_name, cv=cv_text,
+                     rope=rope, alpha=alpha, threshold=threshold)
+
+
+def compare_cv_results(results, *, scoring=None, baseline=None, rule="champion_challenger",
+                       rope=0.01, alpha=0.05, threshold=0.95, guardrails=None,
+                       complexity=None) -> ComparisonResult:
+    """:func:`compare_cv` from cross-validation results a user already has.
+
+    Parameters
+    ----------
+    results : dict {name: dict}
+        ``sklearn.model_selection.cross_validate(..., return_indices=True)`` output of each
+        model, all on the same folds (pass one splitter with a fixed ``random_state``, or one
+        list of splits, to every call). The champion first, as for :func:`compare_cv`.
+    scoring : str, default=None
+        Which score decides: ``"roc_auc"`` reads ``test_roc_auc`` (or ``test_score`` of a
+        single-metric run). None: ``test_score``, or the only ``test_*`` key.
+    baseline, rule, rope, alpha, threshold, guardrails, complexity
+        As for :func:`compare_cv`; guardrails name other ``test_*`` keys of the results.
+
+    Returns
+    -------
+    ComparisonResult
+
+    Notes
+    -----
+    The folds are checked, not trusted: a different number of folds, or different training or
+    test rows in any fold, is refused with the fold named -- a paired comparison on different
+    folds compares the folds, not the models. ``n_train`` and ``n_test`` (the corrections of
+    the tests) are the mean fold sizes read from the indices.
+    """
+    guard_ropes = _rules.check_guardrails(guardrails, scoring)
+    scores, guard_scores, n_train, n_test, shown = _rules.scores_from_cv_results(
+        results, scoring, guard_ropes)
+    rule = _rules.check_rule(rule)
+    order = _rules.complexity_order(scores, complexity)
+    rope = check_real(rope, "rope", strictly_positive=False)
+    alpha = check_level(alpha, "alpha", example="0.05")
+    threshold = _check_threshold(threshold)
+    if baseline is None:
+        baseline = next(iter(scores))
+    elif baseline not in scores:
+        msg = f"baseline={baseline!r} is not one of the models: {list(scores)}."
+        raise ValueError(msg)
+    J = len(next(iter(scores.values())))
+    return _conclude(scores, guard_scores, n_train, n_test, baseline=baseline, rule=rule,
+                     order=order, guard_ropes=guard_ropes, scoring=shown,
+                     cv=f"{J} folds of the given cross_validate results", rope=rope,
+                     alpha=alpha, threshold=threshold)
+
+
+def _check_threshold(threshold) -> float:
+    threshold = check_level(threshold, "threshold", example="0.95")
+    if threshold <= 0.5:
+        # Above one half, at most one of the three posterior probabilities can exceed it.
+        msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
+        raise ValueError(msg)
+    return threshold
+
+
+def _conclude(scores, guard_scores, n_train, n_test, *, baseline, rule, order, guard_ropes,
+              scoring, cv, rope, alpha, threshold) -> ComparisonResult:
+    """Tests, decisions and the rule's choice from per-fold scores on shared folds
+    (``n_train``, ``n_test``: per-fold sizes)."""
+    keep = _defined_folds({**scores, **{(g, n): s for g, by in guard_scores.items()
+                                        for n, s in by.items()}})
+    scores = {name: s[keep] for name, s in scores.items()}
+    guard_scores = {g: {n: s[keep] for n, s in by.items()} for g, by in guard_scores.items()}
+    n_train, n_test = float(np.mean(n_train[keep])), float(np.mean(n_test[keep]))
+    challengers = _challengers(scores, baseline, n_train, n_test, rope, alpha, threshold)
+    guards = _rules.guardrail_tests(guard_scores, baseline, n_train, n_test, guard_ropes,
+                                    threshold)
+    challengers = _rules.block_promotions(challengers, guards, REPLACE, KEEP)
+    chosen, reason = _rules.choose(rule, scores, baseline, challengers, guards, order,
+                                   scoring=scoring, rope=rope, alpha=alpha, threshold=threshold,
+                                   n_train=n_train, n_test=n_test, replace=REPLACE)
+    return ComparisonResult(scores, baseline, challengers, scoring=scoring, cv=cv,
                             n_train=n_train, n_test=n_test, rope=rope, alpha=alpha,
-                            threshold=threshold)
+                            threshold=threshold, rule=rule, chosen=chosen, reason=reason,
+                            guard_scores=guard_scores, guardrails=guards)
 
 
 def _quantile_models(named: dict) -> bool:
@@ -407,13 +518,23 @@ class ComparisonResult:
     n_train, n_test : float
         Mean rows per training and per test fold.
     rope, alpha, threshold : float
+    rule, chosen, reason : str
+        The decision rule, the model it picks and one sentence naming the evidence.
+    guard_scores : dict
+        Guardrail scoring -> {model: per-fold scores} (the scorer's sign: greater is better).
+    guardrails : dict
+        Model -> {guardrail scoring: ``GuardrailResult``} against the champion (``difference``,
+        ``rope``, ``p_degrades``, ``blocks``).
     """
 
     def __init__(self, scores, champion, challengers, *, scoring, cv, n_train, n_test, rope,
-                 alpha, threshold):
+                 alpha, threshold, rule="champion_challenger", chosen=None, reason=None,
+                 guard_scores=None, guardrails=None):
         self.scores, self.champion, self.challengers = scores, champion, challengers
         self.scoring, self.cv, self.n_train, self.n_test = scoring, cv, n_train, n_test
         self.rope, self.alpha, self.threshold = rope, alpha, threshold
+        self.rule, self.chosen, self.reason = rule, chosen, reason
+        self.guard_scores, self.guardrails = guard_scores or {}, guardrails or {}
         self.n_folds = len(next(iter(scores.values())))
 
     @property
@@ -421,15 +542,19 @@ class ComparisonResult:
         return {name: c.decision for name, c in self.challengers.items()}
 
     def mean(self, name) -> float:
-        return float(np.mean(self.scores[name]))
+        """Mean score over the folds as humans read it: a loss scored as ``neg_*`` with its
+        natural sign (``log_loss`` 0.32, where ``scores`` hold -0.32)."""
+        return _rules.natural_sign(self.scoring)[1] * float(np.mean(self.scores[name]))
 
     def sd(self, name) -> float:
         return float(np.std(self.scores[name], ddof=1))
 
     def __str__(self) -> str:
         level = percent(1 - self.alpha)
+        shown, sign = _rules.natural_sign(self.scoring)
+        label = self.scoring if sign > 0 else f"{shown} (a loss, lower is better)"
         lines = [
-            f"{self.scoring} on the same {self.n_folds} folds for every model ({self.cv}; "
+            f"{label} on the same {self.n_folds} folds for every model ({self.cv}; "
             f"~{self.n_train:.0f} training / ~{self.n_test:.0f} test rows per fold)",
             f"champion: {self.champion} · difference = challenger - champion (positive favours "
             f"the challenger) · rope ±{self.rope:g}",
@@ -462,6 +587,9 @@ class ComparisonResult:
             f"Rule: replace if P(chall) > {self.threshold:g} and p_holm < {self.alpha:g}; "
             f"practically equivalent if P(rope) > {self.threshold:g}; otherwise keep.",
         ]
+        lines += _rules.guardrail_lines(self.guard_scores, self.guardrails, self.threshold)
+        if self.chosen is not None:
+            lines += ["", f"chosen ({self.rule}): {self.chosen} -- {self.reason}"]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -474,6 +602,7 @@ class ComparisonResult:
             "scoring": self.scoring, "cv": self.cv, "champion": self.champion,
             "n_folds": self.n_folds, "n_train": self.n_train, "n_test": self.n_test,
             "rope": self.rope, "alpha": self.alpha, "threshold": self.threshold,
+            "rule": self.rule, "chosen": self.chosen, "reason": self.reason,
             "models": {n: {"mean": self.mean(n), "sd": self.sd(n), "scores": s.tolist()}
                        for n, s in self.scores.items()},
             "challengers": {n: _row(c) for n, c in self.challengers.items()},
