@@ -12,21 +12,23 @@ def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     """Breast-cancer data (ships with scikit-learn): ChimeraBoost judged against the base rate
     it could have known (y_train) with bootstrap intervals; then against a logistic regression
     as the incumbent (paired comparison); then cross-validated with chimeraboost's scoring
-    strings; then a regressor on the diabetes data."""
+    strings; then a regressor on the diabetes data; then the ladder of simple models, the
+    boosted model and a 0/1 business rule in one holdout table."""
     from sklearn.datasets import load_breast_cancer, load_diabetes
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.model_selection import cross_validate, train_test_split
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from . import ChimeraBoostClassifier, ChimeraBoostRegressor, report
+    from . import ChimeraBoostClassifier, ChimeraBoostRegressor, baselines, compare, report
     from ._format import Col, table
 
     def show(text):
         print(text, file=out)
         print(file=out)
 
-    X, y = load_breast_cancer(return_X_y=True)
+    data = load_breast_cancer()
+    X, y = data.data, data.target
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.4, stratify=y, random_state=0
     )
@@ -55,6 +57,17 @@ def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     ridge = Ridge().fit(Xr_train, yr_train)
     show("4. A regressor on the diabetes data, against a ridge regression as the incumbent")
     show(report(regressor, Xr_test, yr_test, baseline=ridge, n_boot=n_boot, random_state=0))
+
+    show("5. Better than what? The ladder, ChimeraBoost and the rule in production "
+         "(worst concave points < 0.14 -> benign), same held-out breast_cancer rows")
+    names = list(data.feature_names)
+    models = baselines.ladder(X_train, y_train, random_state=0, feature_names=names)
+    rule = (X_test[:, names.index("worst concave points")] < 0.14).astype(int)
+    table_ = compare.holdout_table({"rule in production": rule, **models,
+                                    "ChimeraBoost": model}, X_test, y_test, split="40%",
+                                   n_boot=n_boot, random_state=0)
+    show(table_)
+    show(table_.summary())
 
 
 def main(argv=None) -> int:

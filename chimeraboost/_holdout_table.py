@@ -95,6 +95,7 @@ def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
 def _array_row(name, values, y, w, k, classes, task) -> _Row:
     """An array a system produced, read by the rule in :func:`holdout_table`'s Notes."""
     arg = f"models[{name!r}]"
+    check_aligned(**{"y": y, arg: values})  # a Series with another index: paired wrongly
     arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
     n = len(as_1d(y, "y"))
     if arr.ndim == 2 and arr.shape[1] == 1:

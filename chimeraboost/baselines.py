@@ -88,8 +88,10 @@ def _columns(X) -> list:
     return list(range(X.shape[1]))
 
 
-def _label(X, j: int) -> str:
-    return str(_columns(X)[j]) if hasattr(X, "columns") else f"column {j}"
+def _label(X, j: int, feature_names) -> str:
+    if hasattr(X, "columns"):
+        return str(_columns(X)[j])
+    return f"column {j}" if feature_names is None else str(feature_names[j])
 
 
 def one_feature_model(X, column: int, *, cat_features=None, task="classification"):
@@ -132,7 +134,8 @@ def _take(X, rows):
     return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
-def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task=None) -> dict:
+def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task=None,
+           feature_names=None) -> dict:
     """Fit the ladder of simple models, simplest first.
 
     Parameters
@@ -152,6 +155,9 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     task : {"classification", "regression"}, default=None
         None: from ``y_train``: floats are regression; labels (strings, booleans, integers)
         classification. Pass ``"regression"`` for an integer-typed target such as a count.
+    feature_names : sequence of str, default=None
+        Names of the columns of an array ``X_train``, for the name of the one-feature rung
+        (a DataFrame's own column names are used in any case).
 
     Returns
     -------
@@ -163,7 +169,8 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
         - ``"one feature (<column>)"``: the one-feature model (:func:`one_feature_model`) of
           the column with the best mean cross-validated score on ``X_train`` -- log loss for
           classification, mean squared error for regression; the first column wins ties.
-          ``<column>`` is the DataFrame's column name, or ``column <j>`` for arrays;
+          ``<column>`` is the DataFrame's column name, or for arrays the entry of
+          ``feature_names`` (``column <j>`` without them);
         - ``"linear"``: :func:`linear_model` on every column.
 
         Every estimator is fitted on all of ``X_train`` and takes ``X`` with the same columns.
@@ -179,6 +186,10 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     n = check_rows(X_train, y_train)
     task = _task(y_train, task)
     mask = categorical_columns(X_train, cat_features)
+    if feature_names is not None and len(feature_names) != mask.shape[0]:
+        msg = (f"feature_names has {len(feature_names)} names but X_train has "
+               f"{mask.shape[0]} columns.")
+        raise ValueError(msg)
     if n < 2:
         msg = f"X_train has {n} row(s); the ladder needs at least 2 to cross-validate."
         raise ValueError(msg)
@@ -199,7 +210,7 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     prior = DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor()
     rungs = {
         "prior": prior,
-        f"one feature ({_label(X_train, best)})": one_feature_model(
+        f"one feature ({_label(X_train, best, feature_names)})": one_feature_model(
             X_train, best, cat_features=mask, task=task),
         "linear": linear_model(X_train, cat_features=mask, task=task),
     }

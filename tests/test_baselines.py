@@ -66,6 +66,11 @@ def test_regression_ladder_on_arrays_names_the_column_by_index():
                                scoring="neg_mean_squared_error", cv=folds).mean()
                for j in range(X.shape[1])]
     assert list(models) == ["prior", f"one feature (column {int(np.argmax(by_hand))})", "linear"]
+    names = [f"f{j}" for j in range(X.shape[1])]
+    named = baselines.ladder(X[:200], y[:200], random_state=0, feature_names=names)
+    assert list(named)[1] == f"one feature (f{int(np.argmax(by_hand))})"
+    with pytest.raises(ValueError, match="feature_names has 2 names but X_train has 10"):
+        baselines.ladder(X[:200], y[:200], feature_names=["a", "b"])
     np.testing.assert_allclose(models["prior"].predict(X[:3]), y[:200].mean(), rtol=1e-12)
     ref = make_pipeline(StandardScaler(), Ridge()).fit(X[:200], y[:200])
     np.testing.assert_allclose(models["linear"].predict(X), ref.predict(X), rtol=1e-9)

@@ -33,7 +33,7 @@ def test_readme_opens_with_install_demo_and_install_test_commands():
 @pytest.fixture(scope="module")
 def demo_text():
     buf = io.StringIO()
-    demo(out=buf, n_boot=1000)
+    demo(out=buf)  # the default resamples, as README's command runs it
     return buf.getvalue()
 
 
@@ -89,3 +89,13 @@ def test_readme_sample_output_is_the_demos(demo_text):
     # Everything above the intervals does not depend on the number of resamples.
     fixed = sample.split("\n95% bootstrap intervals")[0]
     assert fixed.count("\n") >= 8 and fixed in demo_text
+
+
+def test_readme_holdout_table_and_sentence_are_the_demos(demo_text):
+    readme = (ROOT / "README.md").read_text()
+    table = re.search(r"holdout_table`\):\n\n```\n(.*?)\n```", readme, flags=re.S).group(1)
+    sentence = re.search(r"summary\(\)`\):\n\n```\n(.*?)\n```", readme, flags=re.S).group(1)
+    assert table.startswith("40% holdout: 228 rows, 143 positives") and table in demo_text
+    assert "0/1 rule: log loss" in table and "floor" in table and "ChimeraBoost" in table
+    assert sentence.startswith("On the 40% holdout (228 rows, 143 positives) ChimeraBoost")
+    assert sentence in demo_text

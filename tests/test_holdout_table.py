@@ -270,3 +270,19 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
                                   paired.replicates["brier_skill"])
     with pytest.raises(ValueError, match="evaluators is empty"):
         resampling.joint_bootstrap([], B)
+
+
+def test_docs_recipe_shows_real_output():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "compare.md").read_text()
+    recipe = doc.split("## Recipe 4")[1]
+    code = re.search(r"```python\n(.*?)\n```", recipe, flags=re.S).group(1)
+    shown = re.search(r"```text\n(.*?)\n```", recipe, flags=re.S).group(1)
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})  # noqa: S102 - the documentation's own example
+    assert out.getvalue().strip() == shown.strip()
