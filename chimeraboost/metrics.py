@@ -244,6 +244,15 @@ class ClassificationEvaluator:
         self._score = score
         self._ranks_cache = None
         self._auc_only = None
+        self._curves_cache = self._sq_cache = self._row_matrix = None
+
+    @property
+    def _curves(self):
+        # Binary problems with one score column: every ranking and calibration number from
+        # one sort and two cumulative sums per weight vector (_kernels.BinaryCurves).
+        if self._curves_cache is None and self._score is not None and self._score.ndim == 1:
+            self._curves_cache = _kernels.BinaryCurves(self._score, self.codes == 1, self.pred)
+        return self._curves_cache
 
     @property
     def _ranks(self):
@@ -277,22 +286,25 @@ class ClassificationEvaluator:
             return self._roc_auc_only(W)
         ws = W.sum(axis=1)
         K = self.n_classes
-        r = _kernels.fraction(_kernels.dense_group_sums(self.codes, K, W), ws[:, None])
+        rows = self._row_sums(W)
+        r = _kernels.fraction(rows["class"], ws[:, None])
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r,
                "positives": r[:, -1] * ws * self._weight_scale}
-        sums = []
-        if want & (_CORP_KEYS | _RANKING_KEYS):
+        sums, curves = [], None
+        if want & (_CORP_KEYS | _RANKING_KEYS) and self._curves is not None:
+            curves = self._curves(W, corp=bool(want & _CORP_KEYS) and self.has_proba)
+        elif want & (_CORP_KEYS | _RANKING_KEYS):
             # Per class: weight of events and of all rows in each group of tied scores.
             sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
         if want & _CORP_KEYS:
-            out.update(self._proper_scores(W, ws, r, single, sums))
+            out.update(self._proper_scores(W, ws, r, single, sums, curves, rows))
         elif want & _PROPER_KEYS:
-            out.update(self._losses(W, ws, r, single))
+            out.update(self._losses(W, ws, r, single, rows))
         if want & _RANKING_KEYS:
-            out.update(self._ranking(W, r, sums))
+            out.update(self._ranking(W, r, sums, curves))
         if want & _THRESHOLD_KEYS:
-            out.update(self._thresholds(W, ws))
+            out.update(self._thresholds(W, ws, curves))
         if warn:
             self._warn(want, r[0], single[0], out)
         return out
@@ -348,25 +360,51 @@ class ClassificationEvaluator:
             rate = res["pos"] / (res["pos"] + res["neg"])
         return {"base_rate": rate, "positives": res["pos"], "roc_auc": res["roc_auc"]}
 
-    def _proper_scores(self, W, ws, r, single, sums) -> dict:
+    def _row_sums(self, W) -> dict:
+        """Weighted sums of per-row quantities, for each weight vector: ``class`` (B, K) class
+        weights, and with probabilities ``log_loss``, ``brier`` and (binary) ``sq``, the sums
+        of the per-row losses. One matrix-vector product each (faster than one product with
+        a stacked matrix when B is small)."""
+        K = self.n_classes
+        cols = [self._log_loss_row, self._brier_row] if self.has_proba else []
+        if self._curves is not None and self.has_proba:
+            cols.append(self._ranks_sq())
+        out = {key: W @ col for key, col in zip(("log_loss", "brier", "sq"), cols)}
+        if W.shape[0] == 1 or self.n * K > _ROW_MATRIX_MAX:
+            out["class"] = _kernels.dense_group_sums(self.codes, K, W)
+            return out
+        if self._row_matrix is None:
+            # Class indicators, kept for the bootstrap's many weight vectors.
+            self._row_matrix = [(self.codes == j).astype(np.float64) for j in range(K)]
+        out["class"] = np.stack([W @ col for col in self._row_matrix], axis=1)
+        return out
+
+    def _proper_scores(self, W, ws, r, single, sums, curves=None, rows=None) -> dict:
         nan = np.full(W.shape[0], np.nan)
         keys = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
                 "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
         if not self.has_proba:
             return dict.fromkeys(keys, nan)
-        out = self._losses(W, ws, r, single)
-        corp = self.decomposition(W, sums)
+        out = self._losses(W, ws, r, single, rows)
+        if curves is not None:
+            sq_err = rows["sq"] if rows is not None else W @ self._ranks_sq()
+            corp = _kernels.corp_terms(sq_err, curves["sq_iso"], curves["pos"],
+                                       curves["pos"] + curves["neg"])
+            corp = {key: v[:, None] for key, v in corp.items()}
+        else:
+            corp = self.decomposition(W, sums)
         out["calibration_mcb"] = corp["mcb"].mean(axis=1)
         out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
         out["uncertainty_unc"] = corp["unc"].mean(axis=1)
         return out
 
-    def _losses(self, W, ws, r, single) -> dict:
+    def _losses(self, W, ws, r, single, rows=None) -> dict:
         """Log loss and Brier with their references and skills: no sort needed."""
         q = r if self.base_prior is None else self.base_prior
         undefined = single if self.base_prior is None else np.zeros_like(single)
-        out = {"log_loss": W @ self._log_loss_row / ws, "log_loss_ref": _ref_log_loss(r, q)}
-        out["brier"] = W @ self._brier_row / ws
+        rows = self._row_sums(W) if rows is None else rows
+        out = {"log_loss": rows["log_loss"] / ws, "log_loss_ref": _ref_log_loss(r, q)}
+        out["brier"] = rows["brier"] / ws
         out["brier_ref"] = _ref_brier(r, q)
         out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
                                        undefined | np.isinf(out["log_loss_ref"]))
@@ -388,12 +426,23 @@ class ClassificationEvaluator:
                 parts[key].append(res[key])
         return {key: np.stack(v, axis=1) for key, v in parts.items()}
 
-    def _ranking(self, W, r, sums) -> dict:
+    def _ranks_sq(self) -> np.ndarray:
+        """Binary: squared error ``(p_1 - o_1)^2`` of the positive class's forecast, per row."""
+        if self._sq_cache is None:
+            self._sq_cache = (self._score - (self.codes == 1)) ** 2
+        return self._sq_cache
+
+    def _ranking(self, W, r, sums, curves=None) -> dict:
         B = W.shape[0]
-        if not self._ranks:
+        if self._score is None:
             nan = np.full(B, np.nan)
             return {"roc_auc": nan, "pr_auc": nan, "pr_auc_lift": nan}
-        stats = [_kernels.binary_rank_stats(pos, tot) for pos, tot in sums]
+        if curves is not None:
+            stats = [curves]
+            if self.k is not None:
+                sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
+        else:
+            stats = [_kernels.binary_rank_stats(pos, tot) for pos, tot in sums]
         out = {
             "roc_auc": _mean_defined([s["roc_auc"] for s in stats]),
             "pr_auc": _mean_defined([s["pr_auc"] for s in stats]),
@@ -413,12 +462,19 @@ class ClassificationEvaluator:
                 out.update(_kernels.top_k_stats(pos, tot, self._ranks[0][1].counts, self.k))
         return out
 
-    def _thresholds(self, W, ws) -> dict:
+    def _thresholds(self, W, ws, curves=None) -> dict:
         B, K = W.shape[0], self.n_classes
         if self.pred is None:
             nan = np.full(B, np.nan)
             return {"accuracy": nan, "balanced_accuracy": nan, "f1_macro": nan}
-        cm = _kernels.dense_group_sums(self.codes * K + self.pred, K * K, W).reshape(B, K, K)
+        if curves is not None and "tp_cut" in curves:
+            # The flagged rows are the highest-scored: the confusion matrix is read off the
+            # cumulative sums at the cut.
+            tp1, fp1 = curves["tp_cut"], curves["fp_cut"]
+            cm = np.stack([np.stack([curves["neg"] - fp1, fp1], axis=1),
+                           np.stack([curves["pos"] - tp1, tp1], axis=1)], axis=1)
+        else:
+            cm = _kernels.dense_group_sums(self.codes * K + self.pred, K * K, W).reshape(B, K, K)
         tp = np.diagonal(cm, axis1=1, axis2=2)
         actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -434,6 +490,10 @@ class ClassificationEvaluator:
             "f1_macro": _mean_defined(list(f1.T)),
         }
 
+
+# Above this many elements (rows x classes) the class indicators are not kept for the
+# bootstrap (memory); the class weights are then summed through a one-hot matrix per call.
+_ROW_MATRIX_MAX = 20_000_000
 
 # Which keys each group of ClassificationEvaluator numbers produces (for evaluate(metrics=)).
 _PROPER_KEYS = frozenset({

@@ -1,0 +1,251 @@
+"""The whole report with intervals, against the scikit-learn calls and loops it replaces.
+
+Every ratio is measured in one run, on the same arrays, against a named reference:
+
+1. ``report(model, X, y, ci=0.95, n_boot=2000)`` on ``--n`` binary rows against the
+   index-resampling loop of ``roc_auc_score`` alone (``--n-boot`` calls; timed on
+   ``--ref-boot`` of them and scaled). Each interval of the report is also compared with
+   the interval of a straightforward loop that draws ``idx`` with replacement and recomputes
+   the point report on ``(y[idx], p[idx])`` (``--check-boot`` replicates, independent
+   draws): the largest endpoint difference is printed as a share of the interval's width.
+2. ``resampling.roc_auc_interval`` alone against the same ``roc_auc_score`` loop.
+3. The point report on ``--n-point`` rows: binary, probabilities in the ``(n, 2)`` form
+   ``predict_proba`` returns, against log_loss, brier_score_loss, d2_brier_score,
+   d2_log_loss_score, roc_auc_score, average_precision_score and one IsotonicRegression per
+   class; multiclass (K = 3) against the same calls with one-vs-rest ROC-AUC and average
+   precision; and string labels against integer labels.
+4. Peak memory (maximum resident set size of a fresh process) of the binary point report
+   against the scikit-learn call sequence, at ``--n-memory`` rows.
+5. A paired comparison with a fitted baseline (``report(model, X, y, baseline=incumbent,
+   ci=0.95)``) against a single model's intervals.
+
+Usage::
+
+    python benchmarks/bench_report.py            # the full sizes (several minutes)
+    python benchmarks/bench_report.py --quick    # CI-sized inputs (seconds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+from sklearn import metrics as skm
+from sklearn.isotonic import IsotonicRegression
+from sklearn.linear_model import LogisticRegression
+
+from chimeraboost import metrics, report, resampling
+
+LEVEL = 0.95
+
+
+def load() -> str:
+    try:
+        return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average n/a"
+
+
+def timed(fn, repeats=1):
+    best, out = np.inf, None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def binary_data(n: int, seed: int = 0):
+    """A logistic model fitted on separate rows, scored on n rows (20% positives)."""
+    rng = np.random.default_rng(seed)
+
+    def draw(m):
+        X = rng.normal(size=(m, 4))
+        logit = X @ np.array([1.0, -0.6, 0.4, 0.0]) - 1.6
+        return X, (rng.random(m) < 1 / (1 + np.exp(-logit))).astype(np.int64)
+
+    X_tr, y_tr = draw(5000)
+    X, y = draw(n)
+    model = LogisticRegression().fit(X_tr, y_tr)
+    # The incumbent: a heavily regularised fit of the same model.
+    incumbent = LogisticRegression(C=1e-4).fit(X_tr, y_tr)
+    return model, incumbent, X, y
+
+
+def auc_loop(y, p, n_boot, seed):
+    rng = np.random.default_rng(seed)
+    n = y.shape[0]
+    out = np.empty(n_boot)
+    for b in range(n_boot):
+        idx = rng.integers(0, n, n)
+        out[b] = skm.roc_auc_score(y[idx], p[idx])
+    return out
+
+
+def report_loop(y, proba, n_boot, seed):
+    """Point reports on index resamples: the straightforward interval of every metric."""
+    rng = np.random.default_rng(seed)
+    n = y.shape[0]
+    reps = []
+    for _ in range(n_boot):
+        idx = rng.integers(0, n, n)
+        reps.append(metrics.classification_report(y[idx], proba[idx], [0, 1]))
+    return reps
+
+
+def sklearn_binary(y, proba):
+    p = proba[:, 1]
+    out = [skm.log_loss(y, proba), skm.brier_score_loss(y, p), skm.d2_brier_score(y, p),
+           skm.d2_log_loss_score(y, proba), skm.roc_auc_score(y, p),
+           skm.average_precision_score(y, p)]
+    for k in (0, 1):
+        event = (y == k).astype(float)
+        IsotonicRegression(out_of_bounds="clip").fit(proba[:, k], event).predict(proba[:, k])
+    return out
+
+
+def sklearn_multiclass(y, proba, classes):
+    onehot = (y[:, None] == np.asarray(classes)[None, :]).astype(float)
+    out = [skm.log_loss(y, proba, labels=classes), skm.brier_score_loss(y, proba, labels=classes),
+           skm.d2_brier_score(y, proba, labels=classes),
+           skm.d2_log_loss_score(y, proba, labels=classes),
+           skm.roc_auc_score(y, proba, multi_class="ovr", labels=classes),
+           skm.average_precision_score(onehot, proba)]
+    for k in range(len(classes)):
+        IsotonicRegression(out_of_bounds="clip").fit(proba[:, k], onehot[:, k]).predict(
+            proba[:, k])
+    return out
+
+
+def multiclass_data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    logits = rng.normal(size=(n, 3)) + 1.2 * np.eye(3)[y]
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return y, np.round(proba / proba.sum(axis=1, keepdims=True), 12)
+
+
+def peak_memory(what: str, n: int) -> float | None:
+    """Maximum resident set size (MB) of a fresh process doing only ``what`` on n rows."""
+    code = (
+        "import resource, sys, numpy as np\n"
+        "sys.path.insert(0, %r)\n"
+        "from bench_report import sklearn_binary\n"
+        "from chimeraboost import metrics\n"
+        "rng = np.random.default_rng(0)\n"
+        "n = %d\n"
+        "y = (rng.random(n) < 0.2).astype(np.int64)\n"
+        "p = 1 / (1 + np.exp(-(rng.normal(size=n) + y - 1.5)))\n"
+        "proba = np.column_stack([1 - p, p]); del p\n"
+        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "%s\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024)\n"
+    ) % (os.path.dirname(os.path.abspath(__file__)), n,
+         "metrics.classification_report(y, proba, [0, 1])" if what == "ours"
+         else "sklearn_binary(y, proba)")
+    try:
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, timeout=1800)
+    except (subprocess.SubprocessError, OSError):
+        return None
+    return float(res.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="CI-sized inputs")
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--n-boot", type=int, default=2000)
+    parser.add_argument("--ref-boot", type=int, default=200)
+    parser.add_argument("--check-boot", type=int, default=2000)
+    parser.add_argument("--n-point", type=int, default=1_000_000)
+    parser.add_argument("--n-memory", type=int, default=10_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.n, args.n_boot, args.ref_boot, args.check_boot = 20_000, 1000, 50, 300
+        args.n_point, args.n_memory, args.repeats = 100_000, 1_000_000, 1
+    warnings.simplefilter("ignore")
+    rows = []
+
+    def row(name, ratio, target, ok, note=""):
+        rows.append((name, ratio, target, "met" if ok else "not met", note, load()))
+        print(f"{name:58s} {ratio:8.3f}  target {target:8s} {'met' if ok else 'NOT MET'}"
+              f"  {note}  ({load()})", flush=True)
+
+    print(f"chimeraboost bench_report: n = {args.n:,}, n_boot = {args.n_boot:,}; {load()}")
+    model, incumbent, X, y = binary_data(args.n)
+    fitted, base = model, incumbent
+    proba = fitted.predict_proba(X)
+
+    # 1 + 2: the report with intervals and the ROC-AUC interval against the loop.
+    t_loop = timed(lambda: auc_loop(y, proba[:, 1], args.ref_boot, 1))[0]
+    t_loop *= args.n_boot / args.ref_boot
+    t_rep, rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+                                      random_state=0))
+    t_auc, _ = timed(lambda: resampling.roc_auc_interval(y, proba[:, 1], n_boot=args.n_boot,
+                                                         random_state=0), args.repeats)
+    t_pair, _ = timed(lambda: report(fitted, X, y, baseline=base, ci=LEVEL, n_boot=args.n_boot,
+                                     random_state=0))
+    print(f"roc_auc_score loop, {args.n_boot} calls (timed {args.ref_boot}, scaled): "
+          f"{t_loop:.2f} s; report with intervals {t_rep:.2f} s; roc_auc_interval "
+          f"{t_auc:.2f} s; report against a fitted baseline {t_pair:.2f} s")
+    reps = report_loop(y, proba, args.check_boot, 2)
+    worst, worst_key = 0.0, None
+    for key, ci in rep.ci.items():
+        vals = np.array([r[key] for r in reps], dtype=float)
+        vals = vals[~np.isnan(vals)]
+        if vals.size == 0 or not np.isfinite(ci.high - ci.low) or ci.high <= ci.low:
+            continue
+        lo, hi = np.quantile(vals, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        share = max(abs(lo - ci.low), abs(hi - ci.high)) / (ci.high - ci.low)
+        if share > worst:
+            worst, worst_key = share, key
+    row(f"1. report(ci=0.95, n_boot={args.n_boot}) vs roc_auc_score loop (speed-up)",
+        t_loop / t_rep, ">= 15", t_loop / t_rep >= 15, f"{args.n:,} rows")
+    row(f"1. largest interval endpoint gap / width vs {args.check_boot}-replicate loop",
+        worst, "<= 0.10", worst <= 0.10, f"worst: {worst_key}")
+    row("2. roc_auc_interval vs roc_auc_score loop (speed-up)", t_loop / t_auc, ">= 40",
+        t_loop / t_auc >= 40)
+
+    # 3: point reports.
+    _, _, Xp, yp = binary_data(args.n_point, seed=1)
+    pp = fitted.predict_proba(Xp)
+    t_ours = timed(lambda: metrics.classification_report(yp, pp, [0, 1]), args.repeats)[0]
+    t_sk = timed(lambda: sklearn_binary(yp, pp), args.repeats)[0]
+    row("3. binary point report / sklearn calls", t_ours / t_sk, "<= 0.10", t_ours / t_sk <= 0.10,
+        f"{args.n_point:,} rows, {t_ours:.3f} s vs {t_sk:.3f} s")
+    ym, pm = multiclass_data(args.n_point)
+    t_ours = timed(lambda: metrics.classification_report(ym, pm, [0, 1, 2]), args.repeats)[0]
+    t_sk = timed(lambda: sklearn_multiclass(ym, pm, [0, 1, 2]), args.repeats)[0]
+    row("3. multiclass (K = 3) point report / sklearn calls", t_ours / t_sk, "<= 0.15",
+        t_ours / t_sk <= 0.15, f"{t_ours:.3f} s vs {t_sk:.3f} s")
+    names = np.array(["alpha", "beta", "gamma"])
+    ys = names[ym]
+    t_str = timed(lambda: metrics.classification_report(ys, pm, names), args.repeats)[0]
+    row("3. string labels / integer labels (K = 3 point report)", t_str / t_ours, "<= 1.2",
+        t_str / t_ours <= 1.2, f"{t_str:.3f} s vs {t_ours:.3f} s")
+
+    # 4: memory.
+    mem_ours, mem_sk = peak_memory("ours", args.n_memory), peak_memory("sklearn", args.n_memory)
+    if mem_ours is not None and mem_sk is not None:
+        row("4. peak memory, binary point report / sklearn calls", mem_ours / mem_sk, "<= 1.0",
+            mem_ours <= mem_sk, f"{args.n_memory:,} rows, {mem_ours:.0f} MB vs {mem_sk:.0f} MB")
+
+    # 5: paired comparison.
+    row("5. report against a fitted baseline / single model's intervals", t_pair / t_rep,
+        "<= 1.3", t_pair / t_rep <= 1.3)
+
+    print("\n| measure | ratio | target | status | note | machine load |")
+    print("|---|---|---|---|---|---|")
+    for name, ratio, target, status, note, ld in rows:
+        print(f"| {name} | {ratio:.3f} | {target} | {status} | {note} | {ld} |")
+
+
+if __name__ == "__main__":
+    main()
