@@ -54,6 +54,13 @@ _DEFAULT_METRICS = {
 }
 _NEEDS_PROBA = frozenset({"log_loss", "log_loss_skill", "brier", "brier_skill",
                           "calibration_mcb", "discrimination_dsc"})
+# What the skills of each kind of table are measured against (as in report(baseline=None)).
+_REFERENCE = {
+    "binary": "Skills against the class prior of the scored rows",
+    "multiclass": "Skills against the class prior of the scored rows",
+    "regression": "r2 and MAE skill against the mean and median of the scored rows",
+    "quantile": "CRPS skill against the constant quantiles of the scored rows",
+}
 _AT_K = re.compile(r"^(recall|precision)@(\d+(?:\.\d+)?)(%?)$")
 
 
@@ -375,6 +382,12 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     else:
         quantile = [quantile_levels(m) is not None for m in models.values() if not _is_array(m)]
         kind = "quantile" if quantile and all(quantile) else "regression"
+        if any(quantile) and not all(quantile) or (kind == "quantile" and any(
+                _is_array(m) for m in models.values())):
+            msg = ("models mix quantile regressors with point predictions; their numbers "
+                   "(CRPS, r2) are not comparable. Put quantile regressors in a table of "
+                   "their own.")
+            raise ValueError(msg)
     # The cutoff of recall@k / precision@k goes into every evaluator; which k is checked
     # with the other names below.
     named = [(primary, "primary"), *(
@@ -554,8 +567,8 @@ class HoldoutTable:
         return [
             f"[low, high]: {pct} percentile bootstrap intervals. {self._primary_label} vs "
             f"{self.baseline}: {sign}, paired on the same resamples, positive favours the row;",
-            f"beats: the whole {pct} interval of the difference above {self.min_lift:g}. Skills "
-            "against the prior of the scored rows; losses with their natural sign.",
+            f"beats: the whole {pct} interval of the difference above {self.min_lift:g}. "
+            f"{_REFERENCE[self.kind]}; losses with their natural sign.",
         ]
 
     def __str__(self) -> str:

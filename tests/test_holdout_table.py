@@ -286,3 +286,33 @@ def test_docs_recipe_shows_real_output():
     with contextlib.redirect_stdout(out):
         exec(code, {})  # noqa: S102 - the documentation's own example
     assert out.getvalue().strip() == shown.strip()
+
+
+def test_quantile_regressors_and_mixing_refused():
+    X, y = load_diabetes(return_X_y=True)
+    fit = {m: cb.ChimeraBoostQuantileRegressor(quality=1, max_iter=m, n_threads=1,
+                                               random_state=0).fit(X[:300], y[:300])
+           for m in (3, 20)}
+    t = compare.holdout_table({"3 trees": fit[3], "20 trees": fit[20]}, X[300:], y[300:],
+                              n_boot=B, random_state=0)
+    r = cb.report(fit[20], X[300:], y[300:])
+    assert t.primary == "crps_skill"
+    assert t.rows["20 trees"]["crps_skill"] == pytest.approx(r["crps_skill"], abs=1e-12)
+    assert "CRPS skill against the constant quantiles" in str(t)
+    with pytest.raises(ValueError, match="models mix quantile regressors with point"):
+        compare.holdout_table({"q": fit[3], "ridge": Ridge().fit(X[:300], y[:300])},
+                              X[300:], y[300:], n_boot=B)
+
+
+def test_arrays_only_with_string_labels_read_by_the_documented_rule():
+    X, y = load_breast_cancer(return_X_y=True)
+    labels = np.where(y == 1, "benign", "malignant")  # sorted: "malignant" is the second
+    flags = X[:, 27] > 0.14  # bool: a rule; True flags "malignant"
+    odds = 40 * (X[:, 27] - 0.14)  # not in [0, 1]: scores
+    t = compare.holdout_table({"rule": flags, "scores": odds}, X, labels, n_boot=B,
+                              random_state=0)
+    assert [r["kind"] for r in t.rows.values()] == ["rule", "scores"]
+    assert t.rows["rule"]["roc_auc"] == pytest.approx(
+        roc_auc_score(labels == "malignant", flags), abs=1e-12)
+    assert t.rows["scores"]["notes"] == "scores only: log loss, Brier skill n/a"
+    assert t.positives == np.sum(labels == "malignant")
