@@ -362,3 +362,40 @@ def test_one_se_refit_bad_cv_results():
         compare.one_se_refit("brier", simplest=("C", "lower"))(cv_results)
     with pytest.raises(ValueError, match="simplest names parameter 'alpha'"):
         compare.one_se_refit("auc", simplest=("alpha", "lower"))(cv_results)
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+def _doc_example(heading):
+    """The first python block after ``heading`` in docs/compare.md and the text block that
+    follows it."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "compare.md").read_text()
+    section = doc.split(heading)[1]
+    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
+    shown = re.search(r"```text\n(.*?)\n```", section[code.end():], flags=re.S).group(1)
+    return code.group(1), shown
+
+
+@pytest.mark.parametrize("heading, setup", [
+    ("### Choosing a model: `rule=`", "from sklearn.datasets import load_breast_cancer\n"
+     "from sklearn.linear_model import LogisticRegression\n"
+     "from sklearn.pipeline import make_pipeline\n"
+     "from sklearn.preprocessing import StandardScaler\n"
+     "from chimeraboost import compare\n"
+     "X, y = load_breast_cancer(return_X_y=True)\n"),
+    ("## Recipe 3: many data sets", "from sklearn.dummy import DummyClassifier\n"
+     "from sklearn.linear_model import LogisticRegression\n"
+     "from chimeraboost import compare\n"),
+])
+def test_docs_examples_show_real_output(heading, setup):
+    import contextlib
+    import io
+
+    code, shown = _doc_example(heading)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(setup + code, {})  # noqa: S102 - the documentation's own example
+    assert out.getvalue().strip() == shown.strip()
