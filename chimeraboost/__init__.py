@@ -10,6 +10,7 @@ a paired comparison on the same rows.
 - ``chimeraboost.report(estimator, X, y)`` / ``ReportMixin``: the numbers of a fitted
   estimator, with intervals (``chimeraboost.report`` is the function; there is no module of
   that name).
+- ``chimeraboost.make_pipeline`` / ``Pipeline``: scikit-learn's, with ``pipe.report(X, y)``.
 - ``chimeraboost.exceptions``: ``DegenerateMetricWarning`` and ``FewResamplesWarning``.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
 - ``chimeraboost.baselines``: the ladder of simple models a model must beat (the prior, the
@@ -27,6 +28,7 @@ from .estimators import (
     ChimeraBoostRegressor,
 )
 from ._report import Report, ReportMixin, report
+from .pipeline import Pipeline, make_pipeline
 
 # Makes "brier_skill", "log_loss_skill" and "neg_calibration_mcb" valid scoring strings
 # everywhere scikit-learn takes one; idempotent, never overwrites a user's scorer.
@@ -38,11 +40,13 @@ __all__ = [
     "ChimeraBoostClassifier",
     "ChimeraBoostQuantileRegressor",
     "ChimeraBoostRegressor",
+    "Pipeline",
     "Report",
     "ReportMixin",
     "baselines",
     "compare",
     "exceptions",
+    "make_pipeline",
     "metrics",
     "quantile_metrics",
     "report",

@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -42,6 +43,7 @@ from ._validation import (
     import_pandas,
     quantile_levels,
 )
+from .exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
 
@@ -363,6 +365,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     """
     models = _check_models(models)
     level = check_level(ci, "ci")
+    n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y)
     check_aligned(X=X, y=y, sample_weight=sample_weight)
@@ -405,7 +408,9 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
             msg = (f"models[{name!r}] ({row.kind}) has no {primary!r}; pick a primary metric "
                    "every row has.")
             raise ValueError(msg)
-    _resample(list(rows.values()), keys, task, n_boot, random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
+        _resample(list(rows.values()), keys, task, n_boot, random_state)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
                         split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind)
 
@@ -469,7 +474,7 @@ class HoldoutTable:
         self.rows = self._numbers(rows)
 
     def _numbers(self, rows) -> dict:
-        p, level = self.primary, self.level
+        level = self.level
         base = rows[self.baseline]
         names = list(rows)
         out = {}

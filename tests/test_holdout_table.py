@@ -218,12 +218,13 @@ def test_single_class_y_gives_nan_and_a_warning(cancer):
 
 
 def test_resample_counts_are_checked(cancer):
-    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
     two = {"prior": models["prior"], "linear": models["linear"]}
     with pytest.raises(ValueError, match="n_boot=100 is too few"):
         compare.holdout_table(two, X_te, y_te, n_boot=100)
-    with pytest.warns(FewResamplesWarning):
-        compare.holdout_table(two, X_te, y_te, n_boot=500, random_state=0)
+    with pytest.warns(FewResamplesWarning) as caught:
+        compare.holdout_table({"rule": rule, **two}, X_te, y_te, n_boot=500, random_state=0)
+    assert len(caught) == 1  # once, although rules and models are resampled apart
 
 
 @pytest.mark.parametrize(("change", "error", "match"), [
@@ -316,3 +317,15 @@ def test_arrays_only_with_string_labels_read_by_the_documented_rule():
         roc_auc_score(labels == "malignant", flags), abs=1e-12)
     assert t.rows["scores"]["notes"] == "scores only: log loss, Brier skill n/a"
     assert t.positives == np.sum(labels == "malignant")
+
+
+def test_a_series_in_models_must_share_ys_index(cancer):
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    same = pd.Series(rule, index=y_te.index)
+    t = compare.holdout_table({"rule": same, "linear": models["linear"]}, X_te, y_te,
+                              n_boot=B, random_state=0)
+    assert t.rows["rule"]["kind"] == "rule"
+    shuffled = same.sample(frac=1.0, random_state=0)
+    with pytest.raises(ValueError, match=r"y and models\['rule'\] carry different pandas"):
+        compare.holdout_table({"rule": shuffled, "linear": models["linear"]}, X_te, y_te,
+                              n_boot=B, random_state=0)
