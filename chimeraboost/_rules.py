@@ -321,7 +321,8 @@ def scores_from_cv_results(results, scoring, guardrails) -> tuple:
     guard_scores = {g: {str(n): np.asarray(r[_test_key(r, g, n, primary=False)],
                                            dtype=np.float64)
                         for n, r in results.items()} for g in guardrails}
-    return scores, guard_scores, n_train, n_test, next(iter(keys.values()))[len("test_"):]
+    shown = scoring if scoring is not None else next(iter(keys.values()))[len("test_"):]
+    return scores, guard_scores, n_train, n_test, shown
 
 
 # --------------------------------------------------------------------------- one_se_refit

@@ -236,6 +236,11 @@ def test_compare_cv_results_agrees_with_compare_cv():
     assert (given.n_train, given.n_test) == (direct.n_train, direct.n_test) == (228, 57)
     assert given.decisions == direct.decisions and given.chosen == direct.chosen == "logreg"
     assert given.challengers["logreg"].pvalue == direct.challengers["logreg"].pvalue
+    # A single-metric run stores test_score; naming its scoring names the printed table.
+    assert given.scoring == "score"
+    named = compare.compare_cv_results(results, scoring="brier_skill")
+    assert named.scoring == "brier_skill" and str(named).startswith("brier_skill on the same 5")
+    np.testing.assert_array_equal(named.scores["logreg"], given.scores["logreg"])
 
 
 def test_compare_cv_results_refuses_different_folds():
