@@ -296,7 +296,8 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     primary : str, default=None
         The metric of the paired comparison: a report key (``"brier_skill"``, ``"roc_auc"``,
         ``"log_loss"``, ``"r2"``, ...) or ``"recall@400"`` / ``"precision@5%"`` (the top 400
-        rows, the top 5% of rows; binary only). None: ``brier_skill`` for classification,
+        rows, the top 5% of rows; binary only). None: ``brier_skill`` when every row gives
+        probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
         ``r2`` for regression, ``crps_skill`` for quantile regressors.
     metrics : list of str, default=None
         The metrics shown, each with its interval (the primary is added if missing). None:
