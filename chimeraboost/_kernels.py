@@ -317,16 +317,29 @@ class BinaryCurves:
         s = score[order]
         e = np.asarray(event, dtype=bool)[order]
         self.pos_rows, self.neg_rows = order[e], order[~e]
-        n_pos, n_neg = self.pos_rows.shape[0], self.neg_rows.shape[0]
-        s_pos, s_neg = s[e], s[~e]
-        # Negatives scored >= / > each positive; positives scored >= each positive.
-        neg_asc, pos_asc = s_neg[::-1], s_pos[::-1]
-        self.neg_ge = n_neg - np.searchsorted(neg_asc, s_pos, side="left")
-        self.neg_gt = n_neg - np.searchsorted(neg_asc, s_pos, side="right")
-        self.pos_ge = n_pos - np.searchsorted(pos_asc, s_pos, side="left")
-        self.neg_ties = bool(np.any(self.neg_ge != self.neg_gt))
-        self.pos_ties = bool(np.any(self.pos_ge != np.arange(1, n_pos + 1)))
-        self._init_blocks(s, e)
+        n_pos = self.pos_rows.shape[0]
+        new = np.empty(n, dtype=bool)  # first row of each distinct forecast
+        new[:1] = True
+        np.not_equal(s[1:], s[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        cum_e = np.zeros(n + 1, dtype=np.int64)  # positives among the first k rows
+        np.cumsum(e, out=cum_e[1:])
+        at = np.flatnonzero(e)  # positions of the positives in descending order
+        self.neg_ties = self.pos_ties = False
+        if starts.shape[0] == n:  # no ties: every forecast is its own group
+            self.neg_gt = self.neg_ge = at - np.arange(n_pos)
+            self.pos_ge = None
+        else:
+            # Negatives scored > / >= each positive, positives scored >= it: counts before
+            # the first and after the last row of its group of tied forecasts.
+            gid = np.cumsum(new)[at] - 1
+            first, last = starts[gid], np.append(starts[1:], n)[gid]
+            self.neg_gt = first - cum_e[first]
+            self.pos_ge = cum_e[last]
+            self.neg_ge = last - self.pos_ge
+            self.neg_ties = bool(np.any(self.neg_ge != self.neg_gt))
+            self.pos_ties = bool(np.any(self.pos_ge != np.arange(1, n_pos + 1)))
+        self._init_blocks(s, e, starts, cum_e)
         self.cut = None
         if pred is not None:
             flagged = np.asarray(pred)[order] == 1
@@ -337,23 +350,24 @@ class BinaryCurves:
                 m_pos = int(e[:m].sum())
                 self.cut = (m_pos, m - m_pos)
 
-    def _init_blocks(self, s: np.ndarray, e: np.ndarray) -> None:
+    def _init_blocks(self, s, e, starts, cum_e) -> None:
         n = s.shape[0]
-        new = np.empty(n, dtype=bool)
-        new[:1] = True
-        np.not_equal(s[1:], s[:-1], out=new[1:])
-        starts = np.flatnonzero(new)  # distinct forecasts, descending
-        gid = isotonic_groups(s[starts][::-1])[::-1]  # their isotonic groups
-        keep = np.r_[True, gid[1:] != gid[:-1]]
-        starts = starts[keep]  # first row of each isotonic group
-        ends = np.append(starts[1:], n)
-        cum_e = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(e, out=cum_e[1:])
-        n_ev = cum_e[ends] - cum_e[starts]
-        kind = np.where(n_ev == 0, 0, np.where(n_ev == ends - starts, 1, 2))
-        opens = np.r_[True, (kind[1:] == 2) | (kind[1:] != kind[:-1])]
+        values = s[starts]  # distinct forecasts, descending
+        if np.any(values[:-1] - values[1:] < ISOTONIC_TIE_EPS):
+            gid = isotonic_groups(values[::-1])[::-1]  # their isotonic groups
+            keep = np.r_[True, gid[1:] != gid[:-1]]
+            starts = starts[keep]  # first row of each isotonic group
+        opens = np.empty(starts.shape[0], dtype=bool)
+        opens[:1] = True
+        if starts.shape[0] == n:
+            # One row per forecast: a block opens where the outcome changes.
+            np.not_equal(e[1:], e[:-1], out=opens[1:])
+        else:
+            ends = np.append(starts[1:], n)
+            n_ev = cum_e[ends] - cum_e[starts]
+            kind = np.where(n_ev == 0, 0, np.where(n_ev == ends - starts, 1, 2))
+            opens[1:] = (kind[1:] == 2) | (kind[1:] != kind[:-1])
         b_start = starts[opens]
-        b_end = np.append(b_start[1:], n)
         # Block j holds the positives [pos_bounds[j], pos_bounds[j + 1]) of the positives in
         # descending score order, and likewise for the negatives.
         self.pos_bounds = cum_e[np.append(b_start, n)]
