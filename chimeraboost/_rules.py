@@ -376,7 +376,15 @@ class OneSERefit:
         within = np.flatnonzero(means >= means[best] - se)  # NaN compares False
         params = cv_results["params"]
         # Simplest first; among equally simple candidates the higher mean, then the first.
-        return int(min(within, key=lambda i: (self._key(params[i]), -means[i], i)))
+        try:
+            return int(min(within, key=lambda i: (self._key(params[i]), -means[i], i)))
+        except TypeError:
+            values = [params[i].get(self.simplest[0]) if not callable(self.simplest) else
+                      params[i] for i in within]
+            msg = (f"one_se_refit: the candidates {values} cannot be ordered from simplest to "
+                   "most complex (e.g. max_depth=None next to numbers); pass simplest=<key "
+                   "function>, e.g. lambda p: p['max_depth'] or 1000.")
+            raise TypeError(msg) from None
 
 
 def one_se_refit(scoring, *, simplest) -> OneSERefit:

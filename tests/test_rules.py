@@ -367,6 +367,11 @@ def test_one_se_refit_bad_cv_results():
         compare.one_se_refit("brier", simplest=("C", "lower"))(cv_results)
     with pytest.raises(ValueError, match="simplest names parameter 'alpha'"):
         compare.one_se_refit("auc", simplest=("alpha", "lower"))(cv_results)
+    depth = _cv_results([[0.8, 0.9], [0.8, 0.9]], [3, None], key="auc")
+    with pytest.raises(TypeError, match=r"candidates \[3, None\] cannot be ordered"):
+        compare.one_se_refit("auc", simplest=("C", "lower"))(depth)
+    # The key function the message suggests: None (no limit) is the most complex.
+    assert compare.one_se_refit("auc", simplest=lambda p: p["C"] or 1000)(depth) == 0
 
 
 # --------------------------------------------------------------------------- documentation
