@@ -401,7 +401,7 @@ class DatasetComparison:
         """
         try:
             import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - depends on the environment
+        except ImportError as exc:
             msg = ("DatasetComparison.plot needs matplotlib, an optional dependency: "
                    "pip install 'chimeraboost[plot]'.")
             raise ImportError(msg) from exc

@@ -198,3 +198,14 @@ def test_plot_draws_the_critical_difference_diagram():
         np.testing.assert_allclose(cd_bar[0].get_xdata(), [1, 1 + res.critical_difference])
     finally:
         plt.close(ax.figure)
+
+
+def test_plot_without_matplotlib_names_the_extra(monkeypatch):
+    import sys
+
+    res = compare.compare_datasets(S, models=NAMES)
+    # None in sys.modules makes the import fail, as when matplotlib is not installed.
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r"pip install 'chimeraboost\[plot\]'"):
+        res.plot()
