@@ -56,6 +56,9 @@ __all__ = ["RULES", "GuardrailResult", "OneSERefit", "one_se_refit", "natural_si
            "check_rule", "complexity_order", "check_guardrails", "guardrail_tests",
            "block_promotions", "choose", "scores_from_cv_results", "guardrail_lines"]
 
+# The three decisions a comparison ends in (re-exported by chimeraboost.compare).
+REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"
+
 RULES = ("champion_challenger", "best_mean", "simplest_within_noise", "one_se")
 
 

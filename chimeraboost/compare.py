@@ -64,13 +64,12 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
-from . import _facts
 from . import _rules
 from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
 from ._rules import GuardrailResult, one_se_refit
+from ._compare_holdout import MIN_ROWS_DECISION, HoldoutComparison, compare_holdout
 from ._holdout_table import HoldoutTable, holdout_table
-from ._facts import is_loss
-from ._format import EMPTY, Col, fmt, fmt_p, percent, table
+from ._format import EMPTY, Col, fmt_p, percent, table
 from ._paired_tests import (
     BayesianTTestResult,
     CorrectedTTestResult,
@@ -85,9 +84,7 @@ from ._paired_tests import (
 )
 from ._validation import (
     as_1d,
-    check_fitted,
     check_level,
-    check_positive_int,
     check_real,
     check_rows,
     estimator_family,
@@ -95,10 +92,9 @@ from ._validation import (
     quantile_levels,
     warn_degenerate,
 )
-from ._report import distinct_names, report
 from .metrics import regression_report
 from .quantile_metrics import crps_skill
-from .resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
+from .resampling import ConfidenceInterval
 
 __all__ = [
     "CorrectedTTestResult",
@@ -113,6 +109,7 @@ __all__ = [
     "benjamini_hochberg",
     "compare_cv",
     "compare_holdout",
+    "MIN_ROWS_DECISION",
     "DatasetComparison",
     "compare_datasets",
     "nemenyi_q",
@@ -123,7 +120,8 @@ __all__ = [
     "holdout_table",
 ]
 
-REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"
+# The three decisions; defined with the rules, re-exported here (compare.REPLACE, ...).
+REPLACE, KEEP, EQUIVALENT = _rules.REPLACE, _rules.KEEP, _rules.EQUIVALENT
 
 
 # --------------------------------------------------------------------------- compare_cv
@@ -632,225 +630,3 @@ def _row(c: ChallengerResult) -> dict:
               c.p_equivalent, c.p_challenger_better, c.decision, c.reason)
     return {key: (float(v) if isinstance(v, (float, np.floating)) else v)
             for key, v in zip(_ROW_COLUMNS, values)}
-
-
-# --------------------------------------------------------------------------- compare_holdout
-
-# The number a decision is taken on, by the task the report found.
-_PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "balanced_accuracy",
-            "regression": "r2", "quantile": "crps_skill"}
-
-def _holdout_names(champion, challenger, champion_name, challenger_name) -> tuple[str, str]:
-    """The two models' names: given ones as given, defaults told apart by their parameters
-    or, failing that, by their roles."""
-    for value, arg in ((champion_name, "champion_name"), (challenger_name, "challenger_name")):
-        if value is not None and not (isinstance(value, str) and value.strip()):
-            got = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value}"
-            msg = f"{arg} must be a non-empty string or None, got {got}."
-            raise TypeError(msg)
-    defaults = distinct_names(champion, challenger, roles=("champion", "challenger"))
-    names = (defaults[0] if champion_name is None else champion_name,
-             defaults[1] if challenger_name is None else challenger_name)
-    if names[0] == names[1]:
-        msg = (f"champion_name and challenger_name both read {names[0]!r}; give the two models "
-               "different names.")
-        raise ValueError(msg)
-    return names
-
-
-def _decide_holdout(diff, lo, hi, rope) -> tuple[str, str]:
-    if math.isnan(lo) or math.isnan(hi):
-        return KEEP, "difference undefined"
-    if lo > rope:
-        return REPLACE, "whole interval above +rope"
-    if -rope <= lo and hi <= rope:
-        return EQUIVALENT, "whole interval inside the rope"
-    if hi < -rope:
-        return KEEP, "whole interval below -rope (champion better)"
-    return KEEP, "no clear difference"
-
-
-class HoldoutComparison:
-    """The outcome of :func:`compare_holdout`.
-
-    Attributes
-    ----------
-    report : Report
-        The challenger's report with the champion as baseline (``report.vs_baseline``).
-    metric : str
-    difference : float
-        Challenger minus champion on ``metric`` (sign flipped for a loss: positive favours
-        the challenger).
-    ci : ConfidenceInterval
-        Paired percentile bootstrap interval of ``difference`` at ``level``.
-    level, rope : float
-    decision, reason : str
-    delong : DeLongResult or None
-        ROC-AUC difference (challenger minus champion) for binary classifiers.
-    """
-
-    def __init__(self, rep, metric, difference, ci, level, rope, decision, reason, delong):
-        self.report, self.metric, self.difference, self.ci = rep, metric, difference, ci
-        self.level, self.rope, self.decision, self.reason = level, rope, decision, reason
-        self.delong = delong
-
-    def __str__(self) -> str:
-        rep, base = self.report, self.report.baseline_report
-        pct = percent(self.level)
-        lines = [
-            f"challenger {rep.estimator_name} vs champion {base.estimator_name} on the same "
-            f"{rep['n']:,} held-out rows",
-            f"{self.metric}: challenger {fmt(rep[self.metric])}, champion "
-            f"{fmt(base[self.metric])}, difference {fmt(self.difference, signed=True)} "
-            f"[{pct} paired bootstrap {fmt(self.ci.low, signed=True)}, "
-            f"{fmt(self.ci.high, signed=True)}], rope ±{self.rope:g}",
-            f"decision: {self.decision} ({self.reason})",
-        ]
-        if self.delong is not None:
-            d = self.delong
-            lines.append(f"ROC AUC difference (DeLong): {fmt(d.estimate, signed=True)} "
-                         f"(se {fmt(d.se)}, {pct} interval {fmt(d.low, signed=True)} to "
-                         f"{fmt(d.high, signed=True)}, p {fmt_p(d.pvalue)})")
-        return "\n".join([*lines, "", str(rep)])
-
-    def __repr__(self) -> str:
-        return (f"<HoldoutComparison {self.metric}: difference "
-                f"{fmt(self.difference, signed=True)} [{fmt(self.ci.low, signed=True)}, "
-                f"{fmt(self.ci.high, signed=True)}] -> {self.decision}>")
-
-    def to_dict(self) -> dict:
-        out = {"metric": self.metric, "difference": self.difference, "low": self.ci.low,
-               "high": self.ci.high, "level": self.level, "rope": self.rope,
-               "decision": self.decision, "reason": self.reason,
-               "report": self.report.to_dict()}
-        if self.delong is not None:
-            out["delong"] = self.delong._asdict()
-        return out
-
-
-# Below this many held-out rows compare_holdout does not decide: with a handful of rows the
-# bootstrap resamples the same few arrangements, and a zero-width interval on 2 rows once
-# said "replace champion".
-MIN_ROWS_DECISION = 20
-
-
-def _check_same_classes(champion, challenger) -> None:
-    own = [getattr(est, "classes_", None) for est in (champion, challenger)]
-    if any(c is None for c in own):
-        return
-    a, b = (np.asarray(c).tolist() for c in own)
-    if sorted(map(str, a)) != sorted(map(str, b)):
-        msg = (f"champion predicts classes {a} but challenger {b}; both must be fitted on the "
-               "same classes.")
-        raise ValueError(msg)
-
-
-def _why_no_difference(rep, metric: str, names) -> str:
-    """Which model cannot give ``metric`` on these rows, and why, in one sentence."""
-    available = sorted(rep.vs_baseline)
-    if metric in _facts.ABOUT_THE_ROWS:
-        return (f"metric={metric!r} describes the rows, not a model; compare on one of "
-                f"{available}.")
-    if metric not in rep:
-        return (f"metric={metric!r} is not a number of a {rep.task} report; available: "
-                f"{available}.")
-    reasons = []
-    for role, name, r in (("challenger", names[1], rep), ("champion", names[0],
-                                                          rep.baseline_report)):
-        value = r.get(metric)
-        if value is None or (np.ndim(value) == 0 and math.isnan(float(value))):
-            why = ("it gives no probabilities" if r.task in ("ranking", "rule") and
-                   metric in _PROBA_METRICS else "the metric is undefined on these rows")
-            reasons.append(f"the {role} {name} has no {metric} ({why})")
-    base_rate = rep.get("base_rate")
-    if np.ndim(base_rate) == 0 and base_rate is not None and base_rate in (0.0, 1.0):
-        reasons.append("y holds a single class, so skills against its base rate and ROC-AUC "
-                       "are undefined")
-    detail = "; ".join(reasons) if reasons else "it is undefined on these rows"
-    return (f"Cannot compare on metric={metric!r}: {detail}. Numbers both models have here: "
-            f"{available}.")
-
-
-_PROBA_METRICS = {"log_loss", "log_loss_skill", "brier", "brier_skill", "calibration_mcb",
-                  "discrimination_dsc"}
-
-
-def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
-                    n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
-                    challenger_name=None) -> HoldoutComparison:
-    """Compare two fitted models on the same held-out rows and decide.
-
-    Parameters
-    ----------
-    champion, challenger : fitted estimators of the same task
-    X, y : array-like
-        Held-out rows, used by neither model in training.
-    sample_weight : array-like of shape (n,), default=None
-    metric : str, default=None
-        Report key the decision is taken on; None: ``brier_skill`` for classifiers with
-        probabilities, ``r2`` for regressors (``roc_auc`` for ranking-only classifiers,
-        ``balanced_accuracy`` for 0/1 rules, ``crps_skill`` for quantile regressors).
-    n_boot : int, default=2000
-    random_state : None or int
-    ci : float in (0, 1), default=0.95
-        Level of the paired bootstrap interval (and of DeLong's interval).
-    rope : float >= 0, default=0.01
-        Region of practical equivalence, in units of ``metric``.
-    champion_name, challenger_name : str, default=None
-        What to call the two models in the printed result. None: the class name
-        (``Pipeline(StandardScaler, LogisticRegression)``); when both models have the same
-        class name, the parameters in which they differ are added (``... [C=1.0]`` and
-        ``... [C=0.01]``), or ``(champion)`` / ``(challenger)`` when no parameter differs.
-        Two given names must differ.
-
-    Returns
-    -------
-    HoldoutComparison
-
-    Notes
-    -----
-    :func:`chimeraboost.report` scores both models on the same bootstrap resamples of
-    the rows; the interval ``[low, high]`` of ``challenger - champion`` then decides, following
-    the interval-and-rope rule [K18]_: **replace champion** if ``low > rope``; **practically
-    equivalent** if ``[low, high]`` lies inside ``[-rope, rope]``; otherwise **keep champion**.
-    For binary classifiers DeLong's test of the ROC-AUC difference
-    (:func:`chimeraboost.resampling.delong_roc_auc_difference`) is added as a second opinion
-    on ranking; it does not enter the decision (and, like DeLong's method, ignores
-    ``sample_weight``).
-    """
-    level = check_level(ci, "ci")
-    rope = check_real(rope, "rope", strictly_positive=False)
-    n_boot = check_positive_int(n_boot, "n_boot")
-    names = _holdout_names(champion, challenger, champion_name, challenger_name)
-    for arg, est, shown in (("champion", champion, names[0]), ("challenger", challenger,
-                                                               names[1])):
-        check_fitted(est, arg, shown)
-    kinds = {"champion": estimator_family(champion), "challenger": estimator_family(challenger)}
-    if len(set(kinds.values())) > 1:
-        msg = f"champion and challenger solve different tasks: {kinds}."
-        raise ValueError(msg)
-    _check_same_classes(champion, challenger)
-    n = check_rows(X, y)
-    if n < MIN_ROWS_DECISION:
-        msg = (f"compare_holdout needs at least {MIN_ROWS_DECISION} held-out rows to decide, got "
-               f"{n}: the bootstrap of so few rows has almost nothing to resample, and its "
-               "interval would be a decision from no evidence.")
-        raise ValueError(msg)
-    rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
-                 n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0])
-    metric = _PRIMARY[rep.task] if metric is None else metric
-    if metric not in rep.vs_baseline:
-        raise ValueError(_why_no_difference(rep, metric, names))
-    defined = n_boot - rep.n_dropped.get(metric, 0)
-    if defined < MIN_RESAMPLES_DECISION:
-        msg = (f"Only {defined} of {n_boot} resamples define {metric} (the others hold a "
-               f"single class): at least {MIN_RESAMPLES_DECISION} are needed to decide. Use more "
-               "held-out rows, or a metric defined on every resample (e.g. log_loss).")
-        raise ValueError(msg)
-    diff, lo, hi = rep.vs_baseline[metric]
-    if is_loss(metric):  # orient so that positive always favours the challenger
-        diff, lo, hi = -diff, -hi, -lo
-    decision, reason = _decide_holdout(diff, lo, hi, rope)
-    delong = rep.delong_vs_baseline
-    return HoldoutComparison(rep, metric, diff, ConfidenceInterval(lo, hi), level, rope,
-                             decision, reason, delong)
