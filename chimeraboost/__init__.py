@@ -11,7 +11,8 @@ a paired comparison on the same rows.
   estimator, with intervals (``chimeraboost.report`` is the function; there is no module of
   that name).
 - ``chimeraboost.make_pipeline`` / ``Pipeline``: scikit-learn's, with ``pipe.report(X, y)``.
-- ``chimeraboost.exceptions``: ``DegenerateMetricWarning`` and ``FewResamplesWarning``.
+- ``chimeraboost.exceptions``: ``DegenerateMetricWarning``, ``FewResamplesWarning`` and
+  ``LowPowerWarning``.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
 - ``chimeraboost.baselines``: the ladder of simple models a model must beat (the prior, the
   best single column, a linear model).
