@@ -506,6 +506,13 @@ class Report(Mapping):
         parts.append(f"judged against: {self.reference()}")
         return " · ".join(parts)
 
+    def headline(self) -> str:
+        """The four-number line: the loss, the base rate (and the baseline's prior or mean when
+        it is another number), the reference loss and the skill."""
+        if self.task == "quantile":
+            return quantile_metrics.format_report(self._values).splitlines()[1]
+        return report_lines(self._values, header=False)[0]
+
     def __str__(self) -> str:
         if self.task == "quantile":
             text = quantile_metrics.format_report(self._values, title="Quantile forecast")
