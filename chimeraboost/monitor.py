@@ -225,8 +225,13 @@ def _classification(ev, period, cal, n_cal, labels, baseline, window):
 
 
 def _warn_rolling(labels, known, bad, why) -> None:
-    if (~known).any():
-        warn_degenerate(f"Period(s) {_list_periods(labels, ~known)} have no rows in the "
+    # The first period has no history by construction (NaN, said in the table's footer); a
+    # later one without rows in its window -- a gap in the data longer than the window -- is
+    # a surprise worth a warning.
+    gap = ~known
+    gap[:1] = False
+    if gap.any():
+        warn_degenerate(f"Period(s) {_list_periods(labels, gap)} have no rows in the "
                         "preceding window: with baseline='rolling' there is no prior to judge "
                         "them against, so their skills are NaN.")
     if (known & bad).any():
@@ -355,8 +360,9 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
     window : int or None, default=3
         With ``baseline="rolling"``: how many preceding calendar periods make the reference
         (fewer at the start of the data: what exists is used); ``None`` uses all preceding
-        periods. A period with no rows in its window gets NaN skills and a
-        ``DegenerateMetricWarning``.
+        periods. The first period has no history: its skills are NaN. A later period with
+        no rows in its window (a gap in the data longer than ``window``) gets NaN skills and
+        a ``DegenerateMetricWarning``.
     classes : array-like of shape (K,), default=None
         The class labels, e.g. the model's ``classes_``. ``None``: the sorted labels of
         ``y`` when ``proba`` is 2-D or ``y`` holds strings or booleans, ``[0, 1]`` when
@@ -382,8 +388,9 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
     -----
     Periods without rows (or whose rows all weigh 0) are left out of the table; they still
     count as calendar periods of a rolling window. Where a skill is undefined -- one class in
-    a period, a constant ``y``, no history for a rolling reference -- it is NaN and a
-    ``DegenerateMetricWarning`` names the periods.
+    a period, a constant ``y``, a gap in the history of a rolling reference -- it is NaN and
+    a ``DegenerateMetricWarning`` names the periods (the first period of a rolling baseline,
+    which never has a history, is NaN without a warning).
 
     Examples
     --------
