@@ -1,11 +1,26 @@
-"""Command line: ``python -m chimeraboost demo`` scores models on data that ships with
+"""Command line: ``chimeraboost report FILE`` and ``chimeraboost table FILE`` score files of
+predictions made by any system; ``chimeraboost demo`` scores models on data that ships with
 scikit-learn and prints what chimeraboost says about them.
+
+Which command answers which question:
+
+- Is the system that wrote this column of predictions any good, and better than the
+  incumbent's column? ``report FILE --target COL --score COL [--baseline-score COL]``.
+- How do several systems (models, rules) compare on the same rows? ``table FILE --target COL
+  --score COL --score COL ...``.
+
+The numbers come from :mod:`chimeraboost._cli` (the library's report and holdout table on the
+file's columns); this module parses arguments, prints, and turns bad input into one line on
+stderr and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+import warnings
 
 
 def demo(out=sys.stdout, n_boot: int = 2000) -> None:
@@ -70,20 +85,223 @@ def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     show(table_.summary())
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="chimeraboost", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("demo", help="score models on scikit-learn's breast_cancer data")
-    args = parser.parse_args(argv)
-    if args.command in (None, "demo"):
-        # One thread: on a machine whose cores are busy, OpenMP threads that wait for each
-        # other spin, and a 3 s demo once took minutes; one thread costs little here.
-        from threadpoolctl import threadpool_limits
+# --------------------------------------------------------------------------- the parser
 
-        with threadpool_limits(limits=1):
-            demo()
+_REPORT_HELP = """\
+Score a column of predictions made by any system (in any language) against the
+file's target, and print chimeraboost's report: the four-number line (loss, base
+rate, reference, skill), calibration, ranking and threshold metrics, with
+bootstrap intervals.
+
+How the columns are read:
+  target  --regression, or numbers with more than two distinct values: a
+          regression (the score column holds the predictions). Otherwise the
+          target must hold two classes; the second of the sorted labels is the
+          positive class (--classes NEG POS names them).
+  score   only 0 and 1: a 0/1 rule (1 flags the positive class; no log loss,
+          Brier or calibration, shown as n/a). All values in [0, 1]: the
+          probability of the positive class. Anything else: scores that rank
+          the rows (higher means positive; above 0 counts as a positive call).
+
+Files: .csv (comma-separated, header row), .tsv, .csv.gz; .parquet needs
+pyarrow (pip install "chimeraboost[parquet]")."""
+
+_REPORT_EPILOG = """\
+Example:
+  chimeraboost report holdout.csv --target churned --score p_model
+  chimeraboost report holdout.csv --target churned --score p_model \\
+      --baseline-score p_incumbent --k 100 --json
+
+Exit status: 0 on success, 2 on a bad file, a missing column, a non-numeric
+score or a target that is not two classes (one line on stderr)."""
+
+_TABLE_HELP = """\
+The holdout table of several systems' predictions on the same rows: one row per
+--score column (probabilities, scores or 0/1 flags, read as by `report`), each
+metric with its bootstrap interval, and every row's paired difference against
+the first (or --baseline) on the primary metric."""
+
+_TABLE_EPILOG = """\
+Example:
+  chimeraboost table holdout.csv --target churned \\
+      --score rule_flag --score p_logreg --score p_model --primary recall@100
+  chimeraboost table holdout.csv --target churned --score p_logreg \\
+      --score p_model --split 2024-Q4 --markdown
+
+Primary metrics: brier_skill (the default when every column is a probability),
+roc_auc (the default otherwise), log_loss, pr_auc, accuracy, ..., recall@N,
+precision@N or precision@5% (the top N rows, the top 5% of rows).
+
+Exit status: 0 on success, 2 on a bad file, a missing column, a non-numeric
+score or a target that is not two classes (one line on stderr)."""
+
+
+def _level(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a level such as 0.95, got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"the level must be in (0, 1), e.g. 0.95; got {text}")
+    return value
+
+
+def _k(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of rows such as 100, got {text!r}") \
+            from None
+    return int(value) if value == int(value) and value >= 1 else value
+
+
+def _common(p, n_boot_help):
+    p.add_argument("file", metavar="FILE", help="CSV, TSV, .csv.gz or Parquet file, one row per scored row")
+    p.add_argument("--target", required=True, metavar="COL", help="column of true outcomes")
+    p.add_argument("--weight", metavar="COL", help="column of row weights")
+    p.add_argument("--classes", nargs=2, metavar=("NEG", "POS"),
+                   help="the two labels of the target, the positive one second")
+    p.add_argument("--regression", action="store_true",
+                   help="read a numeric target as a quantity, even with two values")
+    p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress line on the terminal during long work")
+
+
+def _parser():
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="chimeraboost", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Is the model any good, compared with what? Score files of predictions\n"
+                    "made by any system, or run the demo.",
+        epilog="Example:\n  chimeraboost report holdout.csv --target churned --score p_model\n"
+               "  chimeraboost table holdout.csv --target churned --score rule --score p_model\n"
+               "  chimeraboost demo\n\n"
+               "`chimeraboost COMMAND --help` describes each command.")
+    parser.add_argument("--version", action="version", version=f"chimeraboost {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    raw = argparse.RawDescriptionHelpFormatter
+
+    p = sub.add_parser("report", help="the report of one column of predictions in a file",
+                       description=_REPORT_HELP, epilog=_REPORT_EPILOG, formatter_class=raw)
+    _common(p, "bootstrap resamples (default 2000)")
+    p.add_argument("--score", required=True, metavar="COL",
+                   help="column of probabilities, scores, 0/1 flags or predictions")
+    p.add_argument("--baseline-score", metavar="COL",
+                   help="the incumbent's column: paired comparison on the same rows")
+    p.add_argument("--ci", type=_level, default=0.95, metavar="LEVEL",
+                   help="level of the bootstrap intervals (default 0.95)")
+    p.add_argument("--no-ci", action="store_true", help="no intervals (no bootstrap)")
+    p.add_argument("--k", type=_k, metavar="N",
+                   help="also recall@k and precision@k of the top N rows (or a fraction)")
+    p.add_argument("--json", action="store_true",
+                   help="print every number as JSON (NaN as null) instead of text")
+
+    p = sub.add_parser("table", help="the holdout table of several columns of predictions",
+                       description=_TABLE_HELP, epilog=_TABLE_EPILOG, formatter_class=raw)
+    _common(p, "bootstrap resamples shared by every row (default 2000, at least 200)")
+    p.add_argument("--score", required=True, action="append", metavar="COL",
+                   help="a column of predictions; repeat for each system, simplest first")
+    p.add_argument("--baseline", metavar="COL",
+                   help="the row every other is compared with (default: the first --score)")
+    p.add_argument("--primary", metavar="METRIC",
+                   help="metric of the paired comparison, e.g. brier_skill, roc_auc, recall@400")
+    p.add_argument("--split", metavar="TEXT", help="what the rows are, e.g. 2024-Q4")
+    p.add_argument("--ci", type=_level, default=0.95, metavar="LEVEL",
+                   help="level of every interval (default 0.95)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--markdown", action="store_true", help="print a markdown table")
+    out.add_argument("--json", action="store_true",
+                     help="print every number as JSON (NaN as null)")
+
+    sub.add_parser("demo", help="score models on scikit-learn's breast_cancer data",
+                   description=demo.__doc__.split("\n\n")[0].replace("    ", ""),
+                   formatter_class=raw,
+                   epilog="Example:\n  chimeraboost demo")
+    return parser
+
+
+# --------------------------------------------------------------------------- the commands
+
+
+def _run_report(args, out):
+    from ._cli import file_report, to_json
+
+    rep, kinds = file_report(
+        args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
+        classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
+        n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
+        verbose=not args.quiet)
+    if args.json:
+        print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
+        return
+    read = ", ".join(f"{col} as {kind}" for col, kind in kinds.items())
+    print(f"{args.file}: {read}", file=out)
+    print(file=out)
+    print(rep, file=out)
+
+
+def _run_table(args, out):
+    from ._cli import file_table, plain
+
+    t = file_table(args.file, target=args.target, scores=args.score, baseline=args.baseline,
+                   primary=args.primary, split=args.split, weight=args.weight,
+                   classes=args.classes, regression=args.regression, ci=args.ci,
+                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet)
+    if args.json:
+        print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
+    elif args.markdown:
+        print(t.to_markdown(), file=out)
+    else:
+        print(t, file=out)
+        print(file=out)
+        print(t.summary(), file=out)
+
+
+def _one_line(exc) -> str:
+    text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+    text = " ".join(str(text).split())
+    return text or type(exc).__name__
+
+
+def main(argv=None) -> int:
+    """``chimeraboost COMMAND ...``; returns the exit status (2: bad input, one line on
+    stderr)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
         return 0
-    return 2  # pragma: no cover  (argparse rejects unknown commands first)
+    # One thread: on a machine whose cores are busy, OpenMP threads that wait for each
+    # other spin, and a 3 s demo once took minutes; one thread costs little here.
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        if args.command == "demo":
+            demo()
+            return 0
+        run = {"report": _run_report, "table": _run_table}[args.command]
+        try:
+            run(args, sys.stdout)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader left (`| head`): nothing more to say, and nowhere to say it.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 1
+        except (ValueError, TypeError, OSError, KeyError, ImportError) as exc:
+            print(f"chimeraboost: error: {_one_line(exc)}", file=sys.stderr)
+            return 2
+    return 0
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A library warning as one line naming its kind, not as a source location."""
+    print(f"chimeraboost: {category.__name__}: {_one_line(message)}",
+          file=sys.stderr if file is None else file)
 
 
 if __name__ == "__main__":

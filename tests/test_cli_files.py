@@ -1,0 +1,303 @@
+"""`chimeraboost report FILE` and `chimeraboost table FILE`: the numbers they print are the
+library's, bad input is one line on stderr with exit status 2, and help reads like help."""
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+
+from chimeraboost import __version__, compare, metrics
+from chimeraboost._progress import counting, working
+from chimeraboost.__main__ import main
+
+N_TRAIN, N_TEST = 300, 200
+
+
+@pytest.fixture(scope="module")
+def holdout():
+    X, y = make_classification(n_samples=N_TRAIN + N_TEST, n_features=6, flip_y=0.1,
+                               random_state=0)
+    model = LogisticRegression().fit(X[:N_TRAIN], y[:N_TRAIN])
+    X, y = X[N_TRAIN:], y[N_TRAIN:]
+    w = np.random.default_rng(1).uniform(0.5, 2.0, size=N_TEST)
+    return {
+        "y": y,
+        "label": np.where(y == 1, "yes", "no"),
+        "p_model": model.predict_proba(X)[:, 1],
+        "score": model.decision_function(X),
+        "rule": (X[:, 0] > 0).astype(int),
+        "w": w,
+        "amount": X[:, 1] * 10 + 50,  # a quantity: a regression target
+        "amount_pred": X[:, 1] * 9 + 51,
+    }
+
+
+def _write_csv(path, columns):
+    names = list(columns)
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(names)
+        for row in zip(*(columns[n] for n in names)):
+            writer.writerow([repr(float(v)) if isinstance(v, float) else v for v in row])
+    return path
+
+
+@pytest.fixture(scope="module")
+def csv_file(holdout, tmp_path_factory):
+    cols = {k: [v.item() for v in arr] for k, arr in holdout.items()}
+    return str(_write_csv(tmp_path_factory.mktemp("cli") / "holdout.csv", cols))
+
+
+def _run(capsys, argv):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _json(capsys, argv):
+    code, out, err = _run(capsys, [*argv, "--json"])
+    assert code == 0 and err == "", err
+    return json.loads(out)
+
+
+def _same(got, expected):
+    """JSON numbers against a metrics dict: equal to 1e-12, NaN as null."""
+    checked = 0
+    for key, value in expected.items():
+        if np.ndim(value) or not isinstance(value, (float, int, np.floating, np.integer)):
+            continue
+        if math.isnan(float(value)):
+            assert got[key] is None, key
+        else:
+            assert got[key] == pytest.approx(float(value), abs=1e-12, rel=0), key
+        checked += 1
+    assert checked >= 10
+
+
+def test_report_json_is_classification_report(capsys, csv_file, holdout):
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model", "--no-ci"])
+    p = holdout["p_model"]
+    expected = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1])
+    assert got["kind"] == "probabilities" and got["task"] == "classification"
+    _same(got["metrics"], expected)
+
+
+def test_report_weights_and_k_reach_the_metrics(capsys, csv_file, holdout):
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                         "--weight", "w", "--k", "40", "--no-ci"])
+    p = holdout["p_model"]
+    expected = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1],
+                                             sample_weight=holdout["w"], k=40)
+    _same(got["metrics"], expected)
+    assert got["metrics"]["recall_at_k"] == pytest.approx(expected["recall_at_k"], abs=1e-12)
+
+
+def test_report_text_opens_with_the_four_numbers(capsys, csv_file, holdout):
+    code, out, err = _run(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                                   "--ci", "0.9", "--n-boot", "1000"])
+    assert code == 0 and err == ""
+    p = holdout["p_model"]
+    r = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1])
+    four = metrics.format_report(r).splitlines()[0]
+    assert four.startswith("log loss") and four in out
+    assert "p_model as probabilities" in out.splitlines()[0]
+    assert "90% bootstrap intervals (percentile; 1,000 resamples" in out
+
+
+def test_report_against_baseline_column_is_paired(capsys, csv_file, holdout):
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                         "--baseline-score", "rule", "--n-boot", "1000", "--no-ci"])
+    rule = holdout["rule"]
+    base = metrics.ranking_report(holdout["y"], rule.astype(float), [0, 1], y_pred=rule)
+    assert got["baseline"]["kind"] == "rule"
+    _same(got["baseline"]["metrics"], base)
+    p = holdout["p_model"]
+    model = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1])
+    auc = got["vs_baseline"]["roc_auc"]
+    assert auc["difference"] == pytest.approx(model["roc_auc"] - base["roc_auc"], abs=1e-12)
+    assert auc["low"] < auc["difference"] < auc["high"]
+    assert got["delong_roc_auc"]["difference"] == pytest.approx(auc["difference"], abs=1e-12)
+
+
+def test_report_reads_scores_and_rules_by_their_values(capsys, csv_file, holdout):
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "score", "--no-ci"])
+    s = holdout["score"]
+    expected = metrics.ranking_report(holdout["y"], s, [0, 1], y_pred=(s > 0).astype(int))
+    assert got["kind"] == "scores" and got["metrics"]["log_loss"] is None
+    _same(got["metrics"], expected)
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "rule", "--no-ci"])
+    assert got["kind"] == "rule" and got["task"] == "rule"
+
+
+def test_report_string_labels_and_classes_choose_the_positive(capsys, csv_file, holdout):
+    got = _json(capsys, ["report", csv_file, "--target", "label", "--score", "p_model",
+                         "--no-ci"])
+    assert got["metrics"]["classes"] == ["no", "yes"]  # sorted: "yes" is positive
+    p = holdout["p_model"]
+    flipped = _json(capsys, ["report", csv_file, "--target", "label", "--score", "p_model",
+                             "--classes", "yes", "no", "--no-ci"])
+    # The column is read as the probability of the class named second ("no" here).
+    expected = metrics.classification_report(holdout["label"], np.column_stack([1 - p, p]),
+                                             ["yes", "no"])
+    assert flipped["metrics"]["classes"] == ["yes", "no"]
+    _same(flipped["metrics"], expected)
+
+
+def test_report_numeric_target_with_many_values_is_a_regression(capsys, csv_file, holdout):
+    got = _json(capsys, ["report", csv_file, "--target", "amount", "--score", "amount_pred",
+                         "--no-ci"])
+    expected = metrics.regression_report(holdout["amount"], holdout["amount_pred"])
+    assert got["task"] == "regression" and got["kind"] == "predictions"
+    _same(got["metrics"], expected)
+
+
+def test_report_parquet_equals_csv(capsys, csv_file, holdout, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = str(tmp_path / "holdout.parquet")
+    pq.write_table(pa.table({k: v for k, v in holdout.items()}), path)
+    argv = ["--target", "y", "--score", "p_model", "--baseline-score", "score", "--n-boot",
+            "1000"]
+    from_csv = _json(capsys, ["report", csv_file, *argv])
+    from_parquet = _json(capsys, ["report", path, *argv])
+    for key in ("metrics", "ci", "vs_baseline"):
+        assert from_parquet[key] == from_csv[key]
+
+
+def test_table_rows_are_the_holdout_tables(capsys, csv_file, holdout):
+    argv = ["table", csv_file, "--target", "y", "--score", "rule", "--score", "p_model",
+            "--primary", "recall@40", "--split", "Q4", "--n-boot", "1000"]
+    got = _json(capsys, argv)
+    expected = compare.holdout_table(
+        {"rule": holdout["rule"], "p_model": holdout["p_model"]}, holdout["y"].reshape(-1, 1),
+        holdout["y"], primary="recall@40", split="Q4", n_boot=1000, random_state=0)
+    assert got["primary"] == "recall@40" and list(got["rows"]) == ["rule", "p_model"]
+    for name, row in expected.rows.items():
+        for key, value in row.items():
+            if isinstance(value, float) and math.isnan(value):
+                assert got["rows"][name][key] is None
+            else:
+                assert got["rows"][name][key] == pytest.approx(value, abs=1e-12), (name, key)
+    code, out, _ = _run(capsys, argv[:-1] + ["1000"])
+    assert code == 0 and str(expected) in out and expected.summary() in out
+    code, out, _ = _run(capsys, [*argv, "--markdown"])
+    assert code == 0 and out.strip() == expected.to_markdown()
+
+
+def _bad_files(tmp_path):
+    def write(name, text):
+        path = tmp_path / name
+        path.write_text(text)
+        return str(path)
+
+    return {
+        "no file": (str(tmp_path / "nowhere.csv"), "nowhere.csv"),
+        "directory": (str(tmp_path), "directory"),
+        "empty": (write("empty.csv", ""), "empty"),
+        "missing column": (write("cols.csv", "y,other\n0,0.5\n1,0.2\n"), "'p'"),
+        "non-numeric": (write("text.csv", "y,p\n0,0.5\n1,high\n"), "'p'"),
+        "missing value": (write("gap.csv", "y,p\n0,0.5\n1,\n"), "'p'"),
+        "three labels": (write("three.csv", "y,p\na,0.5\nb,0.2\nc,0.1\n"), "'y'"),
+        "one label": (write("one.csv", "y,p\na,0.5\na,0.2\n"), "'y'"),
+        "ragged": (write("ragged.csv", "y,p\n0,0.5,3\n"), "line 2"),
+        "not parquet": (write("bad.parquet", "not parquet"), "bad.parquet"),
+    }
+
+
+@pytest.mark.parametrize("case", [
+    "no file", "directory", "empty", "missing column", "non-numeric", "missing value",
+    "three labels", "one label", "ragged", "not parquet"])
+@pytest.mark.parametrize("command", ["report", "table"])
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, case, command):
+    if case == "not parquet":
+        pytest.importorskip("pyarrow")
+    path, named = _bad_files(tmp_path)[case]
+    code, out, err = _run(capsys, [command, path, "--target", "y", "--score", "p"])
+    assert code == 2 and out == ""
+    assert err.startswith("chimeraboost: error: ") and err.count("\n") == 1, err
+    assert named in err and "Traceback" not in err
+
+
+def test_missing_pyarrow_names_the_extra(capsys, tmp_path, monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    path = tmp_path / "x.parquet"
+    path.write_bytes(b"PAR1")
+    code, _, err = _run(capsys, ["report", str(path), "--target", "y", "--score", "p"])
+    assert code == 2 and 'pip install "chimeraboost[parquet]"' in err
+
+
+@pytest.mark.parametrize("command", ["report", "table", "demo"])
+def test_every_command_has_a_description_and_an_example(capsys, command):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and "Example:" in out
+    description = out.split("\n\n")[1]
+    assert description.strip() and description.rstrip()[-1] in ".)"
+
+
+def test_bare_invocation_prints_help_and_version_works(capsys):
+    code, out, _ = _run(capsys, [])
+    assert code == 0 and out.startswith("usage: chimeraboost") and "report" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"chimeraboost {__version__}"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_shows_on_a_terminal_only():
+    tty, pipe = _Terminal(), io.StringIO()
+    for stream in (tty, pipe):
+        with working("bootstrapping", stream=stream, delay=0.0, interval=0.01):
+            pass
+        assert list(counting(range(3), 3, "fitting", stream=stream)) == [0, 1, 2]
+    assert "fitting 3/3" in tty.getvalue() and tty.getvalue().endswith("\r")
+    assert pipe.getvalue() == ""
+    quiet = _Terminal()
+    with working("x", stream=quiet, delay=0.0, verbose=False):
+        pass
+    assert quiet.getvalue() == ""
+
+
+def test_docs_cli_page_shows_real_output(capsys, tmp_path, monkeypatch):
+    import re
+    import runpy
+    import shlex
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    script = re.search(r"```python\n(.*?)\n```", page, flags=re.S).group(1)
+    (tmp_path / "make_holdout.py").write_text(script)
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path("make_holdout.py")
+    shown = re.findall(r"```bash\n(chimeraboost [^\n]+)\n```\n\n```(text|json)\n(.*?)\n```",
+                       page, flags=re.S)
+    assert len(shown) == 4
+    for command, lang, expected in shown:
+        code, out, err = _run(capsys, shlex.split(command)[1:])
+        if lang == "json":  # shortened on the page: what it shows is what the command prints
+            got, doc = json.loads(out), json.loads(expected)
+            assert {k: got[k] for k in doc if k != "metrics"} == {
+                k: v for k, v in doc.items() if k != "metrics"}
+            assert all(got["metrics"][k] == v for k, v in doc["metrics"].items())
+        else:
+            assert (out or err).strip() == expected.strip(), command
