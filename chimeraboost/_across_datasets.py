@@ -43,7 +43,14 @@ from scipy import stats
 
 from ._format import Col, fmt, fmt_p, table
 from ._paired_tests import holm
-from ._validation import check_level, import_pandas, warn_degenerate
+from ._validation import (
+    _is_missing_value,
+    _to_numpy,
+    check_level,
+    check_positive_int,
+    import_pandas,
+    warn_degenerate,
+)
 from .exceptions import LowPowerWarning
 from .exceptions import warn as _warn
 
@@ -87,6 +94,8 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     >>> round(nemenyi_q(5, 0.05), 3)
     2.728
     """
+    k = check_positive_int(k, "k", minimum=2)
+    alpha = check_level(alpha, "alpha", example="0.05")
     return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2))
 
 
@@ -104,7 +113,20 @@ def _score_table(scores, models, datasets):
         values = scores.to_numpy()
         models = names
     else:
-        values = np.asarray(scores)
+        values = _to_numpy(scores, "scores")
+    for arg, given in (("models", models), ("datasets", datasets)):
+        if given is not None and (isinstance(given, (str, bytes, set, frozenset, dict))
+                                  or not hasattr(given, "__len__")):
+            msg = (f"{arg} must be a list of names, one per {'column' if arg == 'models' else 'row'}"
+                   f" of scores, in order; got a {type(given).__name__}.")
+            raise TypeError(msg)
+    if values.dtype.kind in "US":
+        msg = f"scores must hold numbers, got strings (dtype {values.dtype})."
+        raise TypeError(msg)
+    if values.dtype.kind == "O":  # pandas NA / None in a cell: a missing score, said below
+        values = np.array([[np.nan if _is_missing_value(v) else v for v in row]
+                           for row in values.tolist()], dtype=object) if values.ndim == 2 \
+            else values
     if values.ndim != 2:
         msg = (f"scores must be a table of shape (datasets, models), got {values.ndim} "
                "dimension(s). Pass one row per data set and one column per model.")

@@ -300,7 +300,9 @@ def encode_labels(y, classes: np.ndarray, name: str = "y") -> np.ndarray:
             msg = f"{name} contains labels not in classes: {unknown}; classes are {classes.tolist()}."
             raise ValueError(msg)
         return arr.astype(np.intp, copy=False)
-    if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
+    if (arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf") or (
+            arr.dtype.kind in "US" and classes.dtype.kind == arr.dtype.kind):
+        # Numbers, or numpy strings of one kind: numpy compares them natively (fast).
         cls_cmp, arr_cmp = classes, arr
     else:
         # Mixed or string labels: compare by value with a common object dtype.
@@ -673,7 +675,9 @@ def categorical_columns(X, cat_features=None, name: str = "cat_features") -> np.
         for j, dtype in enumerate(X.dtypes):
             mask[j] = (dtype.kind in "OSU") if isinstance(dtype, np.dtype) else (
                 getattr(dtype, "name", "") in ("category", "string", "str")
-                or str(dtype).startswith("string"))
+                or str(dtype).startswith("string")
+                # polars: String (Utf8), Categorical, Enum
+                or str(dtype).startswith(("String", "Utf8", "Categorical", "Enum")))
     if cat_features is None:
         return mask
     items = np.asarray(cat_features)

@@ -37,7 +37,16 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.multiclass import type_of_target
 
-from ._validation import as_1d, categorical_columns, check_positive_int, check_rows
+from ._validation import (
+    _is_sparse,
+    _to_numpy,
+    as_1d,
+    categorical_columns,
+    check_no_missing,
+    check_positive_int,
+    check_rows,
+    finite_float,
+)
 
 __all__ = ["ladder", "one_feature_model", "linear_model"]
 
@@ -47,12 +56,20 @@ _SELECTION_SCORING = {"classification": "neg_log_loss", "regression": "neg_mean_
 
 
 def _task(y, task) -> str:
-    if task is not None:
-        if task not in ("classification", "regression"):
-            msg = f"task must be 'classification', 'regression' or None, got {task!r}."
+    if task is not None and task not in ("classification", "regression"):
+        msg = f"task must be 'classification', 'regression' or None, got {task!r}."
+        raise ValueError(msg)
+    arr = check_no_missing(as_1d(y, "y_train"), "y_train")
+    if task == "regression" or (task is None and arr.dtype.kind == "f"):
+        finite_float(arr, "y_train")  # strings, NaN or infinity in a quantity: refused here
+        return "regression"
+    if task == "classification":
+        kind = type_of_target(arr)
+        if kind not in ("binary", "multiclass"):
+            msg = (f"y_train is {kind!r} but task='classification'; pass class labels, or "
+                   "task='regression' for a quantity.")
             raise ValueError(msg)
         return task
-    arr = as_1d(y, "y_train")
     if arr.dtype.kind == "f":  # a float target is a quantity, even when its values are whole
         return "regression"
     kind = type_of_target(arr)
@@ -65,6 +82,44 @@ def _task(y, task) -> str:
     raise ValueError(msg)
 
 
+def _check_X(X):
+    """``X_train`` as a DataFrame (pandas or polars) or a 2-D float array, every numeric value
+    finite or missing (NaN is imputed; infinity is not a value a model can be fitted on)."""
+    if _is_sparse(X):
+        msg = (f"X_train is a sparse {type(X).__name__}; sparse input is not accepted. Pass a "
+               "dense array (X_train.toarray()).")
+        raise TypeError(msg)
+    frame = hasattr(X, "columns") and hasattr(X, "dtypes")
+    if not frame:
+        X = _to_numpy(X, "X_train")
+        if X.ndim != 2:
+            msg = (f"X_train must be a 2-D table (n rows, p columns), got shape {X.shape}; "
+                   "pass X_train.reshape(-1, 1) for a single column.")
+            raise ValueError(msg)
+    if X.shape[1] == 0:
+        msg = "X_train has no columns; the ladder needs at least one."
+        raise ValueError(msg)
+    return X
+
+
+def _check_finite(X, mask) -> None:
+    cols = _columns(X)
+    for j in np.flatnonzero(~mask).tolist():
+        col = X[:, j] if isinstance(X, np.ndarray) else (
+            X.iloc[:, j] if hasattr(X, "iloc") else X[:, j])
+        col = np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col)
+        try:
+            values = col.astype(np.float64)
+        except (TypeError, ValueError):
+            msg = (f"X_train column {cols[j]!r} holds non-numeric values ({col.dtype}); name it in "
+                   "cat_features to one-hot encode it.")
+            raise TypeError(msg) from None
+        if np.isinf(values).any():
+            msg = (f"X_train column {cols[j]!r} contains infinite values; expected finite "
+                   "numbers (NaN is allowed and imputed by the median).")
+            raise ValueError(msg)
+
+
 def _final(task: str):
     if task == "classification":
         # C=1 on standardised columns; enough iterations that a well-separated data set
@@ -74,7 +129,10 @@ def _final(task: str):
 
 
 def _numeric():
-    return make_pipeline(SimpleImputer(strategy="median"), StandardScaler())
+    # keep_empty_features: a column missing in every training row becomes a constant, not a
+    # model with no input at all.
+    return make_pipeline(SimpleImputer(strategy="median", keep_empty_features=True),
+                         StandardScaler())
 
 
 def _categorical():
@@ -82,15 +140,18 @@ def _categorical():
 
 
 def _columns(X) -> list:
-    """How a ColumnTransformer names each column: by name for DataFrames, by index else."""
-    if hasattr(X, "columns") and hasattr(X, "dtypes"):
+    """How a ColumnTransformer names each column: by name for DataFrames whose column names
+    are all strings, by position else (scikit-learn reads an int key as a position, so an int
+    column name would select another column)."""
+    if hasattr(X, "columns") and hasattr(X, "dtypes") and all(
+            isinstance(c, str) for c in X.columns):
         return list(X.columns)
     return list(range(X.shape[1]))
 
 
 def _label(X, j: int, feature_names) -> str:
     if hasattr(X, "columns"):
-        return str(_columns(X)[j])
+        return str(list(X.columns)[j])
     return f"column {j}" if feature_names is None else str(feature_names[j])
 
 
@@ -122,8 +183,19 @@ def linear_model(X, *, cat_features=None, task="classification"):
 
 
 def _splits(cv, X, y, task, random_state):
-    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
+    if isinstance(cv, (bool, np.bool_)) or cv is None:
+        msg = f"cv must be an int >= 2 or a scikit-learn splitter, got {cv!r}."
+        raise TypeError(msg)
+    if isinstance(cv, numbers.Integral):
         n_splits = check_positive_int(cv, "cv", minimum=2)
+        smallest = (int(np.unique(y, return_counts=True)[1].min()) if task == "classification"
+                    else len(y))
+        if n_splits > smallest:
+            what = ("the rarest class of y_train has" if task == "classification" else
+                    "X_train has")
+            msg = (f"cv={n_splits} folds but {what} only {smallest} row(s); every fold needs "
+                   "one. Pass a smaller cv.")
+            raise ValueError(msg)
         kind = StratifiedKFold if task == "classification" else KFold
         cv = kind(n_splits=n_splits, shuffle=True, random_state=random_state)
     splitter = check_cv(cv, y, classifier=task == "classification")
@@ -183,9 +255,11 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     >>> list(models)
     ['prior', 'one feature (worst perimeter)', 'linear']
     """
+    X_train = _check_X(X_train)
     n = check_rows(X_train, y_train)
     task = _task(y_train, task)
     mask = categorical_columns(X_train, cat_features)
+    _check_finite(X_train, mask)
     if feature_names is not None and len(feature_names) != mask.shape[0]:
         msg = (f"feature_names has {len(feature_names)} names but X_train has "
                f"{mask.shape[0]} columns.")
@@ -194,6 +268,10 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
         msg = f"X_train has {n} row(s); the ladder needs at least 2 to cross-validate."
         raise ValueError(msg)
     y = as_1d(y_train, "y_train")
+    if task == "classification" and np.unique(y).shape[0] < 2:
+        msg = (f"y_train holds a single class ({np.unique(y).tolist()}); the ladder's models "
+               "need at least 2 classes to be fitted.")
+        raise ValueError(msg)
     splits = _splits(cv, X_train, y, task, random_state)
     scoring = _SELECTION_SCORING[task]
     if task == "classification":

@@ -209,3 +209,34 @@ def test_plot_without_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"pip install 'chimeraboost\[plot\]'"):
         res.plot()
+
+
+def test_unordered_or_string_names_are_refused():
+    for kwargs in ({"models": "abc"}, {"models": {"a", "b", "c"}}, {"datasets": set("abcdefgh")}):
+        with pytest.raises(TypeError, match="must be a list of names"):
+            compare.compare_datasets(S, **kwargs)
+
+
+def test_non_arrays_name_scores():
+    import scipy.sparse as sp
+    with pytest.raises(TypeError, match="scores is None"):
+        compare.compare_datasets(None)
+    with pytest.raises(TypeError, match="scores is a sparse"):
+        compare.compare_datasets(sp.csr_matrix(S))
+
+
+def test_pandas_missing_cells_are_missing_scores():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(S, columns=NAMES).astype("Float64")
+    frame.iloc[2, 1] = pd.NA
+    with pytest.raises(ValueError, match="model 'forest' on data set '2'"):
+        compare.compare_datasets(frame)
+
+
+def test_nemenyi_q_refuses_bad_k_and_alpha():
+    with pytest.raises(ValueError, match="k must be >= 2"):
+        compare.nemenyi_q(1)
+    with pytest.raises(TypeError, match="k must be an integer"):
+        compare.nemenyi_q(2.5)
+    with pytest.raises(ValueError, match="alpha=1.5 is outside"):
+        compare.nemenyi_q(3, 1.5)

@@ -124,3 +124,72 @@ def test_bad_targets_are_refused(cancer):
         baselines.ladder(X, y.iloc[:-1])
     with pytest.raises(ValueError, match="y must be 1-dimensional"):
         baselines.ladder(X, np.column_stack([y, y]))
+
+
+# --- hostile input, one test per class ---------------------------------------------------
+
+def _xy(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, (X[:, 0] + rng.normal(size=n) > 0).astype(int)
+
+
+def test_integer_column_names_name_the_column_that_was_used():
+    X, y = _xy()
+    frame = pd.DataFrame(X[:, [1, 2, 0]], columns=[1, 2, 0])  # label 0 is the signal
+    models = baselines.ladder(frame, y, random_state=0)
+    assert list(models)[1] == "one feature (0)"
+
+
+def test_list_of_rows_is_accepted_and_non_tables_refused():
+    X, y = _xy()
+    assert list(baselines.ladder(X.tolist(), y, random_state=0))[1] == "one feature (column 0)"
+    with pytest.raises(ValueError, match="X_train must be a 2-D table"):
+        baselines.ladder(X[:, 0], y)
+    with pytest.raises(TypeError, match="X_train is a sparse"):
+        import scipy.sparse as sp
+        baselines.ladder(sp.csr_matrix(X), y)
+
+
+def test_infinite_or_non_numeric_columns_are_refused_by_name():
+    X, y = _xy()
+    X[3, 1] = np.inf
+    with pytest.raises(ValueError, match="X_train column 1 contains infinite"):
+        baselines.ladder(X, y)
+    with pytest.raises(TypeError, match="X_train column 0 holds non-numeric"):
+        baselines.ladder(np.c_[np.where(y == 1, "a", "b"), X[:, :1]].astype(object), y)
+
+
+def test_all_missing_column_is_a_constant_not_a_crash():
+    X, y = _xy()
+    models = baselines.ladder(np.c_[np.full(len(y), np.nan), X], y, random_state=0)
+    assert list(models)[1] == "one feature (column 1)"
+
+
+def test_missing_or_wrong_kind_of_target_is_refused_by_name():
+    X, y = _xy()
+    for bad in (np.r_[np.nan, X[1:, 0]], pd.Series(y, dtype="Int64").where(np.arange(len(y)) > 0)):
+        with pytest.raises(ValueError, match="y_train contains 1 missing"):
+            baselines.ladder(X, bad)
+    with pytest.raises(ValueError, match="y_train holds a single class"):
+        baselines.ladder(X, np.ones(len(y), int))
+    with pytest.raises(ValueError, match="y_train is 'continuous' but task='classification'"):
+        baselines.ladder(X, X[:, 0], task="classification")
+    with pytest.raises(ValueError, match="y_train must be numeric"):
+        baselines.ladder(X, np.where(y == 1, "a", "b"), task="regression")
+
+
+def test_more_folds_than_rows_of_a_class_is_refused_by_cv():
+    X, y = _xy()
+    with pytest.raises(ValueError, match="cv=5 folds but the rarest class of y_train has only 1"):
+        baselines.ladder(X, np.r_[2, y[1:]])
+    with pytest.raises(TypeError, match="cv must be an int >= 2"):
+        baselines.ladder(X, y, cv=True)
+
+
+def test_polars_string_columns_are_one_hot_encoded():
+    pl = pytest.importorskip("polars")
+    X, y = _xy()
+    frame = pl.DataFrame({"a": np.where(X[:, 0] > 0, "x", "y"), "b": X[:, 1]})
+    models = baselines.ladder(frame, y, random_state=0)
+    assert list(models)[1] == "one feature (a)"
