@@ -22,7 +22,16 @@ a paired comparison on the same rows.
   scikit-learn's histogram engine, temperature-scaled.
 """
 
-from . import baselines, compare, exceptions, metrics, quantile_metrics, resampling, scorers
+from . import (
+    baselines,
+    compare,
+    exceptions,
+    metrics,
+    plotting,
+    quantile_metrics,
+    resampling,
+    scorers,
+)
 from .estimators import (
     ChimeraBoostClassifier,
     ChimeraBoostQuantileRegressor,
@@ -49,6 +58,7 @@ __all__ = [
     "exceptions",
     "make_pipeline",
     "metrics",
+    "plotting",
     "quantile_metrics",
     "report",
     "resampling",

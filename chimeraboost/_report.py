@@ -125,6 +125,8 @@ class _Scored:
             self.evaluator = metrics.classification_evaluator(
                 y, self.classes, proba=proba, baseline=targets, **kwargs
             )
+            self.plot_data = {"y": y, "proba": proba, "classes": self.classes,
+                              "sample_weight": w}  # what Report.plot draws
             return
         if self.task == "ranking":
             score = np.asarray(est.decision_function(X), dtype=np.float64)
@@ -151,6 +153,7 @@ class _Scored:
             pred = pred[:, 0]
         self.point = metrics.regression_report(y, pred, w, baseline=targets)
         self.evaluator = metrics.regression_evaluator(y, pred, w, baseline=targets)
+        self.plot_data = {"y": y, "pred": pred, "sample_weight": w}  # what Report.plot draws
 
     def _quantiles(self, est, X, y, w, targets, k):
         _no_k(k, "a quantile regressor")
@@ -389,10 +392,12 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
         delong = _delong(model, incumbent, y, level or 0.95)
-    return Report(model.point, model_name, model.task,
-                  "y" if targets is None else base_name or "baseline targets",
-                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
-                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
+    out = Report(model.point, model_name, model.task,
+                 "y" if targets is None else base_name or "baseline targets",
+                 ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
+                 vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
+    out._scored = getattr(model, "plot_data", None)
+    return out
 
 
 def _delong(model: _Scored, incumbent: _Scored, y, level):
@@ -606,6 +611,22 @@ class Report(Mapping):
                 row["difference"], row["diff_low"], row["diff_high"] = self.vs_baseline[key]
             rows[key] = row
         return pd.DataFrame.from_dict(rows, orient="index")
+
+    # ---- pictures
+    _scored = None  # the scored targets and predictions, kept by report() for plot()
+
+    def plot(self, *, n_boot=200, random_state=None):
+        """One figure of the scored rows; returns the list of matplotlib Axes.
+
+        Classification: the CORP reliability diagram with its consistency band (``n_boot``
+        resamples, seeded by ``random_state``), and for binary problems the ROC and
+        precision-recall curves. Regression: predicted against observed, and the residuals.
+        See :mod:`chimeraboost.plotting`. Needs matplotlib
+        (``pip install "chimeraboost[plot]"``).
+        """
+        from .plotting import plot_report  # plotting draws reports; reports never import it
+
+        return plot_report(self, n_boot=n_boot, random_state=random_state)
 
 
 def _verdict(key, lo, hi) -> str:

@@ -13,6 +13,8 @@ Questions worth asking, and which function answers each:
   :func:`reference_brier` (closed forms), :func:`class_prior`.
 - Are the probabilities calibrated, and how much do they discriminate?
   :func:`calibration_mcb`, :func:`calibration_decomposition` (CORP: MCB, DSC, UNC).
+- Where are they off? :func:`reliability_curve` (the isotonic recalibration behind MCB, with
+  a consistency band; :mod:`chimeraboost.plotting` draws it).
 - Does the model put positives first? ``roc_auc`` and ``pr_auc`` in the reports,
   :func:`ranking_report` for models that give scores but no probabilities.
 - If I can act on k cases, how many positives do I catch? :func:`recall_at_k`,
@@ -36,6 +38,7 @@ from . import _kernels
 from ._format import format_report
 from ._kernels import replicate_weights as _weights
 from ._regression import RegressionEvaluator, regression_evaluator, regression_report
+from ._reliability import ReliabilityCurve, reliability_curve
 from ._validation import (
     binary_target,
     check_aligned,
@@ -62,6 +65,8 @@ __all__ = [
     "brier_skill",
     "calibration_mcb",
     "calibration_decomposition",
+    "reliability_curve",
+    "ReliabilityCurve",
     "recall_at_k",
     "precision_at_k",
     "classification_report",

@@ -609,7 +609,7 @@ class SkillOverTime:
             raise ImportError(msg) from exc
         single = ax is not None and hasattr(ax, "plot")
         if ax is None:
-            _, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharex=True)
+            _, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharex=True, layout="constrained")
         elif single:
             axes = np.array([None, ax], dtype=object)
         else:
@@ -627,8 +627,7 @@ class SkillOverTime:
                    label="reference")
             a.set_ylabel("log loss" if cls else "RMSE")
             a.set_title("loss and its no-skill reference")
-            self._base_rate(a)
-            a.legend(loc="upper left", fontsize=8)
+            self._legend(a, self._base_rate(a))
         a = axes[1]
         key = _SKILLS[self.task][0]
         a.axhline(0.0, color="black", lw=0.8)
@@ -638,22 +637,28 @@ class SkillOverTime:
             a.fill_between(x, iv[:, 0], iv[:, 1], color="C2", alpha=0.2,
                            label=f"{percent(self.ci_level)} interval")
         a.set_ylabel("skill")
-        a.set_title(f"skill ({self.reference()})", fontsize=9)
-        self._base_rate(a)
-        a.legend(loc="upper left", fontsize=8)
+        a.set_title(f"skill against {self.reference()}", fontsize=9)
+        self._legend(a, self._base_rate(a))
         for a in axes:
             if a is not None:
-                a.tick_params(axis="x", labelrotation=30)
+                for label in a.get_xticklabels():
+                    label.set(rotation=30, ha="right")
         return axes[1] if single else axes
 
-    def _base_rate(self, ax) -> None:
+    @staticmethod
+    def _legend(ax, twin) -> None:
+        handles, names = ax.get_legend_handles_labels()
+        more, more_names = twin.get_legend_handles_labels()
+        ax.legend(handles + more, names + more_names, loc="best", fontsize=8)
+
+    def _base_rate(self, ax):
         x = self.periods.tz_localize(None) if self.periods.tz is not None else self.periods
         x = np.asarray(x, dtype="datetime64[ns]")
         twin = ax.twinx()
         if self.task == "regression":
             twin.plot(x, self.values["mean_y"], linestyle=":", color="grey", label="mean y")
             twin.set_ylabel("mean of y", color="grey")
-            return
+            return twin
         rate = self.values["base_rate"]
         if np.ndim(rate) == 1:
             twin.plot(x, rate, linestyle=":", color="grey", label="base rate")
@@ -661,3 +666,4 @@ class SkillOverTime:
             for j, label in enumerate(self.classes):
                 twin.plot(x, rate[:, j], linestyle=":", label=f"rate {label}")
         twin.set_ylabel("base rate", color="grey")
+        return twin

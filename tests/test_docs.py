@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-EXECUTED = ["getting-started.md", "reading-a-report.md"]
+EXECUTED = ["getting-started.md", "reading-a-report.md", "monitor.md"]
 
 
 def _pairs(text):

@@ -1,0 +1,177 @@
+"""The CORP reliability curve of one class, and its consistency band.
+
+Which question does this answer? *Where* are the probabilities off, not only by how much:
+the isotonic (PAV) recalibration of the forecasts, the same one that defines
+:func:`metrics.calibration_mcb`, drawn against the forecasts. Exposed as
+:func:`chimeraboost.metrics.reliability_curve`; :mod:`chimeraboost.plotting` draws it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+
+from . import _kernels
+from ._validation import (
+    check_aligned,
+    check_classes,
+    check_level,
+    check_proba,
+    check_random_state_int,
+    check_same_length,
+    check_sample_weight,
+    encode_labels,
+)
+
+# Rows x resamples drawn at once for the band: bounds the memory at a few tens of MB.
+_CHUNK_CELLS = 1 << 22
+
+
+@dataclass(frozen=True)
+class ReliabilityCurve:
+    """The isotonic recalibration of the forecasts of one class, point by point.
+
+    Attributes
+    ----------
+    label : object
+        The class whose event ``y == label`` is forecast.
+    forecast : ndarray of shape (G,)
+        Distinct forecasts, ascending (forecasts within 1e-15 pooled, as in scikit-learn's
+        ``IsotonicRegression``; the first of each pool stands for it).
+    recalibrated : ndarray of shape (G,)
+        The weighted isotonic regression of the event on the forecast, at each forecast:
+        the observed event rate the forecast actually stands for.
+    weight : ndarray of shape (G,)
+        Total sample weight of the rows at each forecast.
+    band_low, band_high : ndarray of shape (G,) or None
+        Pointwise consistency band at level :attr:`level`: where the recalibrated curve of
+        a *calibrated* forecast would fall (None when ``n_boot=0``).
+    level : float
+    n_boot : int
+    """
+
+    label: object
+    forecast: np.ndarray
+    recalibrated: np.ndarray
+    weight: np.ndarray
+    band_low: np.ndarray | None = None
+    band_high: np.ndarray | None = None
+    level: float = 0.9
+    n_boot: int = 0
+
+
+def _pools(x: np.ndarray, w: np.ndarray):
+    """Pool index of each row, the pools' forecasts and weights (zero-weight pools dropped)."""
+    values, inverse = np.unique(x, return_inverse=True)
+    gid = _kernels.isotonic_groups(values)
+    first = np.flatnonzero(np.r_[True, np.diff(gid) > 0])
+    row_pool = gid[inverse]
+    tot = np.bincount(row_pool, weights=w, minlength=first.size)
+    keep = tot > 0
+    # renumber so that dropped (zero-weight) pools vanish from every array
+    new_id = np.cumsum(keep) - 1
+    return np.where(keep[row_pool], new_id[row_pool], -1), values[first][keep], tot[keep]
+
+
+def _recalibrate(events: np.ndarray, tot: np.ndarray) -> np.ndarray:
+    return isotonic_regression(events / tot, weights=tot, increasing=True).x
+
+
+def _band(x, w, row_pool, tot, n_boot, level, rng):
+    """Resample outcomes under calibration, o* ~ Bernoulli(x), recalibrate each resample and
+    take pointwise quantiles (Dimitriadis, Gneiting & Jordan 2021; Broecker & Smith 2007)."""
+    rows = row_pool >= 0
+    x, w, pool = x[rows], w[rows], row_pool[rows]
+    g = tot.shape[0]
+    curves = np.empty((n_boot, g))
+    chunk = max(1, _CHUNK_CELLS // max(1, x.shape[0]))
+    for start in range(0, n_boot, chunk):
+        b = min(chunk, n_boot - start)
+        draws = rng.random((b, x.shape[0])) < x
+        # events per pool for each resample: one bincount over (resample, pool) pairs
+        keys = (np.arange(b)[:, None] * g + pool[None, :]).ravel()
+        events = np.bincount(keys, weights=(draws * w).ravel(), minlength=b * g).reshape(b, g)
+        for i in range(b):
+            curves[start + i] = _recalibrate(events[i], tot)
+    alpha = (1.0 - level) / 2.0
+    low, high = np.quantile(curves, [alpha, 1.0 - alpha], axis=0)
+    return low, high
+
+
+def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, n_boot=0,
+                      level=0.9, random_state=None) -> ReliabilityCurve:
+    """The CORP reliability curve of one class: forecasts against their isotonic recalibration.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels, each one of ``classes``.
+    proba : array-like of shape (n, K), or (n,) for binary
+        Predicted probabilities, columns in the order of ``classes``.
+    classes : array-like of shape (K,)
+    sample_weight : array-like of shape (n,), default=None
+    pos_label : label, default=None
+        The class whose forecasts are recalibrated (one-vs-rest). None: ``classes[1]`` for a
+        binary problem; required with more than two classes.
+    n_boot : int, default=0
+        Resamples for the consistency band; 0 for none.
+    level : float in (0, 1), default=0.9
+        Level of the pointwise consistency band.
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    ReliabilityCurve
+
+    Notes
+    -----
+    The recalibration is the weighted pool-adjacent-violators fit that
+    :func:`metrics.calibration_decomposition` uses, so ``MCB = mean w (p - o)^2 - mean w
+    (r - o)^2`` computed from this curve equals that class's ``mcb``. The consistency band
+    resamples outcomes ``o* ~ Bernoulli(p)`` (the forecasts taken as calibrated), recalibrates
+    each resample and takes pointwise quantiles: a curve leaving the band is evidence of
+    miscalibration there. Dimitriadis, Gneiting & Jordan (2021), "Stable reliability diagrams
+    for probabilistic classifiers", PNAS 118(8), doi:10.1073/pnas.2016191118; Broecker &
+    Smith (2007), Weather and Forecasting 22(3), doi:10.1175/WAF993.1.
+
+    Examples
+    --------
+    The forecasts 0.2, 0.4, 0.6, 0.9 rank the outcomes 0, 0, 1, 1 perfectly, so the
+    recalibrated forecasts are the outcomes themselves:
+
+    >>> c = reliability_curve([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1])
+    >>> c.recalibrated.tolist()
+    [0.0, 0.0, 1.0, 1.0]
+    """
+    check_aligned(y=y, proba=proba, sample_weight=sample_weight)
+    classes = check_classes(classes)
+    codes = encode_labels(y, classes, "y")
+    proba = check_proba(proba, classes, "proba")
+    check_same_length(y=codes, proba=proba)
+    w = check_sample_weight(sample_weight, codes.shape[0])
+    w = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    if pos_label is None:
+        if classes.shape[0] != 2:
+            msg = (f"pos_label is needed with {classes.shape[0]} classes: name the class whose "
+                   "one-vs-rest reliability curve to draw (one of classes).")
+            raise ValueError(msg)
+        k = 1
+    else:
+        k = int(encode_labels([pos_label], classes, "pos_label")[0])
+    x = proba[:, k]
+    event = (codes == k).astype(np.float64)
+    row_pool, forecast, tot = _pools(x, w)
+    rows = row_pool >= 0
+    events = np.bincount(row_pool[rows], weights=(w * event)[rows], minlength=tot.shape[0])
+    low = high = None
+    if n_boot:
+        if int(n_boot) != n_boot or n_boot < 0:
+            msg = f"n_boot must be a non-negative int (0: no band), got {n_boot!r}."
+            raise ValueError(msg)
+        level = check_level(level, "level", "0.9 for a 90% band")
+        low, high = _band(x, w, row_pool, tot, int(n_boot), level,
+                          check_random_state_int(random_state))
+    return ReliabilityCurve(classes[k], forecast, _recalibrate(events, tot), tot, low, high,
+                            float(level), int(n_boot))

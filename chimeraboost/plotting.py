@@ -1,0 +1,473 @@
+"""Pictures of the numbers: where a model is off, not only by how much.
+
+Every function takes an optional matplotlib ``ax``, returns the Axes it drew on and never
+calls ``show()``. Nothing here computes a metric its own way: the curves and the numbers in
+the legends come from :mod:`chimeraboost.metrics` (the reliability curve is the isotonic
+recalibration behind :func:`metrics.calibration_mcb`; the AUCs are the reports' ``roc_auc``
+and ``pr_auc``). Needs matplotlib: ``pip install "chimeraboost[plot]"``.
+
+Questions worth asking, and which function answers each:
+
+- Where are the probabilities off, and is that more than chance?
+  :func:`reliability_diagram` (CORP: isotonic recalibration against the diagonal, with a
+  consistency band and MCB / DSC / UNC in the legend).
+- How well does the model rank, against a coin? :func:`roc_curve` (the diagonal),
+  :func:`pr_curve` (the base rate), each with its AUC.
+- Does a model win by calibration or by discrimination? :func:`mcb_dsc_plot` (models as
+  points in the (DSC, MCB) plane, with lines of equal Brier skill).
+- Is the difference from the baseline larger than what matters? :func:`forest_plot` (paired
+  differences with intervals, the region of practical equivalence shaded) for
+  :attr:`Report.vs_baseline`, :func:`compare.compare_cv` and :func:`compare.holdout_table`.
+- All of it for one model at once: :func:`plot_report`, also ``Report.plot()``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+
+import numpy as np
+
+from . import metrics
+from ._validation import check_classes
+
+__all__ = [
+    "reliability_diagram",
+    "roc_curve",
+    "pr_curve",
+    "mcb_dsc_plot",
+    "forest_plot",
+    "plot_report",
+]
+
+_INSTALL = 'pip install "chimeraboost[plot]"'
+
+
+def _pyplot(what: str):
+    """matplotlib.pyplot, or one ImportError naming the extra to install."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        msg = f"{what} needs matplotlib, an optional dependency: {_INSTALL}."
+        raise ImportError(msg) from exc
+    return plt
+
+
+def _axes(ax, what: str, figsize=(5.0, 5.0)):
+    plt = _pyplot(what)
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _models(proba) -> dict:
+    """One model's forecasts, or a dict name -> forecasts, as a dict."""
+    if isinstance(proba, Mapping):
+        if not proba:
+            msg = "proba is an empty dict; pass {model name: predict_proba(X)}."
+            raise ValueError(msg)
+        return {str(name): p for name, p in proba.items()}
+    return {"model": proba}
+
+
+def _classes(y, classes):
+    if classes is not None:
+        return check_classes(classes)
+    return check_classes(np.unique(np.asarray(y)))
+
+
+def _binary(classes, what: str) -> None:
+    if classes.shape[0] != 2:
+        msg = (f"{what} is drawn for binary problems; got {classes.shape[0]} classes. Pass the "
+               "one-vs-rest problem: y == label and the probability of that label.")
+        raise ValueError(msg)
+
+
+def _label(name: str, numbers: str) -> str:
+    """A legend entry; a long model name gets its own line so the legend stays narrow."""
+    return f"{name}: {numbers}" if len(name) <= 24 else f"{name}:\n{numbers}"
+
+
+def _positive_score(p) -> np.ndarray:
+    """The score of classes[1]: a 1-D score as given, the second column of (n, 2)."""
+    arr = np.asarray(p, dtype=np.float64)
+    return arr[:, 1] if arr.ndim == 2 else arr
+
+
+# --------------------------------------------------------------------------- reliability
+
+
+def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label=None, ax=None,
+                        n_boot=200, level=0.9, random_state=None):
+    """The CORP reliability diagram: recalibrated against forecast probabilities.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels.
+    proba : array-like of shape (n, K) or (n,), or dict name -> such an array
+        Predicted probabilities (``predict_proba(X)``); a dict draws several models on one
+        Axes.
+    classes : array-like of shape (K,), default=None
+        The columns' labels (the model's ``classes_``). None: the sorted labels of ``y``.
+    sample_weight : array-like of shape (n,), default=None
+    pos_label : label, default=None
+        The class whose forecasts are drawn. None: ``classes[1]`` for a binary problem; with
+        more classes, one one-vs-rest curve per class (and no band).
+    ax : matplotlib Axes, default=None
+    n_boot : int, default=200
+        Resamples for the consistency band, drawn when one curve is shown; 0 for no band.
+        200 keeps a plot fast; use 1000 or more for a band to publish.
+    level : float in (0, 1), default=0.9
+        Level of the pointwise consistency band.
+    random_state : None, int or numpy Generator
+        Makes the band reproducible.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    The curve is :func:`metrics.reliability_curve`: the weighted isotonic (PAV) recalibration
+    that defines MCB, so the legend's MCB, DSC and UNC (from
+    :func:`metrics.calibration_decomposition`, for the class drawn) are read off the same
+    curve. The band shows where the curve of a *calibrated* forecast would fall (outcomes
+    resampled as ``Bernoulli(p)``). Dimitriadis, Gneiting & Jordan (2021), PNAS 118(8),
+    doi:10.1073/pnas.2016191118.
+    """
+    models = _models(proba)
+    classes = _classes(y, classes)
+    if pos_label is not None:
+        labels = [pos_label]
+    elif classes.shape[0] == 2:
+        labels = [classes[1]]
+    else:
+        labels = list(classes)
+    ax = _axes(ax, "reliability_diagram")
+    ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="calibrated")
+    band = n_boot and len(models) * len(labels) == 1
+    for name, p in models.items():
+        dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
+        for label in labels:
+            curve = metrics.reliability_curve(
+                y, p, classes, sample_weight, pos_label=label, n_boot=n_boot if band else 0,
+                level=level, random_state=random_state)
+            k = int(np.flatnonzero(classes == curve.label)[0])
+            text = name if len(labels) == 1 else f"{name}, class {label}"
+            if len(models) == 1 and len(labels) == 1:
+                text = f"{name} (class {label})"
+            numbers = f"MCB {dec['mcb'][k]:.3f}, DSC {dec['dsc'][k]:.3f}, UNC {dec['unc'][k]:.3f}"
+            line, = ax.plot(curve.forecast, curve.recalibrated, lw=1.8,
+                            label=_label(text, numbers))
+            if curve.band_low is not None:
+                ax.fill_between(curve.forecast, curve.band_low, curve.band_high,
+                                color=line.get_color(), alpha=0.2, lw=0,
+                                label=f"{curve.level:.0%} consistency band")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("forecast probability")
+    ax.set_ylabel("recalibrated probability (isotonic)")
+    ax.set_title("Reliability diagram (CORP)")
+    ax.legend(loc="upper left", fontsize="small")
+    return ax
+
+
+# --------------------------------------------------------------------------- ranking curves
+
+
+def _ranking(y, proba, classes, sample_weight, what):
+    classes = _classes(y, classes)
+    _binary(classes, what)
+    out = {}
+    for name, p in _models(proba).items():
+        score = _positive_score(p)
+        numbers = metrics.ranking_report(y, score, classes, sample_weight)
+        event = np.asarray(y) == classes[1]
+        out[name] = (score, numbers, event)
+    return classes, out
+
+
+def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
+    """The ROC curve with the no-skill diagonal and the ROC-AUC in the legend.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+    proba : array-like of shape (n, 2) or (n,), or dict name -> such an array
+        Probabilities or any score that ranks ``classes[1]`` first (``decision_function``).
+    classes : array-like of shape (2,), default=None
+        None: the sorted labels of ``y``.
+    sample_weight : array-like of shape (n,), default=None
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    The points are scikit-learn's ``roc_curve``; the AUC in the legend is
+    :func:`metrics.ranking_report`'s ``roc_auc``, the number in every report.
+    """
+    from sklearn.metrics import roc_curve as sk_roc_curve
+
+    classes, models = _ranking(y, proba, classes, sample_weight, "roc_curve")
+    ax = _axes(ax, "roc_curve")
+    ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="no skill (AUC 0.500)")
+    for name, (score, numbers, event) in models.items():
+        fpr, tpr, _ = sk_roc_curve(event, score, sample_weight=sample_weight)
+        ax.plot(fpr, tpr, lw=1.8, label=_label(name, f"ROC-AUC {numbers['roc_auc']:.3f}"))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate")
+    ax.set_ylabel("true positive rate (recall)")
+    ax.set_title(f"ROC curve (positive class {classes[1]})")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax
+
+
+def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
+    """The precision-recall curve with the no-skill line at the base rate, PR-AUC in the legend.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+    proba : array-like of shape (n, 2) or (n,), or dict name -> such an array
+        Probabilities or any score that ranks ``classes[1]`` first.
+    classes : array-like of shape (2,), default=None
+        None: the sorted labels of ``y``.
+    sample_weight : array-like of shape (n,), default=None
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    The points are scikit-learn's ``precision_recall_curve`` drawn as steps (the area under
+    the steps is the average precision); the legend's PR-AUC and the base rate are
+    :func:`metrics.ranking_report`'s ``pr_auc`` and ``base_rate``.
+    """
+    from sklearn.metrics import precision_recall_curve
+
+    classes, models = _ranking(y, proba, classes, sample_weight, "pr_curve")
+    ax = _axes(ax, "pr_curve")
+    rate = float(next(iter(models.values()))[1]["base_rate"])
+    ax.plot([0, 1], [rate, rate], color="0.5", lw=1, ls="--",
+            label=f"no skill (base rate {rate:.3f})")
+    for name, (score, numbers, event) in models.items():
+        precision, recall, _ = precision_recall_curve(event, score, sample_weight=sample_weight)
+        ax.plot(recall, precision, lw=1.8, drawstyle="steps-post",
+                label=_label(name, f"PR-AUC {numbers['pr_auc']:.3f}"))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+    ax.set_title(f"Precision-recall curve (positive class {classes[1]})")
+    ax.legend(loc="lower left", fontsize="small")
+    return ax
+
+
+# --------------------------------------------------------------------------- many models
+
+
+_DECOMPOSITION = ("calibration_mcb", "discrimination_dsc", "uncertainty_unc")
+
+
+def mcb_dsc_plot(reports, *, skills=None, ax=None):
+    """Models as points in the (DSC, MCB) plane, with lines of equal Brier skill.
+
+    Parameters
+    ----------
+    reports : dict name -> Report (or any mapping with ``calibration_mcb``,
+        ``discrimination_dsc``, ``uncertainty_unc``), all scored on the same rows
+    skills : sequence of float, default=None
+        Brier skills at which to draw the isolines. None: a few round values spanning the
+        models.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Notes
+    -----
+    On the same rows ``brier / K = MCB - DSC + UNC`` with a shared UNC, so the Brier skill
+    against the rows' class prior is ``(DSC - MCB) / UNC``: a line of equal skill is
+    ``MCB = DSC - skill x UNC``. Lower right is better; a point moves down by calibration
+    and right by discrimination.
+    """
+    if not isinstance(reports, Mapping) or not reports:
+        msg = "reports must be a non-empty dict {model name: Report}."
+        raise TypeError(msg)
+    points = {}
+    for name, r in reports.items():
+        missing = [key for key in _DECOMPOSITION if key not in r]
+        if missing:
+            msg = f"reports[{name!r}] has no {', '.join(missing)}; pass classification Reports."
+            raise ValueError(msg)
+        points[str(name)] = tuple(float(r[key]) for key in _DECOMPOSITION)
+    mcb, dsc, unc = (np.array(v) for v in zip(*points.values()))
+    if np.any(np.isnan(mcb)) or np.any(np.isnan(dsc)):
+        bad = [n for n, (m, d, _) in points.items() if np.isnan(m) or np.isnan(d)]
+        msg = f"MCB or DSC is NaN for {', '.join(bad)} (no probabilities?); leave them out."
+        raise ValueError(msg)
+    if not np.allclose(unc, unc[0], rtol=1e-9, atol=1e-12):
+        msg = ("the reports have different UNC (uncertainty), so they were not scored on the "
+               f"same rows: {dict(zip(points, unc.round(6)))}. Score every model on one set.")
+        raise ValueError(msg)
+    u = float(unc[0])
+    ax = _axes(ax, "mcb_dsc_plot")
+    pad_x = max(0.15 * float(np.ptp(dsc)), 0.02 * u)
+    x_lo, x_hi = max(0.0, float(dsc.min()) - pad_x), float(dsc.max()) + pad_x
+    y_hi = max(1.3 * float(mcb.max()), 0.02 * u)
+    if skills is None:
+        from matplotlib.ticker import MaxNLocator
+
+        lo, hi = (x_lo - y_hi) / u, x_hi / u  # the skills at the window's corners
+        skills = [v for v in MaxNLocator(6).tick_values(lo, hi) if lo < v < hi]
+    _isolines(ax, skills, u, x_lo, x_hi, y_hi)
+    for name, (m, d, _) in points.items():
+        ax.scatter([d], [m], s=30, zorder=3)
+        ax.annotate(name, (d, m), textcoords="offset points", xytext=(4, 4), fontsize="small")
+    ax.set_xlim(x_lo, x_hi)
+    ax.set_ylim(0, y_hi)
+    ax.set_xlabel("DSC (discrimination; right is better)")
+    ax.set_ylabel("MCB (miscalibration; down is better)")
+    ax.set_title(f"Calibration vs discrimination (UNC {u:.3f})")
+    ax.legend(loc="upper left", fontsize="small")
+    return ax
+
+
+def _isolines(ax, skills, u, x_lo, x_hi, y_hi) -> None:
+    """Lines MCB = DSC - skill x UNC, each labelled where it leaves the window."""
+    xs = np.array([x_lo, x_hi])
+    for i, s in enumerate(skills):
+        ax.plot(xs, xs - s * u, color="0.7", lw=0.8, zorder=0,
+                label="equal Brier skill" if i == 0 else None)
+        x_top = y_hi + s * u
+        if x_lo <= x_top <= x_hi:
+            where, align = (x_top, y_hi), {"ha": "right", "va": "top"}
+        elif 0 <= x_hi - s * u <= y_hi:
+            where, align = (x_hi, x_hi - s * u), {"ha": "right", "va": "bottom"}
+        else:
+            continue
+        ax.annotate(f"{s:g}", where, fontsize="x-small", color="0.4", **align)
+
+
+def _forest_rows(result, keys):
+    """(rows {label: (difference, low, high)}, rope, margin, title) of any paired result."""
+    if hasattr(result, "vs_baseline") and hasattr(result, "estimator_name"):
+        if result.vs_baseline is None:
+            msg = ("this Report has no vs_baseline: pass a fitted estimator as baseline= to "
+                   "report() to get paired differences.")
+            raise ValueError(msg)
+        base = result.baseline_report.estimator_name if result.baseline_report else "baseline"
+        vs = result.vs_baseline
+        rows = dict(vs) if keys is None else {k: vs[k] for k in keys if k in vs}
+        return rows, None, None, (f"{result.estimator_name} minus {base}\n(scores: right "
+                                  "favours the model; losses: left)")
+    if hasattr(result, "challengers") and hasattr(result, "rope"):
+        rows = {n: (c.difference, c.ci.low, c.ci.high) for n, c in result.challengers.items()}
+        return rows, result.rope, None, f"challenger minus {result.champion} ({result.scoring})"
+    if hasattr(result, "rows") and hasattr(result, "min_lift"):
+        rows = {n: (r["difference"], r["diff_low"], r["diff_high"])
+                for n, r in result.rows.items() if n != result.baseline}
+        return rows, None, result.min_lift, \
+            f"model vs {result.baseline} ({result._primary_label}; positive favours the model)"
+    if isinstance(result, Mapping):
+        return {str(k): tuple(v) for k, v in result.items()}, None, None, "difference"
+    msg = ("forest_plot takes a Report with vs_baseline, a compare_cv result, a holdout_table "
+           f"or a dict name -> (difference, low, high); got {type(result).__name__}.")
+    raise TypeError(msg)
+
+
+def forest_plot(result, *, metrics=None, rope=None, ax=None):
+    """Paired differences with their intervals, the region of practical equivalence shaded.
+
+    Parameters
+    ----------
+    result : Report, ComparisonResult, HoldoutTable or dict
+        ``Report.vs_baseline`` (one row per metric), :func:`compare.compare_cv` (one row per
+        challenger, minus the champion), :func:`compare.holdout_table` (one row per model,
+        the primary metric against the baseline row) or ``{label: (difference, low, high)}``.
+    metrics : sequence of str, default=None
+        For a Report: the metrics to show (None: all of ``vs_baseline``).
+    rope : float, default=None
+        Half-width of the region of practical equivalence to shade, ``[-rope, rope]``. None:
+        the comparison's own ``rope`` (``compare_cv``), none otherwise. A holdout table's
+        ``min_lift`` is drawn as a dotted line.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    rows, own_rope, margin, title = _forest_rows(result, metrics)
+    if not rows:
+        msg = "nothing to draw: no differences in result (or none of metrics)."
+        raise ValueError(msg)
+    rope = own_rope if rope is None else rope
+    ax = _axes(ax, "forest_plot", figsize=(6.5, 1.4 + 0.45 * len(rows)))
+    labels = list(rows)
+    ypos = np.arange(len(labels))[::-1]
+    diff, low, high = (np.array(v, dtype=np.float64) for v in zip(*rows.values()))
+    ax.axvline(0.0, color="0.3", lw=1)
+    if rope:
+        ax.axvspan(-rope, rope, color="tab:green", alpha=0.15, lw=0, label=f"ROPE ±{rope:g}")
+    if margin:
+        ax.axvline(margin, color="0.3", lw=1, ls=":", label=f"min_lift {margin:g}")
+    err = np.vstack([diff - low, high - diff])
+    ax.errorbar(diff, ypos, xerr=np.where(np.isnan(err), 0.0, err), fmt="o", color="tab:blue",
+                capsize=3, label="difference and interval")
+    ax.set_yticks(ypos)
+    ax.set_yticklabels(labels)
+    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.set_xlabel("paired difference")
+    ax.set_title("\n".join(textwrap.fill(part, 64) for part in title.split("\n")),
+                 fontsize="medium")
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+# --------------------------------------------------------------------------- one report
+
+
+def plot_report(report, *, n_boot=200, random_state=None):
+    """One figure of a Report's rows: reliability, ROC and PR (binary), or predicted against
+    observed and residuals (regression). Returns the list of Axes.
+
+    Needs a Report made by :func:`chimeraboost.report` (or a model's ``.report``), which
+    keeps the scored targets and predictions.
+    """
+    scored = getattr(report, "_scored", None)
+    if scored is None:
+        msg = ("this Report keeps no predictions to draw: plots need a Report from "
+               "chimeraboost.report() or model.report() of a classifier with predict_proba "
+               "or a regressor.")
+        raise ValueError(msg)
+    plt = _pyplot("Report.plot")
+    if "proba" in scored:
+        y, proba, classes, w = (scored[k] for k in ("y", "proba", "classes", "sample_weight"))
+        models = {report.estimator_name: proba}
+        binary = len(classes) == 2
+        fig, axes = plt.subplots(1, 3 if binary else 1, figsize=(15, 5.5) if binary else (5, 5.5),
+                                 layout="constrained")
+        axes = list(np.atleast_1d(axes))
+        reliability_diagram(y, models, classes=classes, sample_weight=w, ax=axes[0], n_boot=n_boot,
+                            random_state=random_state)
+        if binary:
+            roc_curve(y, models, classes=classes, sample_weight=w, ax=axes[1])
+            pr_curve(y, models, classes=classes, sample_weight=w, ax=axes[2])
+        return axes
+    from ._plot_regression import predicted_vs_observed, residuals
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 5), layout="constrained")
+    predicted_vs_observed(scored["y"], scored["pred"], report["r2"], report.estimator_name,
+                          ax=axes[0])
+    residuals(scored["y"], scored["pred"], ax=axes[1])
+    return list(axes)
