@@ -29,17 +29,21 @@ import numpy as np
 from . import metrics as _metrics
 from . import resampling
 from ._facts import ABOUT_THE_ROWS, FACTS, is_loss
-from ._format import EMPTY, NA, Col, count, fmt, percent, table
+from ._format import EMPTY, NA, Col, count, fmt, html_table, percent, table
 from ._report import score_estimator
 from ._validation import (
+    _to_numpy,
     as_1d,
     check_aligned,
+    check_k,
     check_level,
     check_random_state_int,
     check_real,
     check_rows,
+    check_no_missing,
     check_sample_weight,
     estimator_family,
+    finite_float,
     import_pandas,
     quantile_levels,
 )
@@ -105,7 +109,7 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
     """An array a system produced, read by the rule in :func:`holdout_table`'s Notes."""
     arg = f"models[{name!r}]"
     check_aligned(**{"y": y, arg: values})  # a Series with another index: paired wrongly
-    arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    arr = _to_numpy(values, arg)  # sparse, sets, iterators, None, scalars: refused by name
     n = len(as_1d(y, "y"))
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
@@ -121,6 +125,7 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
         if arr.ndim != 1:
             msg = f"{arg} must be 1-D predictions for a regression, got shape {arr.shape}."
             raise ValueError(msg)
+        arr = finite_float(arr, arg)
         ev = _metrics.regression_evaluator(y, arr, w)
         return _Row(name, _metrics.regression_report(y, arr, w), ev, "predictions",
                     _constant(arr))
@@ -129,6 +134,10 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
         msg = f"{arg} contains NaN or infinite values; expected finite numbers."
         raise ValueError(msg)
     K = len(classes)
+    if arr.ndim == 2 and arr.shape[1] != K:
+        msg = (f"{arg} has {arr.shape[1]} columns but y has {K} classes {np.asarray(classes).tolist()}; pass "
+               "one column per class, in the order of the classes.")
+        raise ValueError(msg)
     in_unit = bool(np.all((arr >= 0) & (arr <= 1)))
     if arr.ndim == 1 and K == 2 and np.all((arr == 0) | (arr == 1)):
         # A 0/1 rule: its flag ranks the rows (flagged first, ties shared) and is its
@@ -140,6 +149,12 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
         return _Row(name, point, ev, "rule", _constant(arr))
     proba = (arr.ndim == 1 and K == 2 and in_unit) or (
         arr.ndim == 2 and in_unit and np.allclose(arr.sum(axis=1), 1.0, rtol=0, atol=1e-6))
+    if arr.ndim == 2 and K == 2 and in_unit and not proba:
+        sums = arr.sum(axis=1)
+        msg = (f"{arg} has 2 columns in [0, 1] whose rows sum to {sums.min():.6g}..{sums.max():.6g},"
+               " not 1: they are not probabilities. Pass probabilities whose rows sum to 1, or "
+               "the 1-D score (or probability) of the second class.")
+        raise ValueError(msg)
     if proba:
         point = _metrics.classification_report(y, arr, classes, w, k=k)
         ev = _metrics.classification_evaluator(y, classes, proba=arr, sample_weight=w, k=k)
@@ -365,6 +380,14 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     (True, '0/1 rule: log loss, Brier skill n/a')
     """
     models = _check_models(models)
+    if metrics is not None and not isinstance(metrics, (str, list, tuple)):
+        msg = (f"metrics must be a metric name or a list of names (in the order shown), got a "
+               f"{type(metrics).__name__}.")
+        raise TypeError(msg)
+    if baseline is not None and not isinstance(baseline, str):
+        msg = f"baseline must be the name (str) of one of the models or None, got {baseline!r}."
+        raise TypeError(msg)
+    check_no_missing(_to_numpy(y, "y"), "y")  # a missing label is never a negative
     level = check_level(ci, "ci")
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
@@ -398,6 +421,8 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         (m, "metrics") for m in ([metrics] if isinstance(metrics, str) else metrics or []))]
     at_k = [(m, arg) for m, arg in named if isinstance(m, str) and _AT_K.match(m.strip())]
     k = _parse_metric(*at_k[0], kind == "binary")[1] if at_k else None
+    if k is not None:
+        check_k(k, n, name=f"{at_k[0][1]}={at_k[0][0]!r}: k")
     rows = {}
     for name, m in models.items():
         rows[name] = (_array_row(name, m, y, w, k, classes, task) if _is_array(m) else
@@ -601,18 +626,28 @@ class HoldoutTable:
                           *(line(c) for c in body), "", " ".join(self._footer())])
 
     def _repr_html_(self) -> str:
-        titles, body = self._cells()
-        right = [False, *([True] * (len(titles) - 3)), False, False]
-
-        def cell(tag, text, r):
-            style = ' style="text-align:right"' if r else ""
-            return f"<{tag}{style}>{html.escape(str(text))}</{tag}>"
-
-        head = "".join(cell("th", t, r) for t, r in zip(titles, right))
-        rows = "".join("<tr>" + "".join(cell("td", c, r) for c, r in zip(cells, right))
-                       + "</tr>" for cells in body)
-        return (f"<p>{html.escape(self.header())}</p><table><thead><tr>{head}</tr></thead>"
-                f"<tbody>{rows}</tbody></table><p>{html.escape(' '.join(self._footer()))}</p>")
+        """Jupyter: the header as a heading, then one table in which every interval has its
+        own low and high columns."""
+        pct = percent(self.level)
+        columns = [Col("model", None)]
+        for key in self.metrics:
+            columns += [Col(self._label(key), 3), Col(f"{pct} low", 3), Col("high", 3)]
+        columns += [Col(f"{self._primary_label} vs {self.baseline}", signed=True),
+                    Col(f"{pct} low", signed=True), Col("high", signed=True),
+                    Col("beats", None), Col("notes", None)]
+        body = []
+        for name, r in self.rows.items():
+            cells = [name]
+            for key in self.metrics:
+                cells += [r[key], r[f"{key}_low"], r[f"{key}_high"]]
+            if name == self.baseline:
+                cells += [EMPTY, EMPTY, EMPTY, "baseline"]
+            else:
+                cells += [r["difference"], r["diff_low"], r["diff_high"],
+                          "yes" if r["beats_baseline"] else "no"]
+            body.append([*cells, r["notes"] or ""])
+        return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(columns, body)}"
+                f"<p>{html.escape(' '.join(self._footer()))}</p></div>")
 
     def to_frame(self):
         """One row per model, the columns of :attr:`rows`. Needs pandas."""

@@ -36,6 +36,7 @@ from ._format import (
     count,
     fmt,
     fmt_p,
+    html_table,
     percent,
     rates,
     report_lines,
@@ -552,28 +553,30 @@ class Report(Mapping):
                        "the interval is taken over the others")
         return out
 
-    def _vs_lines(self) -> list[str]:
+    def _vs_table(self):
+        """(title, columns, rows, DeLong sentence or None) of the paired comparison, shared by
+        the text and the HTML."""
         base = self.baseline_report
         level = self.ci_level or 0.95
         rows = []
         for key, (diff, lo, hi) in self.vs_baseline.items():
             b = base[key] if base is not None else np.nan
             rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
-        out = [
-            f"vs baseline {base.estimator_name if base else NA} on the same rows: model minus "
-            f"baseline, paired bootstrap {percent(level)} ({self.n_boot:,} resamples)",
-            *table([Col("metric", None), Col("model"), Col("baseline"),
-                    Col("difference", signed=True), Col("low", signed=True),
-                    Col("high", signed=True), Col("verdict", None)], rows),
-        ]
-        d = self.delong_vs_baseline
+        title = (f"vs baseline {base.estimator_name if base else NA} on the same rows: model "
+                 f"minus baseline, paired bootstrap {percent(level)} ({self.n_boot:,} resamples)")
+        columns = [Col("metric", None), Col("model"), Col("baseline"),
+                   Col("difference", signed=True), Col("low", signed=True),
+                   Col("high", signed=True), Col("verdict", None)]
+        d, delong = self.delong_vs_baseline, None
         if d is not None:
-            out.append(
-                f"  DeLong paired test of the ROC-AUC difference: {fmt(d.estimate, signed=True)} "
-                f"(se {fmt(d.se)}, {percent(level)} [{fmt(d.low, signed=True)}, "
-                f"{fmt(d.high, signed=True)}], p = {fmt_p(d.pvalue)})"
-            )
-        return out
+            delong = (f"DeLong paired test of the ROC-AUC difference: {fmt(d.estimate, signed=True)} "
+                      f"(se {fmt(d.se)}, {percent(level)} [{fmt(d.low, signed=True)}, "
+                      f"{fmt(d.high, signed=True)}], p = {fmt_p(d.pvalue)})")
+        return title, columns, rows, delong
+
+    def _vs_lines(self) -> list[str]:
+        title, columns, rows, delong = self._vs_table()
+        return [title, *table(columns, rows), *([f"  {delong}"] if delong else [])]
 
     def __repr__(self) -> str:
         main = "crps_skill" if self.task == "quantile" else (
@@ -583,7 +586,31 @@ class Report(Mapping):
                 f"{main}={fmt(self._values.get(main))}>")
 
     def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(str(self))}</pre>"
+        """Jupyter: the four-number line as a heading, the header, then tables -- every
+        metric with its interval in columns of its own, and the paired comparison."""
+        esc = html.escape
+        parts = [f"<h4>{esc(self.headline())}</h4>", f"<p>{esc(self.header())}</p>"]
+        columns = [Col("metric", None), Col("value")]
+        caption = None
+        if self.ci:
+            columns += [Col("low"), Col("high")]
+            caption = (f"{percent(self.ci_level)} bootstrap intervals (percentile; "
+                       f"{self.n_boot:,} resamples of the rows)")
+        rows = []
+        for key, v in self._values.items():
+            if not _scalar(v) or key in ("n", "positives"):
+                continue
+            row = [key, v]
+            if self.ci:
+                row += list(self.ci.get(key, (np.nan, np.nan)))
+            rows.append(row)
+        parts.append(html_table(columns, rows, caption=caption))
+        if self.vs_baseline is not None:
+            title, columns, rows, delong = self._vs_table()
+            parts.append(html_table(columns, rows, caption=title))
+            if delong:
+                parts.append(f"<p>{esc(delong)}</p>")
+        return "<div>" + "".join(parts) + "</div>"
 
     # ---- export
     def to_dict(self) -> dict:

@@ -282,6 +282,20 @@ def _test_key(result: dict, scoring, name: str, primary: bool = True) -> str:
     return key
 
 
+def _fold_scores(result: dict, key: str, name, n_folds: int) -> np.ndarray:
+    """One number per fold, as many as the folds of the indices."""
+    try:
+        s = np.asarray(result[key], dtype=np.float64)
+    except (TypeError, ValueError):
+        msg = f"results[{name!r}][{key!r}] must hold one number per fold, got {result[key]!r}."
+        raise TypeError(msg) from None
+    if s.shape != (n_folds,):
+        msg = (f"results[{name!r}][{key!r}] has shape {s.shape} but the indices describe "
+               f"{n_folds} folds; expected one score per fold.")
+        raise ValueError(msg)
+    return s
+
+
 def scores_from_cv_results(results, scoring, guardrails) -> tuple:
     """``(scores, guard_scores, n_train, n_test, scoring)`` from ``cross_validate(...,
     return_indices=True)`` outputs ``{name: result}`` whose folds are identical; ``n_train``
@@ -297,13 +311,24 @@ def scores_from_cv_results(results, scoring, guardrails) -> tuple:
     if scoring is not None and not isinstance(scoring, str):
         msg = f"scoring must be a scoring name (a string) or None, got {type(scoring).__name__}."
         raise TypeError(msg)
+    names = [str(n) for n in results]
+    if len(set(names)) != len(names):
+        msg = (f"results' names must be distinct as strings, got {list(results)}; they name the "
+               "models in the comparison.")
+        raise ValueError(msg)
     folds = {}
     for name, res in results.items():
         if not isinstance(res, dict) or "indices" not in res:
             msg = (f"results[{name!r}] has no 'indices': call cross_validate(..., "
                    "return_indices=True) so that the folds can be checked and sized.")
             raise ValueError(msg)
-        folds[name] = (res["indices"]["train"], res["indices"]["test"])
+        idx = res["indices"]
+        if not (isinstance(idx, dict) and "train" in idx and "test" in idx
+                and len(idx["train"]) == len(idx["test"])):
+            msg = (f"results[{name!r}]['indices'] must be cross_validate's dict {{'train': [...], "
+                   "'test': [...]} with one entry per fold (return_indices=True).")
+            raise ValueError(msg)
+        folds[name] = (idx["train"], idx["test"])
     (first, (train0, test0)), *others = folds.items()
     for name, (train, test) in others:
         if len(test) != len(test0):
@@ -320,9 +345,9 @@ def scores_from_cv_results(results, scoring, guardrails) -> tuple:
     n_train = np.array([len(t) for t in train0], dtype=np.float64)
     n_test = np.array([len(t) for t in test0], dtype=np.float64)
     keys = {str(n): _test_key(r, scoring, n) for n, r in results.items()}
-    scores = {str(n): np.asarray(r[keys[str(n)]], dtype=np.float64) for n, r in results.items()}
-    guard_scores = {g: {str(n): np.asarray(r[_test_key(r, g, n, primary=False)],
-                                           dtype=np.float64)
+    scores = {str(n): _fold_scores(r, keys[str(n)], n, len(test0))
+              for n, r in results.items()}
+    guard_scores = {g: {str(n): _fold_scores(r, _test_key(r, g, n, primary=False), n, len(test0))
                         for n, r in results.items()} for g in guardrails}
     shown = scoring if scoring is not None else next(iter(keys.values()))[len("test_"):]
     return scores, guard_scores, n_train, n_test, shown
@@ -354,6 +379,11 @@ class OneSERefit:
 
     def split_scores(self, cv_results) -> np.ndarray:
         """Per-candidate, per-split scores (n_candidates, n_splits) of ``scoring``."""
+        if not isinstance(cv_results, dict) or "params" not in cv_results:
+            msg = ("one_se_refit: expected a search's cv_results_ (a dict with 'params' and "
+                   f"'split<i>_test_<scoring>' columns), got {type(cv_results).__name__}"
+                   + (" without 'params'." if isinstance(cv_results, dict) else "."))
+            raise TypeError(msg)
         suffix = f"_test_{self.scoring}"
         cols = sorted((k for k in cv_results if k.startswith("split") and k.endswith(suffix)
                        and k[5:-len(suffix)].isdigit()), key=lambda k: int(k[5:-len(suffix)]))
@@ -370,7 +400,13 @@ class OneSERefit:
 
     def __call__(self, cv_results) -> int:
         s = self.split_scores(cv_results)
-        means = s.mean(axis=1)
+        if s.shape[1] < 2:
+            msg = (f"one_se_refit: cv_results_ has {s.shape[1]} split; the standard error of "
+                   "the one-standard-error rule needs at least 2 (cv >= 2).")
+            raise ValueError(msg)
+        # A candidate with an undefined (NaN) or infinite split score has no mean to compare.
+        means = np.where(np.isfinite(s).all(axis=1), s.mean(axis=1, where=np.isfinite(s)),
+                         np.nan)
         if not np.isfinite(means).any():
             msg = f"one_se_refit: no candidate has a defined mean {self.scoring!r}."
             raise ValueError(msg)

@@ -52,6 +52,7 @@ References
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 
@@ -69,7 +70,7 @@ from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
 from ._rules import GuardrailResult, one_se_refit
 from ._compare_holdout import MIN_ROWS_DECISION, HoldoutComparison, compare_holdout
 from ._holdout_table import HoldoutTable, holdout_table
-from ._format import EMPTY, Col, fmt_p, percent, table
+from ._format import EMPTY, Col, fmt_p, html_table, percent, table
 from ._paired_tests import (
     BayesianTTestResult,
     CorrectedTTestResult,
@@ -547,17 +548,19 @@ class ComparisonResult:
     def sd(self, name) -> float:
         return float(np.std(self.scores[name], ddof=1))
 
-    def __str__(self) -> str:
-        level = percent(1 - self.alpha)
+    def _head(self) -> list:
         shown, sign = _rules.natural_sign(self.scoring)
         label = self.scoring if sign > 0 else f"{shown} (a loss, lower is better)"
-        lines = [
+        return [
             f"{label} on the same {self.n_folds} folds for every model ({self.cv}; "
             f"~{self.n_train:.0f} training / ~{self.n_test:.0f} test rows per fold)",
             f"champion: {self.champion} · difference = challenger - champion (positive favours "
             f"the challenger) · rope ±{self.rope:g}",
-            "",
         ]
+
+    def _cells(self):
+        """Columns and rows of the table, shared by the text and the HTML."""
+        level = percent(1 - self.alpha)
         rows = []
         for name in self.scores:
             c = self.challengers.get(name)
@@ -569,15 +572,15 @@ class ComparisonResult:
                          c.ci.high, *map(fmt_p, (c.pvalue, c.pvalue_holm, c.p_champion_better,
                                                  c.p_equivalent, c.p_challenger_better)),
                          f"{c.decision} ({c.reason})"])
-        lines += table(
-            [Col("model", None), Col("mean"), Col("sd"), Col("difference", signed=True),
-             Col(level + " low", signed=True), Col("high", signed=True), Col("p"),
-             Col("p_holm"), Col("P(champ)"), Col("P(rope)"), Col("P(chall)"),
-             Col("decision", None)],
-            rows, indent=0,
-        )
-        lines += [
-            "",
+        columns = [Col("model", None), Col("mean"), Col("sd"), Col("difference", signed=True),
+                   Col(level + " low", signed=True), Col("high", signed=True), Col("p"),
+                   Col("p_holm"), Col("P(champ)"), Col("P(rope)"), Col("P(chall)"),
+                   Col("decision", None)]
+        return columns, rows
+
+    def _foot(self) -> list:
+        level = percent(1 - self.alpha)
+        lines = [
             f"low/high: {level} interval of the mean difference; p: corrected resampled t-test "
             "(Nadeau & Bengio 2003); p_holm: Holm-adjusted over the challengers;",
             "P(...): Bayesian correlated t-test (Benavoli et al. 2017) -- champion better by more "
@@ -588,7 +591,20 @@ class ComparisonResult:
         lines += _rules.guardrail_lines(self.guard_scores, self.guardrails, self.threshold)
         if self.chosen is not None:
             lines += ["", f"chosen ({self.rule}): {self.chosen} -- {self.reason}"]
-        return "\n".join(lines)
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join([*self._head(), "", *table(*self._cells(), indent=0), "",
+                          *self._foot()])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the setting as a heading, the table with numbers right-aligned, the
+        rule and the choice below it."""
+        esc = html.escape
+        head, foot = self._head(), self._foot()
+        notes = "".join(f"<p>{esc(line.strip())}</p>" for line in foot if line.strip())
+        return (f"<div><h4>{esc(head[0])}</h4><p>{esc(head[1])}</p>"
+                f"{html_table(*self._cells())}{notes}</div>")
 
     def __repr__(self) -> str:
         return (f"<ComparisonResult {self.scoring}, {self.n_folds} folds, champion "

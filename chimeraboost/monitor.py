@@ -34,7 +34,7 @@ import numpy as np
 
 from . import metrics as _metrics
 from . import resampling as _resampling
-from ._format import Col, fmt, percent, rates, table
+from ._format import Col, fmt, html_table, percent, rates, table
 from ._validation import (
     as_1d,
     check_aligned,
@@ -565,7 +565,11 @@ class SkillOverTime:
                 f"{last}, baseline={self.baseline!r}>")
 
     def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(str(self))}</pre>"
+        """Jupyter: the header as a heading, one table row per period (numbers
+        right-aligned, the interval's ends in columns of their own), the notes below."""
+        notes = str(self).split("\n\n")[-1].splitlines()  # the lines under the table
+        return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(*self._cells())}"
+                + "".join(f"<p>{html.escape(line)}</p>" for line in notes) + "</div>")
 
     def to_frame(self):
         """One row per period (index ``period``): ``rows`` and every number of

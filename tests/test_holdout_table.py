@@ -329,3 +329,66 @@ def test_a_series_in_models_must_share_ys_index(cancer):
     with pytest.raises(ValueError, match=r"y and models\['rule'\] carry different pandas"):
         compare.holdout_table({"rule": shuffled, "linear": models["linear"]}, X_te, y_te,
                               n_boot=B, random_state=0)
+
+
+# --- hostile input, one test per class ---------------------------------------------------
+
+_RNG = np.random.default_rng(0)
+_X = _RNG.normal(size=(200, 2))
+_Y = (_X[:, 0] + _RNG.normal(size=200) > 0).astype(int)
+_P = 1 / (1 + np.exp(-_X[:, 0]))
+
+
+def _table(models, y=_Y, **kwargs):
+    return compare.holdout_table(models, _X, y, n_boot=B, random_state=0, **kwargs)
+
+
+@pytest.mark.parametrize("value, error, match", [
+    (None, TypeError, r"models\['p'\] is None"),
+    (0.5, TypeError, r"models\['p'\] must be array-like"),
+    ({0.1, 0.2}, TypeError, r"models\['p'\] must be an ordered array-like"),
+    ((v for v in _P), TypeError, r"models\['p'\] is a generator"),
+])
+def test_non_array_values_in_models_are_refused_by_name(value, error, match):
+    with pytest.raises(error, match=match):
+        _table({"p": value})
+
+
+def test_sparse_array_in_models_is_refused_by_name():
+    import scipy.sparse as sp
+    with pytest.raises(TypeError, match=r"models\['p'\] is a sparse"):
+        _table({"p": sp.csr_matrix(np.c_[1 - _P, _P])})
+
+
+def test_two_columns_not_summing_to_one_are_not_read_as_scores():
+    with pytest.raises(ValueError, match=r"models\['p'\] has 2 columns in \[0, 1\] whose rows sum "
+                                         "to 0.9..0.9, not 1"):
+        _table({"p": np.c_[1 - _P, _P] * 0.9})
+    with pytest.raises(ValueError, match=r"models\['p'\] has 3 columns but y has 2 classes \[0, 1\]"):
+        _table({"p": np.c_[1 - _P, _P, 0 * _P]})
+
+
+def test_missing_labels_are_refused_even_as_pandas_na_strings():
+    y = pd.Series(np.where(_Y == 1, "b", "a"), dtype="string")
+    y[3] = pd.NA
+    with pytest.raises(ValueError, match="y contains 1 missing value"):
+        _table({"p": _P}, y=y)
+
+
+def test_regression_array_with_nan_names_its_row():
+    with pytest.raises(ValueError, match=r"models\['a'\] contains 1 NaN"):
+        _table({"a": np.r_[np.nan, _X[1:, 0]]}, y=_X[:, 1])
+
+
+def test_unordered_metrics_and_unhashable_baseline_are_refused():
+    with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
+        _table({"p": _P}, metrics={"roc_auc", "log_loss"})
+    with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
+        _table({"p": _P}, metrics=(m for m in ["roc_auc"]))
+    with pytest.raises(TypeError, match="baseline must be the name"):
+        _table({"p": _P}, baseline=["p"])
+
+
+def test_cutoff_beyond_the_rows_names_the_metric():
+    with pytest.raises(ValueError, match=r"primary='recall@1000': k=1000 rows is outside 1..200"):
+        _table({"p": _P}, primary="recall@1000")

@@ -409,3 +409,45 @@ def test_docs_examples_show_real_output(heading, setup):
     with contextlib.redirect_stdout(out):
         exec(setup + code, {})  # noqa: S102 - the documentation's own example
     assert out.getvalue().strip() == shown.strip()
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def test_compare_cv_results_malformed_indices_are_refused():
+    good = _results(a=[0.8, 0.7, 0.9, 0.8, 0.75])
+    for indices in (None, {"train": INDICES["train"]}):
+        bad = {"a": good["a"], "b": {**good["a"], "indices": indices}}
+        with pytest.raises(ValueError, match=r"results\['b'\]\['indices'\] must be"):
+            compare.compare_cv_results(bad)
+
+
+def test_compare_cv_results_scores_not_one_per_fold_are_refused():
+    r = _results(a=[0.8, 0.7, 0.9, 0.8, 0.75], b=[0.8, 0.7, 0.9, 0.8, 0.75])
+    with pytest.raises(ValueError, match=r"results\['b'\]\['test_score'\] has shape \(3,\)"):
+        compare.compare_cv_results({**r, "b": {**r["b"], "test_score": np.zeros(3)}})
+    with pytest.raises(TypeError, match=r"results\['b'\]\['test_score'\] must hold one number"):
+        compare.compare_cv_results({**r, "b": {**r["b"], "test_score": ["x"] * 5}})
+
+
+def test_compare_cv_results_names_equal_as_strings_are_refused():
+    r = _results(a=[0.8, 0.7, 0.9, 0.8, 0.75])["a"]
+    with pytest.raises(ValueError, match="names must be distinct as strings"):
+        compare.compare_cv_results({1: r, "1": r})
+
+
+def test_one_se_refit_needs_cv_results_with_two_splits():
+    refit = compare.one_se_refit("score", simplest=("C", "lower"))
+    with pytest.raises(TypeError, match="expected a search's cv_results_"):
+        refit(None)
+    with pytest.raises(TypeError, match="without 'params'"):
+        refit({"split0_test_score": np.ones(2), "split1_test_score": np.ones(2)})
+    with pytest.raises(ValueError, match="has 1 split"):
+        refit(_cv_results([[0.5], [0.6]], [1, 2]))
+
+
+def test_one_se_refit_infinite_split_scores_are_undefined_not_best():
+    refit = compare.one_se_refit("score", simplest=("C", "lower"))
+    # The infinite candidate would be "best" with a NaN standard error; it is left out.
+    assert refit(_cv_results([[np.inf, 0.5, 0.5], [0.6, 0.7, 0.65], [0.7, 0.7, 0.71]],
+                             [0.1, 1, 10])) == 2
