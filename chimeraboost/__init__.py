@@ -18,6 +18,8 @@ a paired comparison on the same rows.
   best single column, a linear model).
 - ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
   resampled t-test, Bayesian test with a ROPE, Holm / Benjamini-Hochberg) with a decision.
+- ``chimeraboost.monitor``: ``skill_over_time`` -- loss, base rate, reference and skill per
+  period, so that a drifting base rate is not mistaken for a better or worse model.
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
   scikit-learn's histogram engine, temperature-scaled.
 """
@@ -27,6 +29,7 @@ from . import (
     compare,
     exceptions,
     metrics,
+    monitor,
     plotting,
     quantile_metrics,
     resampling,
@@ -58,6 +61,7 @@ __all__ = [
     "exceptions",
     "make_pipeline",
     "metrics",
+    "monitor",
     "plotting",
     "quantile_metrics",
     "report",
