@@ -161,8 +161,17 @@ def isotonic_groups(values: np.ndarray) -> np.ndarray:
     new group when ``x - x_first_of_group >= eps``; that rule is sequential only inside runs of
     near-ties, so the loop runs over those runs alone.
     """
+    return np.cumsum(isotonic_starts(values)) - 1
+
+
+def isotonic_starts(values: np.ndarray, block: int = 1 << 20) -> np.ndarray:
+    """Which of the ascending distinct ``values`` open an isotonic group (bool array); see
+    :func:`isotonic_groups`. The differences are taken block by block (no row-length
+    temporary)."""
     is_start = np.ones(values.shape[0], dtype=bool)
-    is_start[1:] = np.diff(values) >= ISOTONIC_TIE_EPS
+    for i in range(1, values.shape[0], block):
+        seg = values[i - 1: i + block]
+        np.greater_equal(seg[1:] - seg[:-1], ISOTONIC_TIE_EPS, out=is_start[i: i + block])
     prev, first = -2, 0
     for i in np.flatnonzero(~is_start[1:]):
         # the pair (i, i + 1) is closer than eps; i opens a group if the run starts at i
@@ -172,7 +181,7 @@ def isotonic_groups(values: np.ndarray) -> np.ndarray:
             is_start[i + 1] = True
             first = i + 1
         prev = i
-    return np.cumsum(is_start) - 1
+    return is_start
 
 
 def corp_decomposition(
@@ -276,6 +285,16 @@ class BinaryRocAuc:
         return {"roc_auc": auc, "pos": p_tot, "neg": n_tot}
 
 
+def _near_ties(s_desc: np.ndarray, block: int = 1 << 20) -> bool:
+    """Whether two neighbours of a descending array differ by less than the isotonic tie
+    tolerance, checked block by block (no row-length temporary)."""
+    for i in range(0, max(s_desc.shape[0] - 1, 0), block):
+        seg = s_desc[i: i + block + 1]
+        if np.any(seg[:-1] - seg[1:] < ISOTONIC_TIE_EPS):
+            return True
+    return False
+
+
 class BinaryCurves:
     """Every ranking and calibration number of one binary score from one sort, for any
     ``(B, n)`` weights: ROC-AUC, average precision, the confusion counts of a cutoff, and the
@@ -316,62 +335,105 @@ class BinaryCurves:
         order = np.argsort(score)[::-1]
         s = score[order]
         e = np.asarray(event, dtype=bool)[order]
+        flagged = None if pred is None else np.asarray(pred)[order] == 1
         self.pos_rows, self.neg_rows = order[e], order[~e]
+        del order  # memory: the rows' arrays below are built one at a time
         n_pos = self.pos_rows.shape[0]
         new = np.empty(n, dtype=bool)  # first row of each distinct forecast
         new[:1] = True
         np.not_equal(s[1:], s[:-1], out=new[1:])
-        starts = np.flatnonzero(new)
-        cum_e = np.zeros(n + 1, dtype=np.int64)  # positives among the first k rows
+        ties = np.count_nonzero(new) < n
+        # Positives among the first k rows; 32-bit counts where they fit halve the memory.
+        small = np.int32 if n < np.iinfo(np.int32).max else np.int64
+        cum_e = np.zeros(n + 1, dtype=small)
         np.cumsum(e, out=cum_e[1:])
         at = np.flatnonzero(e)  # positions of the positives in descending order
         self.neg_ties = self.pos_ties = False
-        if starts.shape[0] == n:  # no ties: every forecast is its own group
+        starts = None
+        if not ties:  # every forecast is its own group
             self.neg_gt = self.neg_ge = at - np.arange(n_pos)
             self.pos_ge = None
         else:
             # Negatives scored > / >= each positive, positives scored >= it: counts before
             # the first and after the last row of its group of tied forecasts.
-            gid = np.cumsum(new)[at] - 1
+            starts = np.flatnonzero(new)
+            gid = np.cumsum(new, dtype=small)[at] - 1
             first, last = starts[gid], np.append(starts[1:], n)[gid]
             self.neg_gt = first - cum_e[first]
-            self.pos_ge = cum_e[last]
+            self.pos_ge = cum_e[last].astype(np.intp)
             self.neg_ge = last - self.pos_ge
             self.neg_ties = bool(np.any(self.neg_ge != self.neg_gt))
             self.pos_ties = bool(np.any(self.pos_ge != np.arange(1, n_pos + 1)))
+        del new
         self._init_blocks(s, e, starts, cum_e)
         self.cut = None
-        if pred is not None:
-            flagged = np.asarray(pred)[order] == 1
-            m = int(flagged.sum())
+        if flagged is not None:
+            m = int(np.count_nonzero(flagged))
             # The cutoff form applies when the flagged rows are exactly the m highest-scored
             # and no tie straddles the cut.
             if flagged[:m].all() and (m in (0, n) or s[m - 1] != s[m]):
-                m_pos = int(e[:m].sum())
+                m_pos = int(cum_e[m])
                 self.cut = (m_pos, m - m_pos)
 
     def _init_blocks(self, s, e, starts, cum_e) -> None:
+        """Blocks for the isotonic fit; ``starts`` (first row of each distinct forecast) is
+        None when every row has its own forecast."""
         n = s.shape[0]
-        values = s[starts]  # distinct forecasts, descending
-        if np.any(values[:-1] - values[1:] < ISOTONIC_TIE_EPS):
-            gid = isotonic_groups(values[::-1])[::-1]  # their isotonic groups
-            keep = np.r_[True, gid[1:] != gid[:-1]]
-            starts = starts[keep]  # first row of each isotonic group
-        opens = np.empty(starts.shape[0], dtype=bool)
-        opens[:1] = True
-        if starts.shape[0] == n:
+        if starts is None and _near_ties(s):
+            self._init_blocks_near_ties(s, e, cum_e)
+            return
+        if starts is not None:
+            values = s[starts]  # distinct forecasts, descending
+            if np.any(values[:-1] - values[1:] < ISOTONIC_TIE_EPS):
+                gid = isotonic_groups(values[::-1])[::-1]  # their isotonic groups
+                keep = np.r_[True, gid[1:] != gid[:-1]]
+                starts = starts[keep]  # first row of each isotonic group
+            if starts.shape[0] == n:
+                starts = None
+        if starts is None:
             # One row per forecast: a block opens where the outcome changes.
+            opens = np.empty(n, dtype=bool)
+            opens[:1] = True
             np.not_equal(e[1:], e[:-1], out=opens[1:])
+            b_start = np.flatnonzero(opens)
         else:
             ends = np.append(starts[1:], n)
             n_ev = cum_e[ends] - cum_e[starts]
             kind = np.where(n_ev == 0, 0, np.where(n_ev == ends - starts, 1, 2))
+            opens = np.empty(starts.shape[0], dtype=bool)
+            opens[:1] = True
             opens[1:] = (kind[1:] == 2) | (kind[1:] != kind[:-1])
-        b_start = starts[opens]
+            b_start = starts[opens]
+        self._set_bounds(b_start, cum_e, n)
+
+    def _init_blocks_near_ties(self, s, e, cum_e) -> None:
+        """Blocks when no two rows share a forecast but some differ by less than 1e-15:
+        row-level flags only (no per-group arrays, which would be as long as the rows)."""
+        n = s.shape[0]
+        iso_open = np.empty(n, dtype=bool)  # the row opens an isotonic group (descending)
+        iso_open[:1] = True
+        iso_open[1:] = isotonic_starts(s[::-1])[:0:-1]
+        kind = e.astype(np.int8)  # 0 / 1: the group's rows are all non-events / events
+        cont = np.flatnonzero(~iso_open)  # rows that continue a group: few
+        if cont.shape[0]:
+            runs = np.split(cont, np.flatnonzero(np.diff(cont) != 1) + 1)
+            for run in runs:
+                lo, hi = run[0] - 1, run[-1] + 1
+                if e[lo:hi].any() and not e[lo:hi].all():
+                    kind[lo:hi] = 2  # a group holding both outcomes
+        opens = np.empty(n, dtype=bool)
+        opens[:1] = True
+        np.not_equal(kind[1:], kind[:-1], out=opens[1:])
+        opens[1:] |= kind[1:] == 2
+        opens &= iso_open
+        self._set_bounds(np.flatnonzero(opens), cum_e, n)
+
+    def _set_bounds(self, b_start, cum_e, n) -> None:
         # Block j holds the positives [pos_bounds[j], pos_bounds[j + 1]) of the positives in
         # descending score order, and likewise for the negatives.
-        self.pos_bounds = cum_e[np.append(b_start, n)]
-        self.neg_bounds = np.append(b_start, n) - self.pos_bounds
+        bounds = np.append(b_start, n)
+        self.pos_bounds = cum_e[bounds].astype(np.intp)
+        self.neg_bounds = bounds - self.pos_bounds
 
     def __call__(self, weights: np.ndarray, corp: bool = True) -> dict:
         """(B, n) weights in row order -> dict of (B,) arrays: ``roc_auc``, ``pr_auc``,
@@ -384,7 +446,12 @@ class BinaryCurves:
         cn = np.empty((b, n_neg + 1))
         cp[:, 0] = cn[:, 0] = 0.0
         np.cumsum(w_pos, axis=1, out=cp[:, 1:])
-        np.cumsum(np.take(weights, self.neg_rows, axis=1, mode="clip"), axis=1, out=cn[:, 1:])
+        if b == 1:  # gather into the output and cumulate in place: no row-length temporary
+            np.take(weights[0], self.neg_rows, mode="clip", out=cn[0, 1:])
+            np.cumsum(cn[:, 1:], axis=1, out=cn[:, 1:])
+        else:
+            np.cumsum(np.take(weights, self.neg_rows, axis=1, mode="clip"), axis=1,
+                      out=cn[:, 1:])
         p_tot, n_tot = cp[:, -1].copy(), cn[:, -1].copy()
         fp = np.take(cn, self.neg_ge, axis=1, mode="clip")
         tp = np.take(cp, self.pos_ge, axis=1, mode="clip") if self.pos_ties else cp[:, 1:]
@@ -394,27 +461,34 @@ class BinaryCurves:
                 above = 0.5 * (fp + np.take(cn, self.neg_gt, axis=1, mode="clip"))
             # Pairs with the negative above the positive (ties one half): 1 - AUC.
             auc = 1.0 - fraction(np.einsum("ij,ij->i", w_pos, above), p_tot * n_tot)
-            flagged = tp + fp
-            precision = np.divide(tp, flagged, out=np.zeros_like(tp), where=flagged > 0)
+            # fp's buffer becomes the flagged weight, then the precision (0 where nothing
+            # is flagged): no further row-length arrays.
+            flagged = np.add(tp, fp, out=fp)
+            precision = np.divide(tp, flagged, out=flagged, where=flagged > 0)
             ap = fraction(np.einsum("ij,ij->i", w_pos, precision), p_tot)
+        del w_pos, fp, tp, above, flagged, precision
         auc[(p_tot <= 0) | (n_tot <= 0)] = np.nan
         ap[p_tot <= 0] = np.nan
         out = {"roc_auc": auc, "pr_auc": ap, "pos": p_tot, "neg": n_tot}
         if self.cut is not None:
-            out["tp_cut"], out["fp_cut"] = cp[:, self.cut[0]], cn[:, self.cut[1]]
+            out["tp_cut"], out["fp_cut"] = cp[:, self.cut[0]].copy(), cn[:, self.cut[1]].copy()
         if corp:
             out["sq_iso"] = self._isotonic(cp, cn)
         return out
 
     def _isotonic(self, cp: np.ndarray, cn: np.ndarray) -> np.ndarray:
         events = np.diff(np.take(cp, self.pos_bounds, axis=1), axis=1)
-        tot = events + np.diff(np.take(cn, self.neg_bounds, axis=1), axis=1)
+        tot = np.diff(np.take(cn, self.neg_bounds, axis=1), axis=1)
+        tot += events
         # Blocks that drew no row drop out (PAV needs positive weights); compress all
         # replicates at once, then fit each one's slice.
         keep = tot > 0
-        idx = np.flatnonzero(keep)  # a gather by index is faster than a boolean mask
-        t_all = np.take(tot, idx)
-        y_all = np.take(events, idx) / t_all
+        if keep.all():  # e.g. the point estimate: no copies
+            t_all, y_all = tot.ravel(), np.divide(events, tot, out=events).ravel()
+        else:
+            idx = np.flatnonzero(keep)  # a gather by index is faster than a boolean mask
+            t_all = np.take(tot, idx)
+            y_all = np.take(events, idx) / t_all
         ends = np.cumsum(keep.sum(axis=1))
         sq_iso = np.full(cp.shape[0], np.nan)
         start = 0

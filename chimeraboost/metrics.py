@@ -233,16 +233,22 @@ class ClassificationEvaluator:
         self.has_proba = proba is not None
         binary = self.n_classes == 2
         if proba is not None:
+            # In place, with one row-length temporary: at 10^7 rows every copy is 80 MB.
             p_true = np.take_along_axis(proba, codes[:, None], axis=1)[:, 0]
-            self._log_loss_row = -np.log(np.clip(p_true, _EPS, 1 - _EPS))
-            # sum_k p_k^2 column by column: einsum over a short inner axis is slower.
-            sum_sq = proba[:, 0] ** 2
+            # sum_k p_k^2 - 2 p_true + 1, column by column (einsum over a short inner axis is
+            # slower).
+            brier, tmp = np.square(proba[:, 0]), np.empty_like(p_true)
             for j in range(1, self.n_classes):
-                sum_sq += proba[:, j] ** 2
-            self._brier_row = sum_sq - 2.0 * p_true + 1.0
+                brier += np.square(proba[:, j], out=tmp)
+            brier -= np.multiply(p_true, 2.0, out=tmp)
+            brier += 1.0
+            del tmp
+            self._brier_row = brier
+            np.clip(p_true, _EPS, 1 - _EPS, out=p_true)
+            self._log_loss_row = np.negative(np.log(p_true, out=p_true), out=p_true)
             score = proba[:, 1] if binary else proba
             # The predicted class is the first of the largest probabilities, as np.argmax.
-            pred = (proba[:, 1] > proba[:, 0]).astype(np.intp) if binary else np.argmax(proba, 1)
+            pred = (proba[:, 1] > proba[:, 0]).astype(np.int8) if binary else np.argmax(proba, 1)
         self.pred = pred
         # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
         # Binary problems need the positive class only (class 0 is its mirror image).
@@ -253,10 +259,16 @@ class ClassificationEvaluator:
 
     @property
     def _curves(self):
-        # Binary problems with one score column: every ranking and calibration number from
-        # one sort and two cumulative sums per weight vector (_kernels.BinaryCurves).
-        if self._curves_cache is None and self._score is not None and self._score.ndim == 1:
-            self._curves_cache = _kernels.BinaryCurves(self._score, self.codes == 1, self.pred)
+        # Per score column (one for binary problems, one per class otherwise): every ranking
+        # and calibration number of that column's event from one sort and two cumulative sums
+        # per weight vector (_kernels.BinaryCurves). None without scores.
+        if self._curves_cache is None and self._score is not None:
+            if self._score.ndim == 1:
+                self._curves_cache = [
+                    _kernels.BinaryCurves(self._score, self.codes == 1, self.pred)]
+            else:
+                self._curves_cache = [_kernels.BinaryCurves(s, self.codes == j)
+                                      for j, s in enumerate(self._score.T)]
         return self._curves_cache
 
     @property
@@ -298,14 +310,17 @@ class ClassificationEvaluator:
                "positives": r[:, -1] * ws * self._weight_scale}
         sums, curves = [], None
         if want & (_CORP_KEYS | _RANKING_KEYS) and self._curves is not None:
-            curves = self._curves(W, corp=bool(want & _CORP_KEYS) and self.has_proba)
+            corp = bool(want & _CORP_KEYS) and self.has_proba
+            curves = [c(W, corp=corp) for c in self._curves]
         elif want & (_CORP_KEYS | _RANKING_KEYS):
             # Per class: weight of events and of all rows in each group of tied scores.
             sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
         if want & _CORP_KEYS:
             out.update(self._proper_scores(W, ws, r, single, sums, curves, rows))
         elif want & _PROPER_KEYS:
-            out.update(self._losses(W, ws, r, single, rows))
+            # Without probabilities there is no loss to compute: NaN, as in the full report.
+            out.update(self._losses(W, ws, r, single, rows) if self.has_proba else
+                       dict.fromkeys(_PROPER_KEYS - _CORP_KEYS, np.full(W.shape[0], np.nan)))
         if want & _RANKING_KEYS:
             out.update(self._ranking(W, r, sums, curves))
         if want & _THRESHOLD_KEYS:
@@ -372,9 +387,9 @@ class ClassificationEvaluator:
         a stacked matrix when B is small)."""
         K = self.n_classes
         cols = [self._log_loss_row, self._brier_row] if self.has_proba else []
+        out = {key: W @ col for key, col in zip(("log_loss", "brier"), cols)}
         if self._curves is not None and self.has_proba:
-            cols.append(self._ranks_sq())
-        out = {key: W @ col for key, col in zip(("log_loss", "brier", "sq"), cols)}
+            out["sq"] = np.stack([W @ col for col in self._ranks_sq(W.shape[0] > 1)], axis=1)
         if W.shape[0] == 1 or self.n * K > _ROW_MATRIX_MAX:
             out["class"] = _kernels.dense_group_sums(self.codes, K, W)
             return out
@@ -392,10 +407,10 @@ class ClassificationEvaluator:
             return dict.fromkeys(keys, nan)
         out = self._losses(W, ws, r, single, rows)
         if curves is not None:
-            sq_err = rows["sq"] if rows is not None else W @ self._ranks_sq()
-            corp = _kernels.corp_terms(sq_err, curves["sq_iso"], curves["pos"],
-                                       curves["pos"] + curves["neg"])
-            corp = {key: v[:, None] for key, v in corp.items()}
+            sq_err = rows["sq"] if rows is not None else self._row_sums(W)["sq"]
+            parts = [_kernels.corp_terms(sq_err[:, j], c["sq_iso"], c["pos"], c["pos"] + c["neg"])
+                     for j, c in enumerate(curves)]
+            corp = {key: np.stack([p[key] for p in parts], axis=1) for key in parts[0]}
         else:
             corp = self.decomposition(W, sums)
         out["calibration_mcb"] = corp["mcb"].mean(axis=1)
@@ -431,11 +446,20 @@ class ClassificationEvaluator:
                 parts[key].append(res[key])
         return {key: np.stack(v, axis=1) for key, v in parts.items()}
 
-    def _ranks_sq(self) -> np.ndarray:
-        """Binary: squared error ``(p_1 - o_1)^2`` of the positive class's forecast, per row."""
-        if self._sq_cache is None:
-            self._sq_cache = (self._score - (self.codes == 1)) ** 2
-        return self._sq_cache
+    def _ranks_sq(self, keep: bool = True) -> list:
+        """Per score column: squared error ``(p_k - o_k)^2`` of the class's forecast, per row
+        (kept for the bootstrap's many weight vectors when ``keep``)."""
+        if self._sq_cache is not None:
+            return self._sq_cache
+        columns = [self._score] if self._score.ndim == 1 else list(self._score.T)
+        first = 1 if self._score.ndim == 1 else 0
+        sq = []
+        for j, col in enumerate(columns):
+            d = np.subtract(col, self.codes == j + first)
+            sq.append(np.square(d, out=d))  # in place: one row-length array per column
+        if keep:
+            self._sq_cache = sq
+        return sq
 
     def _ranking(self, W, r, sums, curves=None) -> dict:
         B = W.shape[0]
@@ -443,7 +467,7 @@ class ClassificationEvaluator:
             nan = np.full(B, np.nan)
             return {"roc_auc": nan, "pr_auc": nan, "pr_auc_lift": nan}
         if curves is not None:
-            stats = [curves]
+            stats = curves
             if self.k is not None:
                 sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
         else:
@@ -472,6 +496,7 @@ class ClassificationEvaluator:
         if self.pred is None:
             nan = np.full(B, np.nan)
             return {"accuracy": nan, "balanced_accuracy": nan, "f1_macro": nan}
+        curves = curves[0] if curves is not None else None
         if curves is not None and "tp_cut" in curves:
             # The flagged rows are the highest-scored: the confusion matrix is read off the
             # cumulative sums at the cut.

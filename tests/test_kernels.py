@@ -16,7 +16,7 @@ def _grouped(score, event, W):
     return stats, corp
 
 
-@pytest.mark.parametrize("kind", ["distinct", "ties", "near_ties"])
+@pytest.mark.parametrize("kind", ["distinct", "ties", "near_ties", "near_ties_only"])
 def test_binary_curves_equal_grouped_kernels(kind):
     rng = np.random.default_rng(3)
     n = 500
@@ -26,7 +26,18 @@ def test_binary_curves_equal_grouped_kernels(kind):
         score = np.round(score, 1)
     elif kind == "near_ties":
         score = np.round(score, 1) + rng.integers(0, 3, n) * 2e-16
+    elif kind == "near_ties_only":
+        # Distinct forecasts, some one or two floating-point steps apart: pooled by the
+        # isotonic fit (closer than 1e-15) but not tied for the ranking.
+        base = np.round(score, 2)
+        steps = np.arange(n) % 3
+        score = np.where(steps > 0, np.nextafter(base, 1.0), base)
+        score = np.where(steps > 1, np.nextafter(score, 1.0), score)
+        score, keep = np.unique(score, return_index=True)
+        event = event[keep]
+        n = score.shape[0]
     W = rng.poisson(1.0, size=(6, n)).astype(float) * rng.random(n)
+    assert kind != "near_ties_only" or np.unique(score).shape[0] == n
     W[0] = 1.0
     ref, corp = _grouped(score, event, W)
     got = _kernels.BinaryCurves(score, event == 1)(W)
