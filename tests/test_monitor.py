@@ -353,3 +353,55 @@ def test_rolling_prior_without_a_class_that_occurs_gives_nan_log_loss_skill():
     assert np.isinf(s.log_loss_ref[1]) and np.isnan(s.log_loss_skill[1])
     np.testing.assert_allclose(s.brier_ref[1], metrics.reference_brier(0.0, outcome_prior=0.5))
     assert not np.isnan(s.brier_skill[1])
+
+
+def test_rolling_multiclass_prior_per_class():
+    rng = np.random.default_rng(8)
+    n = 450
+    when = _dates(rng, n, days=90)
+    y = np.array(["ant", "bee", "cat"])[rng.integers(0, 3, n)]
+    proba = rng.dirichlet([2, 2, 2], n)
+    s = monitor.skill_over_time(y, proba, when, baseline="rolling", window=None)
+    months = _month_rows(when)
+    for i in range(1, len(months)):
+        prev = np.concatenate([rows for _, rows in months[:i]])
+        prior = metrics.class_prior(y[prev], ["ant", "bee", "cat"])
+        rate = metrics.class_prior(y[months[i][1]], ["ant", "bee", "cat"])
+        np.testing.assert_allclose(s.reference_prior[i], prior, rtol=1e-12)
+        np.testing.assert_allclose(s.log_loss_ref[i],
+                                   metrics.reference_log_loss(prior, outcome_prior=rate),
+                                   rtol=1e-12)
+    assert "reference_prior[bee]" in s.to_frame().columns
+    assert "judged against: the class prior of all preceding periods (rolling)" in str(s)
+
+
+def test_timezones_and_polars_dates_bin_alike():
+    polars = pytest.importorskip("polars")
+    y, p, when, _ = _binary(n=200)
+    base = monitor.skill_over_time(y, p, when)
+    aware = pd.Series(pd.to_datetime(when)).dt.tz_localize("Europe/Berlin")
+    for other in (aware, polars.Series(pd.to_datetime(when))):
+        s = monitor.skill_over_time(y, p, other)
+        np.testing.assert_allclose(s.skill, base.skill, rtol=1e-12)
+
+
+def test_plot_of_a_regressor_and_of_a_pair_of_axes():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(9)
+    when = _dates(rng, 200, days=90)
+    y = rng.normal(5, 1, 200)
+    s = monitor.skill_over_time(y, y + rng.normal(0, 0.5, 200), when)
+    try:
+        _, pair = plt.subplots(1, 2)
+        axes = s.plot(ax=pair)
+        assert axes[0] is pair[0] and axes[0].get_ylabel() == "RMSE"
+        twin = axes[0].figure.axes[2]
+        np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), s.mean_y)
+        _, three = plt.subplots(1, 3)
+        with pytest.raises(ValueError, match="ax must be None, one Axes or a pair of Axes"):
+            s.plot(ax=three)
+    finally:
+        plt.close("all")
