@@ -71,6 +71,7 @@ from ._rules import GuardrailResult, one_se_refit
 from ._compare_holdout import MIN_ROWS_DECISION, HoldoutComparison, compare_holdout
 from ._holdout_table import HoldoutTable, holdout_table
 from ._format import EMPTY, Col, fmt_p, html_table, percent, table
+from ._progress import counting
 from ._paired_tests import (
     BayesianTTestResult,
     CorrectedTTestResult,
@@ -219,7 +220,7 @@ def _describe_cv(splitter) -> str:
 def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=None, rope=0.01,
                alpha=0.05, threshold=0.95, n_jobs=None, random_state=None,
                rule="champion_challenger", guardrails=None,
-               complexity=None) -> ComparisonResult:
+               complexity=None, verbose=1) -> ComparisonResult:
     """Cross-validate every model on the same folds and decide champion vs challengers.
 
     Parameters
@@ -263,6 +264,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     complexity : dict {name: number} or list of names, default=None
         Which models are simpler, for ``"simplest_within_noise"`` and ``"one_se"``: lower
         numbers (or earlier names) are simpler. None: the models as listed, simplest first.
+    verbose : int, default=1
+        1: while the models are fitted, a progress line (``model 2/3``) on stderr when it is a
+        terminal, erased at the end; nothing in pipes, files or notebooks. 0: never.
 
     Returns
     -------
@@ -343,7 +347,8 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     # guardrails included, comes from the same folds.
     runs = {name: cross_validate(est, X, y, scoring={"score": scoring, **{
         f"guard_{g}": g for g in guard_ropes}}, cv=splits, n_jobs=n_jobs, error_score="raise")
-        for name, est in named.items()}
+        for name, est in counting(named.items(), len(named),
+                                  f"compare_cv: {len(splits)} folds, model", verbose=verbose)}
     scores = {name: np.asarray(r["test_score"], dtype=np.float64) for name, r in runs.items()}
     guard_scores = {g: {name: np.asarray(r[f"test_guard_{g}"], dtype=np.float64)
                         for name, r in runs.items()} for g in guard_ropes}

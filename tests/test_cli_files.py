@@ -301,3 +301,22 @@ def test_docs_cli_page_shows_real_output(capsys, tmp_path, monkeypatch):
             assert all(got["metrics"][k] == v for k, v in doc["metrics"].items())
         else:
             assert (out or err).strip() == expected.strip(), command
+
+
+@pytest.mark.parametrize("verbose", [1, 0])
+def test_compare_cv_shows_progress_on_a_terminal_unless_verbose_0(monkeypatch, holdout,
+                                                                   verbose):
+    import sys
+
+    from sklearn.dummy import DummyClassifier
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    X = np.column_stack([holdout["score"], holdout["amount"]])
+    result = compare.compare_cv({"prior": DummyClassifier(), "logreg": LogisticRegression()},
+                                X, holdout["y"], scoring="roc_auc", cv=3, random_state=0,
+                                verbose=verbose)
+    shown = terminal.getvalue()
+    assert ("compare_cv: 3 folds, model 2/2" in shown) == bool(verbose)
+    assert shown == "" or shown.endswith("\r")
+    assert result.champion == "prior"
