@@ -130,9 +130,9 @@ def _periods(pd, when, n: int, freq):
         msg = (f"when contains {int(missing.sum())} missing date(s) (NaT; the first at position "
                f"{int(np.flatnonzero(missing)[0])}); every row needs a date.")
         raise ValueError(msg)
-    if not isinstance(freq, str) or not freq:
+    if not (isinstance(freq, str) and freq) and not isinstance(freq, pd.offsets.BaseOffset):
         msg = (f"freq must be a pandas offset alias such as 'MS' (month start), 'W' (weeks), "
-               f"'D' (days) or 'QS' (quarters), got {freq!r}.")
+               f"'D' (days) or 'QS' (quarters), or a pandas DateOffset; got {freq!r}.")
         raise TypeError(msg)
     try:
         offset = pd.tseries.frequencies.to_offset(freq)
@@ -348,7 +348,7 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
     when : array-like of shape (n,)
         The date (or time) of each row: numpy ``datetime64``, a pandas Series or
         ``DatetimeIndex``, or strings pandas can read (``"2024-01-31"``).
-    freq : str, default="MS"
+    freq : str or pandas DateOffset, default="MS"
         A pandas offset alias: ``"MS"`` month start, ``"W"`` weeks (ending Sunday), ``"D"``
         days, ``"QS"`` quarters. Periods are pandas' calendar bins (``Series.resample``).
     baseline : {"period", "rolling"}, default="period"

@@ -247,6 +247,8 @@ def test_zero_weight_period_is_left_out():
 def test_containers_give_the_same_numbers():
     y, p, when, _ = _binary(n=300)
     base = monitor.skill_over_time(y, p, when, freq="W")
+    offset = monitor.skill_over_time(y, p, when, freq=pd.offsets.Week(weekday=6))
+    np.testing.assert_array_equal(offset.skill, base.skill)
     index = pd.RangeIndex(300) + 10
     variants = [
         (pd.Series(y, index=index), pd.Series(p, index=index), pd.Series(when, index=index)),
