@@ -151,9 +151,6 @@ def _score_table(scores, models, datasets):
     if k < 2:
         msg = f"scores must have at least 2 models (columns) to compare, got {k}."
         raise ValueError(msg)
-    if N < 2:
-        msg = f"scores must have at least 2 data sets (rows) to compare across, got {N}."
-        raise ValueError(msg)
     bad = np.argwhere(~np.isfinite(values))
     if bad.size:
         i, j = bad[0]
@@ -241,6 +238,9 @@ def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
       :class:`~chimeraboost.exceptions.DegenerateMetricWarning`) and enters Holm as 1.
     - ``groups``: maximal runs of models (by average rank) within less than ``CD``.
 
+    One data set (``N = 1``) has ranks but no test: the Friedman and Wilcoxon results are NaN,
+    with a :class:`~chimeraboost.exceptions.DegenerateMetricWarning`.
+
     A :class:`~chimeraboost.exceptions.LowPowerWarning` says when ``N`` is too small for a
     test ever to reach ``alpha`` (e.g. 5 data sets: the Wilcoxon p-value is at least 0.0625).
 
@@ -264,6 +264,19 @@ def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
     avg = ranks.mean(axis=0)
     q = nemenyi_q(k, alpha)
     cd = q * math.sqrt(k * (k + 1) / (6.0 * N))
+    if N == 1:
+        # Ranks on one data set are legal; a test across data sets has no evidence.
+        warn_degenerate(f"scores has a single data set ({datasets[0]!r}): the Friedman and "
+                        "Wilcoxon tests across data sets are undefined (NaN); add data sets.")
+        nan = math.nan
+        friedman = FriedmanResult(nan, nan, k - 1) if k >= 3 else None
+        iman = FriedmanResult(nan, nan, k - 1, 0) if k >= 3 else None
+        pairwise = [PairwiseResult(models[a], models[b], float(avg[a] - avg[b]),
+                                   bool(abs(avg[a] - avg[b]) >= cd), nan, nan, nan, False)
+                    for a in range(k) for b in range(a + 1, k)]
+        groups = [tuple(models[j] for j in g) for g in _groups(avg, cd)]
+        return DatasetComparison(values, models, datasets, higher_is_better, alpha, ranks,
+                                 friedman, iman, q, cd, pairwise, groups)
     notes = _low_power(N, k, alpha, cd)
     if notes:
         _warn(f"With {N} data sets and {k} models at alpha {alpha:g}, " + "; ".join(notes)

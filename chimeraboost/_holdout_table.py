@@ -403,6 +403,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
         raise ValueError(msg)
     task = _task(models, y)
+    if task == "regression" and _to_numpy(y, "y").dtype.kind in "USO":
+        msg = ("y holds labels (strings or objects) but the models are regressors; pass the "
+               "numeric target, or classifiers for labels.")
+        raise TypeError(msg)
     classes = _classes(models, y) if task == "classification" else None
     if task == "classification":
         kind = "binary" if len(classes) == 2 else "multiclass"

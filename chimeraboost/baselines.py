@@ -99,6 +99,12 @@ def _check_X(X):
     if X.shape[1] == 0:
         msg = "X_train has no columns; the ladder needs at least one."
         raise ValueError(msg)
+    if frame and len(set(map(str, X.columns))) != X.shape[1]:
+        seen = [str(c) for c in X.columns]
+        dup = sorted({c for c in seen if seen.count(c) > 1})
+        msg = (f"X_train has duplicate column names {dup}; a column must be named once to be "
+               "selected and reported. Rename them.")
+        raise ValueError(msg)
     return X
 
 

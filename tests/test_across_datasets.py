@@ -165,7 +165,6 @@ def test_str_shows_every_number_through_the_one_formatter():
     ([1, 2, 3], {}, ValueError, r"scores must be a table of shape \(datasets, models\)"),
     ([[1, 2], [3, np.nan]], {}, ValueError, "model 'model 2' on data set 'dataset 2'"),
     ([[1], [2]], {}, ValueError, "at least 2 models"),
-    ([[1, 2]], {}, ValueError, "at least 2 data sets"),
     ([["a", "b"], ["c", "d"]], {}, TypeError, "scores must hold numbers"),
     ([[1, 2], [3, 4]], {"models": ["a"]}, ValueError, "models has 1 names but scores has 2"),
     ([[1, 2], [3, 4]], {"models": ["a", "a"]}, ValueError, "models names must be distinct"),
@@ -240,3 +239,13 @@ def test_nemenyi_q_refuses_bad_k_and_alpha():
         compare.nemenyi_q(2.5)
     with pytest.raises(ValueError, match="alpha=1.5 is outside"):
         compare.nemenyi_q(3, 1.5)
+
+
+def test_one_data_set_is_degenerate_not_an_error():
+    with pytest.warns(DegenerateMetricWarning, match="single data set"):
+        res = compare.compare_datasets(S[:1], models=NAMES)
+    assert res.average_ranks == {"boost": 1.0, "forest": 2.0, "tree": 3.0}
+    assert math.isnan(res.friedman.statistic) and math.isnan(res.friedman.pvalue)
+    assert all(math.isnan(p.pvalue) and not p.wilcoxon_different and not p.nemenyi_different
+               for p in res.pairwise)
+    assert "nan" in str(res).lower() or "n/a" in str(res)

@@ -193,3 +193,9 @@ def test_polars_string_columns_are_one_hot_encoded():
     frame = pl.DataFrame({"a": np.where(X[:, 0] > 0, "x", "y"), "b": X[:, 1]})
     models = baselines.ladder(frame, y, random_state=0)
     assert list(models)[1] == "one feature (a)"
+
+
+def test_duplicate_column_names_are_refused():
+    X, y = _xy()
+    with pytest.raises(ValueError, match=r"X_train has duplicate column names \['a'\]"):
+        baselines.ladder(pd.DataFrame(X, columns=["a", "a", "c"]), y)

@@ -392,3 +392,8 @@ def test_unordered_metrics_and_unhashable_baseline_are_refused():
 def test_cutoff_beyond_the_rows_names_the_metric():
     with pytest.raises(ValueError, match=r"primary='recall@1000': k=1000 rows is outside 1..200"):
         _table({"p": _P}, primary="recall@1000")
+
+
+def test_regressors_scored_against_string_labels_are_refused():
+    with pytest.raises(TypeError, match="y holds labels .* but the models are regressors"):
+        _table({"r": Ridge().fit(_X, _Y)}, y=_Y.astype(str))
