@@ -45,6 +45,7 @@ from ._validation import (
     estimator_family,
     finite_float,
     import_pandas,
+    label_columns,
     quantile_levels,
 )
 from .exceptions import FewResamplesWarning
@@ -138,6 +139,11 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
         msg = (f"{arg} has {arr.shape[1]} columns but y has {K} classes {np.asarray(classes).tolist()}; pass "
                "one column per class, in the order of the classes.")
         raise ValueError(msg)
+    if arr.ndim == 2:
+        # A DataFrame's columns are matched to the classes by label, never by position.
+        order = label_columns(values, classes, arg)
+        if order is not None:
+            arr = arr[:, order]
     in_unit = bool(np.all((arr >= 0) & (arr <= 1)))
     if arr.ndim == 1 and K == 2 and np.all((arr == 0) | (arr == 1)):
         # A 0/1 rule: its flag ranks the rows (flagged first, ties shared) and is its

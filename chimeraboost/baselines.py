@@ -266,6 +266,11 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     task = _task(y_train, task)
     mask = categorical_columns(X_train, cat_features)
     _check_finite(X_train, mask)
+    if feature_names is not None and (isinstance(feature_names, (str, bytes, set, frozenset, dict))
+                                      or not hasattr(feature_names, "__getitem__")):
+        msg = (f"feature_names must be a list of column names, in the order of X_train's "
+               f"columns; got a {type(feature_names).__name__}.")
+        raise TypeError(msg)
     if feature_names is not None and len(feature_names) != mask.shape[0]:
         msg = (f"feature_names has {len(feature_names)} names but X_train has "
                f"{mask.shape[0]} columns.")

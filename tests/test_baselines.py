@@ -199,3 +199,10 @@ def test_duplicate_column_names_are_refused():
     X, y = _xy()
     with pytest.raises(ValueError, match=r"X_train has duplicate column names \['a'\]"):
         baselines.ladder(pd.DataFrame(X, columns=["a", "a", "c"]), y)
+
+
+def test_unordered_feature_names_are_refused():
+    X, y = _xy()
+    for names in ("abc", {"a", "b", "c"}):
+        with pytest.raises(TypeError, match="feature_names must be a list of column names"):
+            baselines.ladder(X, y, feature_names=names)

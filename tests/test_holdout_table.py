@@ -397,3 +397,12 @@ def test_cutoff_beyond_the_rows_names_the_metric():
 def test_regressors_scored_against_string_labels_are_refused():
     with pytest.raises(TypeError, match="y holds labels .* but the models are regressors"):
         _table({"r": Ridge().fit(_X, _Y)}, y=_Y.astype(str))
+
+
+def test_probability_frame_columns_are_matched_to_classes_by_label():
+    proba = np.c_[1 - _P, _P]
+    by_position = _table({"p": proba}).rows["p"]["log_loss"]
+    swapped = pd.DataFrame(proba[:, ::-1], columns=[1, 0])
+    assert _table({"p": swapped}).rows["p"]["log_loss"] == pytest.approx(by_position, abs=1e-12)
+    with pytest.raises(ValueError, match=r"models\['p'\] is a DataFrame whose columns \['p0', 'p1'\]"):
+        _table({"p": pd.DataFrame(proba, columns=["p0", "p1"])})
