@@ -1,49 +1,117 @@
 """The code in the docs runs and prints what the docs show.
 
-Pages listed here are executed block by block: each ```python block runs in one namespace per
-page, and what it prints must equal the ```text block that follows it, verbatim.
+Every page (README.md and docs/*.md) is executed block by block, in one namespace per page and
+in a fresh working directory (examples that write files write them there):
+
+- a ```python block runs; when a ```text block follows it with nothing but blank lines
+  between, what the code prints must equal that block, verbatim. A sentence between the two
+  keeps an output block out of the comparison (an abbreviated one, for example).
+- a ```python block written as an interactive session (``>>>`` prompts) runs as a doctest:
+  each shown result must be what the line returns.
+- a block preceded by ``<!-- not executed: reason -->`` is skipped; the reason is required.
+  Used only for code that trains a benchmark panel or needs a file the page cannot provide.
+
+Shell (```bash), JSON and plain output blocks are not executed here; tests/test_cli.py and
+tests/test_cli_files.py run the commands they show.
 """
 
 import contextlib
+import doctest
 import io
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-EXECUTED = ["getting-started.md", "reading-a-report.md", "monitor.md"]
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ["docs/benchmarks.md", "docs/estimators.md", "docs/getting-started.md", "docs/index.md",
+         "docs/metrics.md", "docs/monitor.md", "docs/quantile_metrics.md",
+         "docs/reading-a-report.md"]
+LANGUAGES = {"python", "text", "bash", "json", ""}
+SKIP = re.compile(r"<!--\s*not executed:\s*(.*?)\s*-->\s*$", flags=re.S)
 
 
-def _pairs(text):
-    """(code, expected output or None) for each python block, in order."""
-    blocks = re.findall(r"```(python|text)\n(.*?)```", text, flags=re.S)
-    pairs = []
-    for i, (kind, body) in enumerate(blocks):
-        if kind == "python":
-            follows = blocks[i + 1] if i + 1 < len(blocks) else None
-            pairs.append((body, follows[1] if follows and follows[0] == "text" else None))
-    return pairs
+def _blocks(text):
+    """(language, body, prose before the block) for each fenced block, in order."""
+    blocks, lines, prose, i = [], text.splitlines(keepends=True), [], 0
+    while i < len(lines):
+        opening = re.match(r"```(\w*)\s*$", lines[i])
+        if not opening:
+            prose.append(lines[i])
+            i += 1
+            continue
+        body, i = [], i + 1
+        while not lines[i].startswith("```"):
+            body.append(lines[i])
+            i += 1
+        blocks.append((opening.group(1), "".join(body), "".join(prose)))
+        prose, i = [], i + 1
+    return blocks
 
 
-@pytest.mark.parametrize("page", EXECUTED)
-def test_page_code_prints_what_the_page_shows(page):
-    pairs = _pairs((DOCS / page).read_text())
-    assert pairs, f"{page} has no python block"
-    namespace = {}
-    for code, expected in pairs:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, page, "exec"), namespace)  # noqa: S102 - our own docs
-        if expected is not None:
-            assert out.getvalue() == expected, f"{page}: output differs from the page"
+def _steps(text):
+    """(code, expected output or None, skip reason or None) for each python block."""
+    blocks = _blocks(text)
+    steps = []
+    for i, (lang, body, before) in enumerate(blocks):
+        assert lang in LANGUAGES, f"a ```{lang} block: use python, text, bash or json"
+        if lang != "python":
+            continue
+        skip = SKIP.search(before)
+        if skip is not None:
+            assert skip.group(1), "<!-- not executed: ... --> needs a reason"
+        after = blocks[i + 1] if i + 1 < len(blocks) else None
+        shown = after[1] if after and after[0] == "text" and not after[2].strip() else None
+        steps.append((body, shown, skip and skip.group(1)))
+    return steps
+
+
+def _run_session(code, namespace, page):
+    """A block of ``>>>`` lines, run as a doctest in the page's namespace."""
+    test = doctest.DocTestParser().get_doctest(code, namespace, page, page, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    out = io.StringIO()
+    runner.run(test, out=out.write, clear_globs=False)
+    assert runner.failures == 0, f"{page}: the session differs from the page\n{out.getvalue()}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_code_prints_what_the_page_shows(page, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "__main__"}
+    try:
+        for code, expected, skip in _steps((ROOT / page).read_text()):
+            if skip:
+                continue
+            if code.lstrip().startswith(">>>"):
+                _run_session(code, namespace, page)
+                continue
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, page, "exec"), namespace)  # noqa: S102 - our own docs
+            if expected is not None:
+                assert out.getvalue() == expected, f"{page}: output differs from the page"
+    finally:
+        if "matplotlib.pyplot" in sys.modules:
+            import matplotlib.pyplot as plt
+
+            plt.close("all")
+
+
+def test_blocks_are_read_as_the_site_renders_them():
+    page = ("intro\n```python\nprint(1)\n```\n\n```text\n1\n```\n"
+            "```python\nprint(2)\n```\nabbreviated:\n```text\n...\n```\n"
+            "<!-- not executed: trains a panel -->\n```python\nfit()\n```\n")
+    assert _steps(page) == [("print(1)\n", "1\n", None), ("print(2)\n", None, None),
+                            ("fit()\n", None, "trains a panel")]
 
 
 def test_the_four_number_line_of_the_reading_page_is_the_formatters():
     from chimeraboost import metrics
 
     shown = re.search(r"```text\n(log loss 0\.3100 .*?)\n```",
-                      (DOCS / "reading-a-report.md").read_text()).group(1)
+                      (ROOT / "docs" / "reading-a-report.md").read_text()).group(1)
     # A report whose log loss is 0.31 at a 12% base rate: the formatter's own headline.
     values = {"log_loss": 0.31, "base_rate": 0.12,
               "log_loss_ref": metrics.reference_log_loss(0.12)}
