@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import html
 import math
+import os
 import re
+import traceback
 import warnings
 from collections.abc import Mapping
 
@@ -94,8 +96,16 @@ def _constant(values) -> bool:
 
 
 def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
-    s = score_estimator(est, X, y, sample_weight=w, k=k, classes=classes,
-                        arg=f"models[{name!r}]")
+    try:
+        s = score_estimator(est, X, y, sample_weight=w, k=k, classes=classes,
+                            arg=f"models[{name!r}]")
+    except (ValueError, TypeError) as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        if frames and os.sep + "chimeraboost" + os.sep in frames[-1].filename:
+            raise  # our own message, which names the argument
+        # The model's own complaint about X (shape, NaN it cannot take, ...), named.
+        msg = f"models[{name!r}] ({type(est).__name__}) could not predict on X: {exc}"
+        raise (ValueError if isinstance(exc, ValueError) else TypeError)(msg) from exc
     kind = {"classification": "probabilities", "ranking": "scores", "rule": "rule",
             "regression": "predictions", "quantile": "quantiles"}[s.task]
     out = est.predict_proba(X) if s.task == "classification" else est.predict(X)

@@ -200,7 +200,8 @@ def _splits(cv, X, y, task, random_state):
             what = ("the rarest class of y_train has" if task == "classification" else
                     "X_train has")
             msg = (f"cv={n_splits} folds but {what} only {smallest} row(s); every fold needs "
-                   "one. Pass a smaller cv.")
+                   "one. Pass a smaller cv" + (", or task='regression' if y_train is a quantity "
+                                               "(a count)." if task == "classification" else "."))
             raise ValueError(msg)
         kind = StratifiedKFold if task == "classification" else KFold
         cv = kind(n_splits=n_splits, shuffle=True, random_state=random_state)

@@ -406,3 +406,10 @@ def test_probability_frame_columns_are_matched_to_classes_by_label():
     assert _table({"p": swapped}).rows["p"]["log_loss"] == pytest.approx(by_position, abs=1e-12)
     with pytest.raises(ValueError, match=r"models\['p'\] is a DataFrame whose columns \['p0', 'p1'\]"):
         _table({"p": pd.DataFrame(proba, columns=["p0", "p1"])})
+
+
+def test_a_models_own_complaint_about_X_names_the_model():
+    model = LogisticRegression().fit(_X, _Y)
+    with pytest.raises(ValueError, match=r"models\['m'\] \(LogisticRegression\) could not predict "
+                                         "on X: Input X contains NaN"):
+        compare.holdout_table({"m": model}, np.r_[[[np.nan, 0.0]], _X[1:]], _Y, n_boot=B)

@@ -451,3 +451,9 @@ def test_one_se_refit_infinite_split_scores_are_undefined_not_best():
     # The infinite candidate would be "best" with a NaN standard error; it is left out.
     assert refit(_cv_results([[np.inf, 0.5, 0.5], [0.6, 0.7, 0.65], [0.7, 0.7, 0.71]],
                              [0.1, 1, 10])) == 2
+
+
+def test_guardrail_naming_the_primary_by_its_test_key_is_refused():
+    r = _results(a={"roc_auc": [0.8, 0.7, 0.9, 0.8, 0.75]}, b={"roc_auc": [0.8, 0.7, 0.9, 0.8, 0.7]})
+    with pytest.raises(ValueError, match="guardrails repeats the primary scoring 'test_roc_auc'"):
+        compare.compare_cv_results(r, scoring="roc_auc", guardrails={"test_roc_auc": 0.01})
