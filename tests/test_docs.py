@@ -25,9 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ["docs/benchmarks.md", "docs/estimators.md", "docs/getting-started.md", "docs/index.md",
-         "docs/metrics.md", "docs/monitor.md", "docs/quantile_metrics.md",
-         "docs/reading-a-report.md"]
+PAGES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
 LANGUAGES = {"python", "text", "bash", "json", ""}
 SKIP = re.compile(r"<!--\s*not executed:\s*(.*?)\s*-->\s*$", flags=re.S)
 
@@ -73,6 +71,7 @@ def _run_session(code, namespace, page):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     out = io.StringIO()
     runner.run(test, out=out.write, clear_globs=False)
+    namespace.update(test.globs)  # the DocTest ran in a copy; later blocks see its names
     assert runner.failures == 0, f"{page}: the session differs from the page\n{out.getvalue()}"
 
 
