@@ -518,3 +518,13 @@ def test_polars_and_pyarrow_input_equal_numpy():
     assert metrics.regression_report(pl.Series(yr), pa.array(pr))["r2"] == (
         metrics.regression_report(yr, pr)["r2"]
     )
+
+
+def test_losses_of_a_model_without_probabilities_are_nan_in_any_subset():
+    # A ranking-only evaluator asked for losses alone: NaN, as in its full report, not a crash.
+    ev = metrics.classification_evaluator([0, 1, 0, 1], [0, 1], score=[.1, .4, .35, .8])
+    out = ev.evaluate(metrics=["log_loss", "brier_skill"])
+    assert np.isnan(out["log_loss"][0]) and np.isnan(out["brier_skill"][0])
+    full = metrics.ranking_report([0, 1, 0, 1], [.1, .4, .35, .8], [0, 1])
+    # Both positives (.4, .8) score above both negatives (.1, .35): AUC 1.
+    assert np.isnan(full["log_loss"]) and full["roc_auc"] == 1.0
