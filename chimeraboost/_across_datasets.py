@@ -120,8 +120,8 @@ def _score_table(scores, models, datasets):
             msg = (f"{arg} must be a list of names, one per {'column' if arg == 'models' else 'row'}"
                    f" of scores, in order; got a {type(given).__name__}.")
             raise TypeError(msg)
-    if values.dtype.kind in "US":
-        msg = f"scores must hold numbers, got strings (dtype {values.dtype})."
+    if values.dtype.kind in "USmMc":
+        msg = f"scores must hold real numbers, got dtype {values.dtype}."
         raise TypeError(msg)
     if values.dtype.kind == "O":  # pandas NA / None in a cell: a missing score, said below
         values = np.array([[np.nan if _is_missing_value(v) else v for v in row]
@@ -134,7 +134,7 @@ def _score_table(scores, models, datasets):
     try:
         values = values.astype(np.float64)
     except (TypeError, ValueError):
-        msg = f"scores must hold numbers, got dtype {values.dtype}."
+        msg = f"scores must hold real numbers, got dtype {values.dtype}."
         raise TypeError(msg) from None
     N, k = values.shape
     models = [f"model {j + 1}" for j in range(k)] if models is None else [str(m) for m in models]

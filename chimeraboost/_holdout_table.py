@@ -403,7 +403,9 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     if baseline is not None and not isinstance(baseline, str):
         msg = f"baseline must be the name (str) of one of the models or None, got {baseline!r}."
         raise TypeError(msg)
-    check_no_missing(_to_numpy(y, "y"), "y")  # a missing label is never a negative
+    if check_no_missing(_to_numpy(y, "y"), "y").dtype.kind in "mMc":  # NaN: never a negative
+        msg = f"y holds {_to_numpy(y, 'y').dtype} values; pass class labels or a real target."
+        raise TypeError(msg)
     level = check_level(ci, "ci")
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)

@@ -60,6 +60,9 @@ def _task(y, task) -> str:
         msg = f"task must be 'classification', 'regression' or None, got {task!r}."
         raise ValueError(msg)
     arr = check_no_missing(as_1d(y, "y_train"), "y_train")
+    if arr.dtype.kind in "mMc":
+        msg = (f"y_train holds {arr.dtype} values; pass class labels or a real-valued target.")
+        raise TypeError(msg)
     if task == "regression" or (task is None and arr.dtype.kind == "f"):
         finite_float(arr, "y_train")  # strings, NaN or infinity in a quantity: refused here
         return "regression"
@@ -114,6 +117,12 @@ def _check_finite(X, mask) -> None:
         col = X[:, j] if isinstance(X, np.ndarray) else (
             X.iloc[:, j] if hasattr(X, "iloc") else X[:, j])
         col = np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col)
+        if col.dtype.kind in "mMc":
+            kind = {"m": "durations", "M": "dates", "c": "complex numbers"}[col.dtype.kind]
+            example = " (e.g. days since a date)" if kind != "complex numbers" else ""
+            msg = (f"X_train column {cols[j]!r} holds {kind} ({col.dtype}); convert it to real "
+                   f"numbers{example}, or name it in cat_features.")
+            raise TypeError(msg)
         try:
             values = col.astype(np.float64)
         except (TypeError, ValueError):

@@ -165,7 +165,7 @@ def test_str_shows_every_number_through_the_one_formatter():
     ([1, 2, 3], {}, ValueError, r"scores must be a table of shape \(datasets, models\)"),
     ([[1, 2], [3, np.nan]], {}, ValueError, "model 'model 2' on data set 'dataset 2'"),
     ([[1], [2]], {}, ValueError, "at least 2 models"),
-    ([["a", "b"], ["c", "d"]], {}, TypeError, "scores must hold numbers"),
+    ([["a", "b"], ["c", "d"]], {}, TypeError, "scores must hold real numbers"),
     ([[1, 2], [3, 4]], {"models": ["a"]}, ValueError, "models has 1 names but scores has 2"),
     ([[1, 2], [3, 4]], {"models": ["a", "a"]}, ValueError, "models names must be distinct"),
     ([[1, 2], [3, 4]], {"datasets": ["x"]}, ValueError, "datasets has 1 names"),
@@ -249,3 +249,8 @@ def test_one_data_set_is_degenerate_not_an_error():
     assert all(math.isnan(p.pvalue) and not p.wilcoxon_different and not p.nemenyi_different
                for p in res.pairwise)
     assert "nan" in str(res).lower() or "n/a" in str(res)
+
+
+def test_complex_or_date_scores_are_refused_not_cast():
+    with pytest.raises(TypeError, match="scores must hold real numbers, got dtype complex128"):
+        compare.compare_datasets(S + 1j)

@@ -206,3 +206,15 @@ def test_unordered_feature_names_are_refused():
     for names in ("abc", {"a", "b", "c"}):
         with pytest.raises(TypeError, match="feature_names must be a list of column names"):
             baselines.ladder(X, y, feature_names=names)
+
+
+def test_dates_and_complex_numbers_are_refused_not_cast():
+    X, y = _xy()
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    frame["t"] = pd.date_range("2020-01-01", periods=len(y), freq="D")
+    with pytest.raises(TypeError, match="X_train column 't' holds dates"):
+        baselines.ladder(frame, y)
+    with pytest.raises(TypeError, match="X_train column 0 holds complex numbers"):
+        baselines.ladder(X + 1j, y)
+    with pytest.raises(TypeError, match="y_train holds datetime64"):
+        baselines.ladder(X, pd.date_range("2020-01-01", periods=len(y)))

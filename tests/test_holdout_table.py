@@ -413,3 +413,8 @@ def test_a_models_own_complaint_about_X_names_the_model():
     with pytest.raises(ValueError, match=r"models\['m'\] \(LogisticRegression\) could not predict "
                                          "on X: Input X contains NaN"):
         compare.holdout_table({"m": model}, np.r_[[[np.nan, 0.0]], _X[1:]], _Y, n_boot=B)
+
+
+def test_date_targets_are_refused():
+    with pytest.raises(TypeError, match="y holds datetime64"):
+        _table({"p": _P}, y=pd.date_range("2020-01-01", periods=len(_Y)).to_numpy())
