@@ -96,6 +96,14 @@ def _constant(values) -> bool:
 
 
 def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
+    own = getattr(est, "classes_", None) if classes is not None else None
+    if own is not None and len(own) > 0 and (
+            len(own) != len(classes)
+            or set(np.asarray(own).tolist()) != set(np.asarray(classes).tolist())):
+        msg = (f"models[{name!r}] predicts classes {np.asarray(own).tolist()} but the table's "
+               f"classes are {np.asarray(classes).tolist()} (from the first fitted classifier, "
+               "or y); every row of one table must predict the same classes.")
+        raise ValueError(msg)
     try:
         s = score_estimator(est, X, y, sample_weight=w, k=k, classes=classes,
                             arg=f"models[{name!r}]")

@@ -271,6 +271,12 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     >>> list(models)
     ['prior', 'one feature (worst perimeter)', 'linear']
     """
+    if not (random_state is None or isinstance(random_state, np.random.RandomState) or (
+            isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
+            and 0 <= random_state < 2**32)):
+        msg = (f"random_state must be None, an int in [0, 2**32) or a numpy RandomState, got "
+               f"{random_state!r}.")
+        raise TypeError(msg)
     X_train = _check_X(X_train)
     n = check_rows(X_train, y_train)
     task = _task(y_train, task)

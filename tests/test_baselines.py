@@ -218,3 +218,10 @@ def test_dates_and_complex_numbers_are_refused_not_cast():
         baselines.ladder(X + 1j, y)
     with pytest.raises(TypeError, match="y_train holds datetime64"):
         baselines.ladder(X, pd.date_range("2020-01-01", periods=len(y)))
+
+
+def test_bad_random_state_is_refused_by_name():
+    X, y = _xy()
+    for seed in ("abc", -1, 1.5):
+        with pytest.raises(TypeError, match="random_state must be None, an int"):
+            baselines.ladder(X, y, random_state=seed)

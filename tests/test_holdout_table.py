@@ -418,3 +418,11 @@ def test_a_models_own_complaint_about_X_names_the_model():
 def test_date_targets_are_refused():
     with pytest.raises(TypeError, match="y holds datetime64"):
         _table({"p": _P}, y=pd.date_range("2020-01-01", periods=len(_Y)).to_numpy())
+
+
+def test_models_predicting_other_classes_are_named():
+    binary = LogisticRegression().fit(_X, _Y)
+    strings = LogisticRegression().fit(_X, np.where(_Y == 1, "b", "a"))
+    with pytest.raises(ValueError, match=r"models\['s'\] predicts classes \['a', 'b'\] but the "
+                                         r"table's classes are \[0, 1\]"):
+        _table({"m": binary, "s": strings})
