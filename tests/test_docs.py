@@ -27,7 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
 LANGUAGES = {"python", "text", "bash", "json", ""}
-SKIP = re.compile(r"<!--\s*not executed:\s*(.*?)\s*-->\s*$", flags=re.S)
+SKIP = re.compile(r"<!--\s*not executed:\s*((?:(?!-->).)*?)\s*-->\s*$", flags=re.S)
 
 
 def _blocks(text):
@@ -68,7 +68,7 @@ def _steps(text):
 def _run_session(code, namespace, page):
     """A block of ``>>>`` lines, run as a doctest in the page's namespace."""
     test = doctest.DocTestParser().get_doctest(code, namespace, page, page, 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner = doctest.DocTestRunner()  # no ELLIPSIS: a session shows its whole output
     out = io.StringIO()
     runner.run(test, out=out.write, clear_globs=False)
     namespace.update(test.globs)  # the DocTest ran in a copy; later blocks see its names
@@ -101,9 +101,10 @@ def test_page_code_prints_what_the_page_shows(page, tmp_path, monkeypatch):
 def test_blocks_are_read_as_the_site_renders_them():
     page = ("intro\n```python\nprint(1)\n```\n\n```text\n1\n```\n"
             "```python\nprint(2)\n```\nabbreviated:\n```text\n...\n```\n"
-            "<!-- not executed: trains a panel -->\n```python\nfit()\n```\n")
+            "<!-- not executed: trains a panel -->\n```python\nfit()\n```\n"
+            "<!-- not executed: old --> a sentence <!-- a comment -->\n```python\nrun()\n```\n")
     assert _steps(page) == [("print(1)\n", "1\n", None), ("print(2)\n", None, None),
-                            ("fit()\n", None, "trains a panel")]
+                            ("fit()\n", None, "trains a panel"), ("run()\n", None, None)]
 
 
 def test_the_four_number_line_of_the_reading_page_is_the_formatters():
