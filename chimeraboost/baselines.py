@@ -43,8 +43,8 @@ from ._validation import (
     as_1d,
     categorical_columns,
     check_no_missing,
+    check_aligned,
     check_positive_int,
-    check_rows,
     finite_float,
 )
 
@@ -278,7 +278,11 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
                f"{random_state!r}.")
         raise TypeError(msg)
     X_train = _check_X(X_train)
-    n = check_rows(X_train, y_train)
+    n, n_y = X_train.shape[0], as_1d(y_train, "y_train").shape[0]
+    if n != n_y:
+        msg = f"X_train has {n} rows but y_train has {n_y}; they must describe the same rows."
+        raise ValueError(msg)
+    check_aligned(X_train=X_train, y_train=y_train)
     task = _task(y_train, task)
     mask = categorical_columns(X_train, cat_features)
     _check_finite(X_train, mask)

@@ -120,9 +120,9 @@ def test_bad_arguments_name_themselves(cancer, kwargs, error, match):
 
 def test_bad_targets_are_refused(cancer):
     X, y = cancer
-    with pytest.raises(ValueError, match="X has 300 rows but y has 299"):
+    with pytest.raises(ValueError, match="X_train has 300 rows but y_train has 299"):
         baselines.ladder(X, y.iloc[:-1])
-    with pytest.raises(ValueError, match="y must be 1-dimensional"):
+    with pytest.raises(ValueError, match="y_train must be 1-dimensional"):
         baselines.ladder(X, np.column_stack([y, y]))
 
 
@@ -225,3 +225,9 @@ def test_bad_random_state_is_refused_by_name():
     for seed in ("abc", -1, 1.5):
         with pytest.raises(TypeError, match="random_state must be None, an int"):
             baselines.ladder(X, y, random_state=seed)
+
+
+def test_misaligned_pandas_indexes_name_x_train_and_y_train():
+    X, y = _xy()
+    with pytest.raises(ValueError, match="X_train and y_train carry different pandas indexes"):
+        baselines.ladder(pd.DataFrame(X), pd.Series(y, index=np.arange(len(y)) + 1))
