@@ -29,6 +29,7 @@ import numpy as np
 
 from . import metrics, quantile_metrics, resampling
 from ._facts import ABOUT_THE_ROWS, is_loss
+from ._progress import working
 from ._format import (
     NA,
     NO_PROBA,
@@ -381,13 +382,17 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
     ci_dict, dropped, vs = None, {}, None
     if incumbent is not None:
-        paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
-                                             random_state=random_state)
+        # A status line on a terminal only, and only past 2 s (see _progress): silent in
+        # notebooks, pipes, logs and tests.
+        with working(f"report: {n_boot:,} paired resamples"):
+            paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
+                                                 random_state=random_state)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
         if level is not None:
             ci_dict, dropped = _intervals(paired.model, model.point, level)
     elif level is not None:
-        boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
+        with working(f"report: {n_boot:,} resamples"):
+            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
         ci_dict, dropped = _intervals(boot, model.point, level)
     base_report, delong = None, None
     if incumbent is not None:

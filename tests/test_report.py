@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.calibration import CalibratedClassifierCV
-from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, make_classification
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.metrics import accuracy_score, r2_score, roc_auc_score
@@ -407,3 +407,36 @@ def test_duck_typed_quantile_model():
     _assert_same(rep, quantile_metrics.quantile_report(y, model.predict(X), model.quantiles))
     with pytest.raises(NotFittedError, match="estimator"):
         report(_DuckQuantiles(), X, y)
+
+
+def test_report_progress_shows_on_a_terminal_only(monkeypatch, capsys):
+    # Past its delay, a bootstrap draws a status line on a terminal; elsewhere it is silent.
+    import io
+    import sys
+
+    from chimeraboost import _progress
+
+    X, y = make_classification(n_samples=300, random_state=0)
+    model = LogisticRegression().fit(X, y)
+    report(model, X, y, ci=0.95, n_boot=1000, random_state=0)
+    assert capsys.readouterr().err == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    real = _progress.working
+    monkeypatch.setattr("chimeraboost._report.working",
+                        lambda message: real(message, delay=0.05, interval=0.01))
+    slow = resampling.bootstrap
+
+    def bootstrap(*args, **kwargs):  # long enough for the line to be drawn, whatever the load
+        import time
+        time.sleep(0.5)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(resampling, "bootstrap", bootstrap)
+    report(model, X, y, ci=0.95, n_boot=1000, random_state=0)
+    assert "report: 1,000 resamples" in screen.getvalue()
