@@ -371,7 +371,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     of only 0 and 1 (or bool) is a **0/1 rule**: 1 flags the second class, the flag ranks
     the rows (flagged first, ties shared, so recall@k of a rule is honest) and is its
     decision (accuracy, F1), and it has no log loss, Brier score or calibration ("n/a");
-    any other numbers are **scores** that rank the rows only. For regression, an array is
+    any other numbers are **scores** that rank the rows only. A DataFrame's columns are
+    matched to the classes by label (``[1, 0]`` is reordered; labels that are not the
+    classes are refused); a binary (n, 2) array in [0, 1] whose rows do not sum to 1 is
+    refused rather than read as scores. For regression, an array is
     the predictions. With arrays only, ``y`` of float dtype means regression, anything else
     classification.
 
