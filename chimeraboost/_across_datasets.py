@@ -36,6 +36,7 @@ References
 from __future__ import annotations
 
 import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -315,7 +316,11 @@ def _pairwise(values, models, avg, cd, alpha) -> list[PairwiseResult]:
             stat.append(math.nan)
             p.append(math.nan)
             continue
-        res = stats.wilcoxon(d)
+        with warnings.catch_warnings():
+            # Older scipy announces, as a UserWarning, that it switches to the normal
+            # approximation (zeros, or too few pairs); the method is scipy's either way.
+            warnings.simplefilter("ignore", UserWarning)
+            res = stats.wilcoxon(d)
         stat.append(float(res.statistic))
         p.append(float(res.pvalue))
     adjusted = holm([1.0 if math.isnan(x) else x for x in p], alpha).pvalues_adjusted

@@ -122,6 +122,10 @@ def _periods(pd, when, n: int, freq):
         msg = (f"when could not be read as dates: {str(exc).splitlines()[0]} Pass datetime64 "
                "values, pandas timestamps or ISO strings ('2024-01-31').")
         raise ValueError(msg) from None
+    if hasattr(dti, "as_unit"):
+        # One resolution whatever the input (pandas < 3 keeps datetime64[s] as seconds), so
+        # that the period labels of the same dates are the same index.
+        dti = dti.as_unit("ns")
     if dti.ndim != 1 or len(dti) != n:
         msg = f"when has {len(dti)} rows but y has {n}; pass one date per row."
         raise ValueError(msg)
