@@ -37,6 +37,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.multiclass import type_of_target
 
+from ._progress import counting
 from ._validation import (
     _is_sparse,
     _to_numpy,
@@ -223,7 +224,7 @@ def _take(X, rows):
 
 
 def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task=None,
-           feature_names=None) -> dict:
+           feature_names=None, verbose=1) -> dict:
     """Fit the ladder of simple models, simplest first.
 
     Parameters
@@ -246,6 +247,9 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     feature_names : sequence of str, default=None
         Names of the columns of an array ``X_train``, for the name of the one-feature rung
         (a DataFrame's own column names are used in any case).
+    verbose : int, default=1
+        On a terminal, a status line counts the columns as they are cross-validated; nothing
+        is written to pipes, logs or notebooks, or with ``verbose=0``.
 
     Returns
     -------
@@ -309,11 +313,14 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
         # Every class named, so that a test fold lacking one still has a log loss.
         scoring = make_scorer(log_loss, greater_is_better=False, response_method="predict_proba",
                               labels=np.unique(y))
+    # One cross-validation per column: "ladder: column j/p" on a terminal, silent elsewhere.
+    columns = counting(range(mask.shape[0]), mask.shape[0], "ladder: column",
+                       verbose=bool(verbose))
     scores = [
         float(np.mean(cross_val_score(
             one_feature_model(X_train, j, cat_features=mask, task=task), X_train, y,
             scoring=scoring, cv=splits, error_score="raise")))
-        for j in range(mask.shape[0])
+        for j in columns
     ]
     best = int(np.argmax(scores))
     prior = DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor()

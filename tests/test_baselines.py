@@ -231,3 +231,25 @@ def test_misaligned_pandas_indexes_name_x_train_and_y_train():
     X, y = _xy()
     with pytest.raises(ValueError, match="X_train and y_train carry different pandas indexes"):
         baselines.ladder(pd.DataFrame(X), pd.Series(y, index=np.arange(len(y)) + 1))
+
+
+def test_ladder_counts_columns_on_a_terminal_only(monkeypatch, capsys):
+    import io
+    import sys
+
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:120, :4], y[:120]
+    cb.baselines.ladder(X, y, random_state=0)
+    assert capsys.readouterr().err == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for verbose, shown in ((1, True), (0, False)):
+        screen = Terminal()
+        monkeypatch.setattr(sys, "stderr", screen)
+        cb.baselines.ladder(X, y, random_state=0, verbose=verbose)
+        assert ("ladder: column 4/4" in screen.getvalue()) is shown
