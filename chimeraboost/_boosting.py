@@ -24,6 +24,8 @@ from scipy.special import expit, log_expit, logsumexp, softmax
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_array
 
+from ._validation import categorical_columns
+
 # Speed/accuracy presets. Lower learning rates need more iterations and more patience before
 # early stopping gives up; quality 3 is tuned to cost about what HistGradientBoosting's
 # defaults cost (measured in benchmarks/run_benchmarks.py). max_features (the share of
@@ -120,13 +122,6 @@ def _is_dataframe(X) -> bool:
     return hasattr(X, "iloc") and hasattr(X, "dtypes") and hasattr(X, "columns")
 
 
-def _is_categorical_dtype(dtype) -> bool:
-    if isinstance(dtype, np.dtype):
-        return dtype.kind in "OSU"
-    # pandas extension dtypes: category, string / str (pandas >= 3 default for text).
-    return getattr(dtype, "name", "") in ("category", "string", "str")
-
-
 def _is_missing(value) -> bool:
     return value is None or (isinstance(value, float) and value != value) or (
         type(value).__name__ in ("NAType", "NaTType")
@@ -144,15 +139,11 @@ class ColumnEncoder:
 
     def fit(self, X, cat_features):
         self.is_frame_ = _is_dataframe(X)
-        names = [str(c) for c in X.columns] if self.is_frame_ else None
         X = X if self.is_frame_ else check_array(X, dtype=None, ensure_all_finite=False)
-        n_features = X.shape[1]
-        mask = np.zeros(n_features, dtype=bool)
-        if self.is_frame_:
-            mask |= np.array([_is_categorical_dtype(dt) for dt in X.dtypes], dtype=bool)
-        mask |= _cat_mask(cat_features, n_features, names)
-        self.mask_ = mask
-        self.mappings_ = {j: _fit_mapping(_column(X, j)) for j in np.flatnonzero(mask)}
+        # One definition of "categorical" (dtype, or named in cat_features), shared with the
+        # ladder of baselines.
+        self.mask_ = categorical_columns(X, cat_features)
+        self.mappings_ = {j: _fit_mapping(_column(X, j)) for j in np.flatnonzero(self.mask_)}
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -170,38 +161,6 @@ class ColumnEncoder:
             col = _column(X, j)
             out[:, j] = _encode(col, self.mappings_[j]) if self.mask_[j] else _as_float(col, j)
         return out
-
-
-def _cat_mask(cat_features, n_features: int, names) -> np.ndarray:
-    mask = np.zeros(n_features, dtype=bool)
-    if cat_features is None:
-        return mask
-    items = np.asarray(cat_features)
-    if items.dtype == bool:
-        if items.shape != (n_features,):
-            msg = (f"cat_features as a boolean mask must have one entry per column "
-                   f"({n_features}), got shape {items.shape}.")
-            raise ValueError(msg)
-        return items.copy()
-    for item in np.atleast_1d(items).tolist():
-        mask[_column_index(item, n_features, names)] = True
-    return mask
-
-
-def _column_index(item, n_features: int, names) -> int:
-    if isinstance(item, str):
-        if names is None or item not in names:
-            where = "X has no column names" if names is None else f"columns are {names}"
-            msg = f"cat_features names column {item!r}, which is not in X ({where})."
-            raise ValueError(msg)
-        return names.index(item)
-    if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral):
-        msg = f"cat_features must hold column indices or names, got {item!r}."
-        raise TypeError(msg)
-    if not 0 <= item < n_features:
-        msg = f"cat_features index {item} is outside 0..{n_features - 1}."
-        raise ValueError(msg)
-    return int(item)
 
 
 def _column(X, j: int) -> np.ndarray:

@@ -694,10 +694,13 @@ def categorical_columns(X, cat_features=None, name: str = "cat_features") -> np.
                 msg = f"{name} names column {item!r}, which is not in X ({where})."
                 raise ValueError(msg)
             mask[names.index(item)] = True
-        elif isinstance(item, numbers.Integral) and -n_features <= item < n_features:
-            mask[item] = True
-        else:
+        elif isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral):
             msg = (f"{name} must hold column names, indexes in 0..{n_features - 1} or a "
                    f"boolean mask, got {item!r}.")
+            raise TypeError(msg)
+        elif not -n_features <= item < n_features:
+            msg = f"{name} index {item} is outside 0..{n_features - 1}."
             raise ValueError(msg)
+        else:
+            mask[item] = True
     return mask
