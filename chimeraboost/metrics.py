@@ -30,13 +30,20 @@ weight vectors; the bootstrap in ``resampling`` reuses exactly these definitions
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
 from . import _kernels
 from ._format import format_report
 from ._kernels import replicate_weights as _weights
+from ._classification import (
+    ClassificationEvaluator,
+    as_prior,
+    classification_evaluator,
+    plain_label,
+    prior_of,
+    ref_brier,
+    ref_log_loss,
+)
 from ._regression import RegressionEvaluator, regression_evaluator, regression_report
 from ._reliability import ReliabilityCurve, reliability_curve
 from ._validation import (
@@ -45,12 +52,9 @@ from ._validation import (
     check_classes,
     check_k,
     check_numeric_1d,
-    check_proba,
     check_same_length,
     check_sample_weight,
     encode_labels,
-    finite_float,
-    label_columns,
     unit_scale,
     warn_degenerate,
 )
@@ -79,28 +83,7 @@ __all__ = [
     "format_report",
 ]
 
-_EPS = np.finfo(np.float64).eps
-
-
 # --------------------------------------------------------------------------- references
-
-
-def _as_prior(prior, name: str = "prior") -> np.ndarray:
-    try:
-        p = np.atleast_1d(np.asarray(prior, dtype=np.float64))
-    except (TypeError, ValueError):
-        msg = (f"{name} must be a probability or a vector of class probabilities, got "
-               f"{prior!r}.")
-        raise TypeError(msg) from None
-    if p.ndim != 1 or p.shape[0] == 0:
-        msg = f"{name} must be a probability or a vector of class probabilities, got {prior!r}."
-        raise ValueError(msg)
-    if p.shape[0] == 1:
-        p = np.array([1.0 - p[0], p[0]])
-    if np.any(~np.isfinite(p)) or np.any(p < 0) or np.any(p > 1) or abs(p.sum() - 1) > 1e-6:
-        msg = f"{name} must hold probabilities in [0, 1] summing to 1, got {prior!r}."
-        raise ValueError(msg)
-    return p
 
 
 def reference_log_loss(prior, outcome_prior=None) -> float:
@@ -142,7 +125,7 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
     0.6931
     """
     q, r = _prior_pair(prior, outcome_prior)
-    return float(_ref_log_loss(r[None], q)[0])
+    return float(ref_log_loss(r[None], q)[0])
 
 
 def reference_brier(prior, outcome_prior=None) -> float:
@@ -181,488 +164,17 @@ def reference_brier(prior, outcome_prior=None) -> float:
     0.5
     """
     q, r = _prior_pair(prior, outcome_prior)
-    return float(_ref_brier(r[None], q)[0])
+    return float(ref_brier(r[None], q)[0])
 
 
 def _prior_pair(prior, outcome_prior):
-    q = _as_prior(prior)
-    r = q if outcome_prior is None else _as_prior(outcome_prior, "outcome_prior")
+    q = as_prior(prior)
+    r = q if outcome_prior is None else as_prior(outcome_prior, "outcome_prior")
     if r.shape != q.shape:
         msg = (f"prior has {q.shape[0]} classes but outcome_prior has {r.shape[0]}; both "
                "must list the same classes in the same order.")
         raise ValueError(msg)
     return q, r
-
-
-def _ref_log_loss(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """(B, K) outcome frequencies, (K,) or (B, K) forecast -> (B,) log loss; ``inf`` where a
-    class that occurs is forecast with probability 0 (0 log 0 counts as 0)."""
-    q = np.broadcast_to(q, r.shape)
-    with np.errstate(divide="ignore"):
-        terms = np.where(r > 0, -r * np.log(np.where(r > 0, q, 1.0)), 0.0)
-    return np.sum(terms, axis=-1)
-
-
-def _ref_brier(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    return 1.0 - 2.0 * np.sum(r * q, axis=-1) + np.sum(q * q, axis=-1)
-
-
-def _skill(loss: np.ndarray, ref: np.ndarray, undefined: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        skill = 1.0 - loss / ref
-    return np.where(undefined | (ref <= 0), np.nan, skill)
-
-
-# --------------------------------------------------------------------------- evaluators
-
-
-class ClassificationEvaluator:
-    """Validated classification data, sorted once; ``evaluate`` scores any weight vectors.
-
-    Built by :func:`classification_evaluator`. Numbers that the model cannot give (log loss
-    of a model without probabilities) are NaN.
-    """
-
-    def __init__(self, codes, classes, sample_weight, proba, score, pred, base_prior, k):
-        self.codes, self.classes = codes, classes
-        self.n, self.n_classes = codes.shape[0], classes.shape[0]
-        # Weights are kept on a unit scale (exactly: a power of two), so that sums and
-        # products of them neither underflow nor overflow; positives are scaled back.
-        self.sample_weight, self._weight_scale = unit_scale(sample_weight)
-        self.base_prior, self.k = base_prior, k
-        self.has_proba = proba is not None
-        binary = self.n_classes == 2
-        if proba is not None:
-            # In place, with one row-length temporary: at 10^7 rows every copy is 80 MB.
-            p_true = np.take_along_axis(proba, codes[:, None], axis=1)[:, 0]
-            # sum_k p_k^2 - 2 p_true + 1, column by column (einsum over a short inner axis is
-            # slower).
-            brier, tmp = np.square(proba[:, 0]), np.empty_like(p_true)
-            for j in range(1, self.n_classes):
-                brier += np.square(proba[:, j], out=tmp)
-            brier -= np.multiply(p_true, 2.0, out=tmp)
-            brier += 1.0
-            del tmp
-            self._brier_row = brier
-            np.clip(p_true, _EPS, 1 - _EPS, out=p_true)
-            self._log_loss_row = np.negative(np.log(p_true, out=p_true), out=p_true)
-            score = proba[:, 1] if binary else proba
-            # The predicted class is the first of the largest probabilities, as np.argmax.
-            pred = (proba[:, 1] > proba[:, 0]).astype(np.int8) if binary else np.argmax(proba, 1)
-        self.pred = pred
-        # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
-        # Binary problems need the positive class only (class 0 is its mirror image).
-        self._score = score
-        self._ranks_cache = None
-        self._auc_only = None
-        self._curves_cache = self._sq_cache = self._row_matrix = None
-
-    @property
-    def _curves(self):
-        # Per score column (one for binary problems, one per class otherwise): every ranking
-        # and calibration number of that column's event from one sort and two cumulative sums
-        # per weight vector (_kernels.BinaryCurves). None without scores.
-        if self._curves_cache is None and self._score is not None:
-            if self._score.ndim == 1:
-                self._curves_cache = [
-                    _kernels.BinaryCurves(self._score, self.codes == 1, self.pred)]
-            else:
-                self._curves_cache = [_kernels.BinaryCurves(s, self.codes == j)
-                                      for j, s in enumerate(self._score.T)]
-        return self._curves_cache
-
-    @property
-    def _ranks(self):
-        # The sort is the expensive part; built on first use, so that log loss, Brier and
-        # their skills alone (the scorers' numbers) never pay for it.
-        if self._ranks_cache is None:
-            self._ranks_cache = []
-            score = self._score
-            if score is not None:
-                columns = [(1, score)] if score.ndim == 1 else list(enumerate(score.T))
-                for j, s in columns:
-                    event = (self.codes == j).astype(np.float64)
-                    sq = (s - event) ** 2 if self.has_proba else None
-                    self._ranks_cache.append((event, _kernels.GroupSums(s), sq))
-        return self._ranks_cache
-
-    def evaluate(self, counts=None, warn: bool = True, metrics=None) -> dict:
-        """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
-
-        ``counts`` (B, n) multiplies the sample weights (bootstrap resampling counts);
-        ``None`` evaluates the data as given (B = 1). ``metrics`` (key names, default all)
-        computes only the groups of numbers those keys belong to; the dict then holds at
-        least those keys plus ``base_rate`` and ``positives``. ``metrics=["roc_auc"]`` on a
-        binary problem takes a lean path (:class:`_kernels.BinaryRocAuc`), same number.
-        """
-        W = _weights(self.sample_weight, counts, self.n)
-        want = _EVALUATOR_KEYS if metrics is None else self._check_keys(metrics)
-        if want <= {"roc_auc", "base_rate", "positives"} and self._score is not None and (
-            self._score.ndim == 1
-        ):
-            return self._roc_auc_only(W)
-        ws = W.sum(axis=1)
-        K = self.n_classes
-        rows = self._row_sums(W)
-        r = _kernels.fraction(rows["class"], ws[:, None])
-        single = np.sum(r > 0, axis=1) < 2
-        out = {"base_rate": r[:, 1] if K == 2 else r,
-               "positives": r[:, -1] * ws * self._weight_scale}
-        sums, curves = [], None
-        if want & (_CORP_KEYS | _RANKING_KEYS) and self._curves is not None:
-            corp = bool(want & _CORP_KEYS) and self.has_proba
-            curves = [c(W, corp=corp) for c in self._curves]
-        elif want & (_CORP_KEYS | _RANKING_KEYS):
-            # Per class: weight of events and of all rows in each group of tied scores.
-            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
-        if want & _CORP_KEYS:
-            out.update(self._proper_scores(W, ws, r, single, sums, curves, rows))
-        elif want & _PROPER_KEYS:
-            # Without probabilities there is no loss to compute: NaN, as in the full report.
-            out.update(self._losses(W, ws, r, single, rows) if self.has_proba else
-                       dict.fromkeys(_PROPER_KEYS - _CORP_KEYS, np.full(W.shape[0], np.nan)))
-        if want & _RANKING_KEYS:
-            out.update(self._ranking(W, r, sums, curves))
-        if want & _THRESHOLD_KEYS:
-            out.update(self._thresholds(W, ws, curves))
-        if warn:
-            self._warn(want, r[0], single[0], out)
-        return out
-
-    def _warn(self, want, r, single, out) -> None:
-        """One warning per degenerate case of the first weight vector, saying what is NaN."""
-        undefined = ["ROC-AUC"] if want & {"roc_auc"} and self._score is not None else []
-        if self.base_prior is None:
-            undefined += [k for k in ("log_loss_skill", "brier_skill") if k in want]
-        if single and undefined:
-            label = _plain(self.classes[int(np.argmax(r))])
-            why = "" if self.base_prior is not None else (
-                " (skills are measured against y's own base rate, which is then certain)")
-            warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
-                            f"{'is' if len(undefined) == 1 else 'are'} undefined{why}: NaN.")
-        if self.base_prior is not None:
-            perfect = [k for k in ("log_loss", "brier")
-                       if f"{k}_skill" in want and out.get(f"{k}_ref", [1.0])[0] <= 0]
-            if perfect:
-                warn_degenerate(
-                    f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
-                    f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
-        absent = [_plain(c) for c, rk in zip(self.classes, r) if rk <= 0]
-        if self.n_classes > 2 and absent and not single and want & {"roc_auc", "pr_auc"} \
-                and self._score is not None:
-            warn_degenerate(f"y holds no rows of class(es) {absent}: the macro one-vs-rest "
-                            "ROC-AUC and PR-AUC over all classes are undefined (NaN).")
-        ref = out.get("log_loss_ref")
-        if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
-            zero = [_plain(c) for c, q, rk in zip(self.classes, self.base_prior, r)
-                    if q == 0 and rk > 0]
-            warn_degenerate(
-                f"The reference prior gives class(es) {zero} probability 0, but y holds them: "
-                "the no-skill forecast's log loss is infinite, so log_loss_skill is undefined "
-                "(NaN). Use a baseline in which every class occurs, or the Brier skill."
-            )
-
-    @staticmethod
-    def _check_keys(metrics) -> set:
-        want = {metrics} if isinstance(metrics, str) else set(metrics)
-        unknown = sorted(want - _EVALUATOR_KEYS)
-        if unknown:
-            msg = f"metrics contains unknown names {unknown}; known: {sorted(_EVALUATOR_KEYS)}."
-            raise ValueError(msg)
-        return want
-
-    def _roc_auc_only(self, W) -> dict:
-        """Binary ROC-AUC alone: the lean kernel, same number (the bootstrap's hot path)."""
-        if self._auc_only is None:
-            self._auc_only = _kernels.BinaryRocAuc(self._score, self.codes == 1)
-        res = self._auc_only(W)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = res["pos"] / (res["pos"] + res["neg"])
-        return {"base_rate": rate, "positives": res["pos"], "roc_auc": res["roc_auc"]}
-
-    def _row_sums(self, W) -> dict:
-        """Weighted sums of per-row quantities, for each weight vector: ``class`` (B, K) class
-        weights, and with probabilities ``log_loss``, ``brier`` and (binary) ``sq``, the sums
-        of the per-row losses. One matrix-vector product each (faster than one product with
-        a stacked matrix when B is small)."""
-        K = self.n_classes
-        cols = [self._log_loss_row, self._brier_row] if self.has_proba else []
-        out = {key: W @ col for key, col in zip(("log_loss", "brier"), cols)}
-        if self._curves is not None and self.has_proba:
-            out["sq"] = np.stack([W @ col for col in self._ranks_sq(W.shape[0] > 1)], axis=1)
-        if W.shape[0] == 1 or self.n * K > _ROW_MATRIX_MAX:
-            out["class"] = _kernels.dense_group_sums(self.codes, K, W)
-            return out
-        if self._row_matrix is None:
-            # Class indicators, kept for the bootstrap's many weight vectors.
-            self._row_matrix = [(self.codes == j).astype(np.float64) for j in range(K)]
-        out["class"] = np.stack([W @ col for col in self._row_matrix], axis=1)
-        return out
-
-    def _proper_scores(self, W, ws, r, single, sums, curves=None, rows=None) -> dict:
-        nan = np.full(W.shape[0], np.nan)
-        keys = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
-                "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
-        if not self.has_proba:
-            return dict.fromkeys(keys, nan)
-        out = self._losses(W, ws, r, single, rows)
-        if curves is not None:
-            sq_err = rows["sq"] if rows is not None else self._row_sums(W)["sq"]
-            parts = [_kernels.corp_terms(sq_err[:, j], c["sq_iso"], c["pos"], c["pos"] + c["neg"])
-                     for j, c in enumerate(curves)]
-            corp = {key: np.stack([p[key] for p in parts], axis=1) for key in parts[0]}
-        else:
-            corp = self.decomposition(W, sums)
-        out["calibration_mcb"] = corp["mcb"].mean(axis=1)
-        out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
-        out["uncertainty_unc"] = corp["unc"].mean(axis=1)
-        return out
-
-    def _losses(self, W, ws, r, single, rows=None) -> dict:
-        """Log loss and Brier with their references and skills: no sort needed."""
-        q = r if self.base_prior is None else self.base_prior
-        undefined = single if self.base_prior is None else np.zeros_like(single)
-        rows = self._row_sums(W) if rows is None else rows
-        out = {"log_loss": rows["log_loss"] / ws, "log_loss_ref": _ref_log_loss(r, q)}
-        out["brier"] = rows["brier"] / ws
-        out["brier_ref"] = _ref_brier(r, q)
-        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
-                                       undefined | np.isinf(out["log_loss_ref"]))
-        out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
-        return out
-
-    def decomposition(self, W, sums=None) -> dict:
-        """Per-class CORP decomposition: dict of (B, K') arrays, K' = 1 for binary.
-
-        For binary problems class 0's decomposition equals class 1's (``1 - p`` against
-        ``1 - o`` is the mirror image), so only the positive class is computed.
-        """
-        if sums is None:
-            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
-        parts = {"score": [], "mcb": [], "dsc": [], "unc": []}
-        for (_, rank, sq), (events, tot) in zip(self._ranks, sums):
-            res = _kernels.corp_decomposition(rank.values, events, tot, W @ sq)
-            for key in parts:
-                parts[key].append(res[key])
-        return {key: np.stack(v, axis=1) for key, v in parts.items()}
-
-    def _ranks_sq(self, keep: bool = True) -> list:
-        """Per score column: squared error ``(p_k - o_k)^2`` of the class's forecast, per row
-        (kept for the bootstrap's many weight vectors when ``keep``)."""
-        if self._sq_cache is not None:
-            return self._sq_cache
-        columns = [self._score] if self._score.ndim == 1 else list(self._score.T)
-        first = 1 if self._score.ndim == 1 else 0
-        sq = []
-        for j, col in enumerate(columns):
-            d = np.subtract(col, self.codes == j + first)
-            sq.append(np.square(d, out=d))  # in place: one row-length array per column
-        if keep:
-            self._sq_cache = sq
-        return sq
-
-    def _ranking(self, W, r, sums, curves=None) -> dict:
-        B = W.shape[0]
-        if self._score is None:
-            nan = np.full(B, np.nan)
-            return {"roc_auc": nan, "pr_auc": nan, "pr_auc_lift": nan}
-        if curves is not None:
-            stats = curves
-            if self.k is not None:
-                sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
-        else:
-            stats = [_kernels.binary_rank_stats(pos, tot) for pos, tot in sums]
-        out = {
-            "roc_auc": _mean_defined([s["roc_auc"] for s in stats]),
-            "pr_auc": _mean_defined([s["pr_auc"] for s in stats]),
-        }
-        if self.n_classes > 2:
-            # A class without rows has no one-vs-rest curve: the macro average over the
-            # classes is undefined (scikit-learn's roc_auc_score(labels=...) says NaN too),
-            # not the average over the classes that happen to be present.
-            absent = np.any(r <= 0, axis=1)
-            out["roc_auc"] = np.where(absent, np.nan, out["roc_auc"])
-            out["pr_auc"] = np.where(absent, np.nan, out["pr_auc"])
-        if self.n_classes == 2:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
-            if self.k is not None:
-                pos, tot = sums[0]
-                out.update(_kernels.top_k_stats(pos, tot, self._ranks[0][1].counts, self.k))
-        return out
-
-    def _thresholds(self, W, ws, curves=None) -> dict:
-        B, K = W.shape[0], self.n_classes
-        if self.pred is None:
-            nan = np.full(B, np.nan)
-            return {"accuracy": nan, "balanced_accuracy": nan, "f1_macro": nan}
-        curves = curves[0] if curves is not None else None
-        if curves is not None and "tp_cut" in curves:
-            # The flagged rows are the highest-scored: the confusion matrix is read off the
-            # cumulative sums at the cut.
-            tp1, fp1 = curves["tp_cut"], curves["fp_cut"]
-            cm = np.stack([np.stack([curves["neg"] - fp1, fp1], axis=1),
-                           np.stack([curves["pos"] - tp1, tp1], axis=1)], axis=1)
-        else:
-            cm = _kernels.dense_group_sums(self.codes * K + self.pred, K * K, W).reshape(B, K, K)
-        tp = np.diagonal(cm, axis1=1, axis2=2)
-        actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
-            # F1 = 2TP / (2TP + FP + FN); labels absent from y and from the predictions
-            # are left out of the macro average, as in sklearn's f1_score.
-            f1 = np.where(
-                actual + predicted > 0, _kernels.fraction(2 * tp, actual + predicted), np.nan
-            )
-        return {
-            "accuracy": _kernels.fraction(tp.sum(axis=1), ws),
-            "balanced_accuracy": _mean_defined(list(recall.T)),
-            "f1_macro": _mean_defined(list(f1.T)),
-        }
-
-
-# Above this many elements (rows x classes) the class indicators are not kept for the
-# bootstrap (memory); the class weights are then summed through a one-hot matrix per call.
-_ROW_MATRIX_MAX = 20_000_000
-
-# Which keys each group of ClassificationEvaluator numbers produces (for evaluate(metrics=)).
-_PROPER_KEYS = frozenset({
-    "log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref", "brier_skill",
-    "calibration_mcb", "discrimination_dsc", "uncertainty_unc",
-})
-_CORP_KEYS = frozenset({"calibration_mcb", "discrimination_dsc", "uncertainty_unc"})
-_RANKING_KEYS = frozenset({"roc_auc", "pr_auc", "pr_auc_lift", "recall_at_k", "precision_at_k"})
-_THRESHOLD_KEYS = frozenset({"accuracy", "balanced_accuracy", "f1_macro"})
-_EVALUATOR_KEYS = _PROPER_KEYS | _RANKING_KEYS | _THRESHOLD_KEYS | {"base_rate", "positives"}
-
-
-def _mean_defined(columns) -> np.ndarray:
-    """Row-wise mean over the defined (non-NaN) entries; NaN where none is defined."""
-    a = np.stack(columns, axis=1)
-    ok = ~np.isnan(a)
-    cnt = ok.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(cnt > 0, np.where(ok, a, 0.0).sum(axis=1) / cnt, np.nan)
-
-
-def _plain(value):
-    """A label as Python shows it: 1, 'a' -- never np.int64(1)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _prior_of(codes, n_classes, weight=None) -> np.ndarray:
-    counts = np.bincount(codes, weights=weight, minlength=n_classes)
-    return counts / counts.sum()
-
-
-def classification_evaluator(
-    y, classes, *, proba=None, score=None, y_pred=None, sample_weight=None, baseline=None,
-    k=None,
-) -> ClassificationEvaluator:
-    """Validate once, sort once; return an evaluator whose ``evaluate(counts)`` gives numbers.
-
-    The evaluator is what every report and the bootstrap use: ``evaluate(counts)`` scores
-    any number of weight vectors (bootstrap resampling counts) with one definition and one
-    sort of the scores.
-
-    Parameters
-    ----------
-    y : array-like of shape (n,)
-        True labels, each one of ``classes``.
-    classes : array-like of shape (K,)
-        The class labels, e.g. the fitted model's ``classes_``.
-    proba : array-like of shape (n, K), or (n,) for binary, default=None
-        Predicted probabilities, columns in the order of ``classes``.
-    score : array-like of shape (n,) or (n, K), default=None
-        A decision function, used where ``proba`` is not given: 1-D for binary (higher
-        means ``classes[1]``), (n, K) otherwise.
-    y_pred : array-like of shape (n,), default=None
-        Hard labels, for accuracy and F1 when there are no probabilities.
-    sample_weight : array-like of shape (n,), default=None
-    baseline : None, array-like of targets, or mapping, default=None
-        The no-skill forecast: ``None`` for the class prior of ``y`` itself, targets (e.g.
-        ``y_train``) for their class prior, or ``{label: probability}`` naming every class.
-    k : int or float, default=None
-        Binary only: also compute recall and precision at ``k`` (rows, or a fraction).
-
-    Returns
-    -------
-    ClassificationEvaluator
-        ``evaluate(counts=None, warn=True, metrics=None)`` returns a dict of arrays with one
-        entry per weight vector, under the keys of :func:`classification_report`.
-
-    Examples
-    --------
-    Two weight vectors at once: the data as given, and a resample that drew the first and
-    the last row twice each. The K-sum Brier of the rows is ``2 x (0.04, 0.16, 0.16,
-    0.01)``; the first mean is 0.185, the second ``(2 x 0.08 + 2 x 0.02) / 4 = 0.05``.
-
-    >>> ev = classification_evaluator([0, 0, 1, 1], [0, 1], proba=[0.2, 0.4, 0.6, 0.9])
-    >>> out = ev.evaluate(counts=[[1, 1, 1, 1], [2, 0, 0, 2]])
-    >>> out["brier"].round(4).tolist()
-    [0.185, 0.05]
-    """
-    check_aligned(y=y, proba=proba, score=score, y_pred=y_pred, sample_weight=sample_weight)
-    classes = check_classes(classes)
-    K = classes.shape[0]
-    codes = encode_labels(y, classes, "y")
-    n = codes.shape[0]
-    if proba is not None:
-        proba = check_proba(proba, classes, "proba")
-        check_same_length(y=codes, proba=proba)
-    if score is not None:
-        score = _check_score(score, classes, codes)
-    pred = None
-    if y_pred is not None:
-        pred = encode_labels(y_pred, classes, "y_pred")
-        check_same_length(y=codes, y_pred=pred)
-    w = check_sample_weight(sample_weight, n)
-    base_prior = None if baseline is None else _baseline_prior(baseline, classes)
-    k_rows = None
-    if k is not None:
-        if K != 2:
-            msg = f"k (recall@k) needs a binary problem; there are {K} classes."
-            raise ValueError(msg)
-        k_rows = check_k(k, n)
-    return ClassificationEvaluator(codes, classes, w, proba, score, pred, base_prior, k_rows)
-
-
-def _baseline_prior(baseline, classes) -> np.ndarray:
-    """The no-skill forecast in the order of ``classes``: from targets (their class
-    frequencies) or from a mapping ``{label: probability}`` naming every class."""
-    if isinstance(baseline, Mapping):
-        labels = check_classes(list(baseline.keys()), "baseline labels")
-        probs = _as_prior(list(baseline.values()), "baseline probabilities")
-        if probs.shape[0] != labels.shape[0] or set(labels.tolist()) != set(classes.tolist()):
-            msg = (f"baseline gives probabilities for {labels.tolist()} but the classes are "
-                   f"{classes.tolist()}; name every class exactly once.")
-            raise ValueError(msg)
-        prior = np.empty(classes.shape[0])
-        prior[encode_labels(labels, classes, "baseline labels")] = probs
-        return prior
-    return _prior_of(encode_labels(baseline, classes, "baseline"), classes.shape[0])
-
-
-def _check_score(score, classes, codes):
-    n_classes = classes.shape[0]
-    order = label_columns(score, classes, "score")
-    arr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
-    if order is not None:
-        arr = arr[:, order]
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
-    if arr.ndim == 1:
-        if n_classes != 2:
-            msg = f"score is 1-D but there are {n_classes} classes; pass an (n, {n_classes}) array."
-            raise ValueError(msg)
-        arr = check_numeric_1d(arr, "score")
-    else:
-        if arr.ndim != 2 or arr.shape[1] != n_classes:
-            msg = f"score must be 1-D (binary) or (n, {n_classes}); got shape {arr.shape}."
-            raise ValueError(msg)
-        arr = finite_float(arr, "score")
-    check_same_length(y=codes, score=arr)
-    return arr
 
 
 def _point(ev_out: dict) -> dict:
@@ -811,7 +323,7 @@ def class_prior(y, classes, sample_weight=None) -> np.ndarray:
     classes = check_classes(classes)
     codes = encode_labels(y, classes, "y")
     w = check_sample_weight(sample_weight, codes.shape[0])
-    return _prior_of(codes, classes.shape[0], unit_scale(w)[0])
+    return prior_of(codes, classes.shape[0], unit_scale(w)[0])
 
 
 def _require_proba(proba) -> None:
@@ -1071,7 +583,7 @@ def _top_k(y, score, k, sample_weight, pos_label, key) -> float:
     rank = _kernels.GroupSums(s)
     stats = _kernels.top_k_stats(rank.sums(W * target), rank.sums(W), rank.counts, k_rows)
     if np.isnan(stats[key][0]):
-        shown = "" if pos_label is None else f" (pos_label={_plain(pos_label)!r})"
+        shown = "" if pos_label is None else f" (pos_label={plain_label(pos_label)!r})"
         warn_degenerate(f"y has no positives{shown}: recall@k is undefined (NaN).")
     return float(stats[key][0])
 
