@@ -46,11 +46,11 @@ from ._format import Col, fmt, fmt_p, table
 from ._paired_tests import holm
 from ._validation import (
     _is_missing_value,
-    _to_numpy,
     check_level,
     check_positive_int,
     import_pandas,
     warn_degenerate,
+    to_numpy,
 )
 from .exceptions import LowPowerWarning
 from .exceptions import warn as _warn
@@ -114,7 +114,7 @@ def _score_table(scores, models, datasets):
         values = scores.to_numpy()
         models = names
     else:
-        values = _to_numpy(scores, "scores")
+        values = to_numpy(scores, "scores")
     for arg, given in (("models", models), ("datasets", datasets)):
         if given is not None and (isinstance(given, (str, bytes, set, frozenset, dict))
                                   or not hasattr(given, "__len__")):

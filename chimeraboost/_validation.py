@@ -26,6 +26,7 @@ from .exceptions import DegenerateMetricWarning
 from .exceptions import warn as _warn
 
 __all__ = [
+    "to_numpy",
     "as_1d",
     "finite_float",
     "check_numeric_1d",
@@ -109,6 +110,10 @@ def _to_numpy(x, name: str) -> np.ndarray:
         msg = f"{name} could not be converted to an array: {exc}"
         raise TypeError(msg) from exc
     return arr
+
+
+# Public name for the other modules (the converter every check starts with).
+to_numpy = _to_numpy
 
 
 def _is_sparse(x) -> bool:

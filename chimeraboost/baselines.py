@@ -40,13 +40,13 @@ from sklearn.utils.multiclass import type_of_target
 from ._progress import counting
 from ._validation import (
     _is_sparse,
-    _to_numpy,
     as_1d,
     categorical_columns,
     check_no_missing,
     check_aligned,
     check_positive_int,
     finite_float,
+    to_numpy,
 )
 
 __all__ = ["ladder", "one_feature_model", "linear_model"]
@@ -95,7 +95,7 @@ def _check_X(X):
         raise TypeError(msg)
     frame = hasattr(X, "columns") and hasattr(X, "dtypes")
     if not frame:
-        X = _to_numpy(X, "X_train")
+        X = to_numpy(X, "X_train")
         if X.ndim != 2:
             msg = (f"X_train must be a 2-D table (n rows, p columns), got shape {X.shape}; "
                    "pass X_train.reshape(-1, 1) for a single column.")
