@@ -27,12 +27,13 @@ from ._validation import (
     encode_labels,
     finite_float,
     label_columns,
+    plain,
     unit_scale,
     warn_degenerate,
 )
 
 __all__ = ["ClassificationEvaluator", "classification_evaluator", "as_prior", "prior_of",
-           "ref_log_loss", "ref_brier", "plain_label"]
+           "ref_log_loss", "ref_brier"]
 
 _EPS = np.finfo(np.float64).eps
 
@@ -196,7 +197,7 @@ class ClassificationEvaluator:
         if self.base_prior is None:
             undefined += [k for k in ("log_loss_skill", "brier_skill") if k in want]
         if single and undefined:
-            label = plain_label(self.classes[int(np.argmax(r))])
+            label = plain(self.classes[int(np.argmax(r))])
             why = "" if self.base_prior is not None else (
                 " (skills are measured against y's own base rate, which is then certain)")
             warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
@@ -208,14 +209,14 @@ class ClassificationEvaluator:
                 warn_degenerate(
                     f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
                     f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
-        absent = [plain_label(c) for c, rk in zip(self.classes, r) if rk <= 0]
+        absent = [plain(c) for c, rk in zip(self.classes, r) if rk <= 0]
         if self.n_classes > 2 and absent and not single and want & {"roc_auc", "pr_auc"} \
                 and self._score is not None:
             warn_degenerate(f"y holds no rows of class(es) {absent}: the macro one-vs-rest "
                             "ROC-AUC and PR-AUC over all classes are undefined (NaN).")
         ref = out.get("log_loss_ref")
         if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
-            zero = [plain_label(c) for c, q, rk in zip(self.classes, self.base_prior, r)
+            zero = [plain(c) for c, q, rk in zip(self.classes, self.base_prior, r)
                     if q == 0 and rk > 0]
             warn_degenerate(
                 f"The reference prior gives class(es) {zero} probability 0, but y holds them: "
@@ -404,11 +405,6 @@ def _mean_defined(columns) -> np.ndarray:
     cnt = ok.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(cnt > 0, np.where(ok, a, 0.0).sum(axis=1) / cnt, np.nan)
-
-
-def plain_label(value):
-    """A label as Python shows it: 1, 'a' -- never np.int64(1)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def prior_of(codes, n_classes, weight=None) -> np.ndarray:

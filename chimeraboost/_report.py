@@ -54,6 +54,7 @@ from ._validation import (
     check_sample_weight,
     estimator_family,
     import_pandas,
+    plain,
     quantile_levels,
 )
 
@@ -620,7 +621,7 @@ class Report(Mapping):
     # ---- export
     def to_dict(self) -> dict:
         """Plain Python values (arrays as lists), plus ``ci`` and ``vs_baseline`` if set."""
-        out = {key: _plain(v) for key, v in self._values.items()}
+        out = {key: plain(v) for key, v in self._values.items()}
         if self.ci is not None:
             out["ci"] = {key: (float(lo), float(hi)) for key, (lo, hi) in self.ci.items()}
         if self.vs_baseline is not None:
@@ -674,14 +675,6 @@ def _frozen(value):
     if isinstance(value, np.ndarray):
         value = value.copy()
         value.flags.writeable = False
-    return value
-
-
-def _plain(value):
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
     return value
 
 

@@ -26,6 +26,7 @@ from .exceptions import DegenerateMetricWarning
 from .exceptions import warn as _warn
 
 __all__ = [
+    "plain",
     "to_numpy",
     "as_1d",
     "finite_float",
@@ -116,6 +117,14 @@ def _to_numpy(x, name: str) -> np.ndarray:
 to_numpy = _to_numpy
 
 
+def plain(value):
+    """A value as Python shows it: numpy scalars become Python scalars (1, 'a' -- never
+    np.int64(1)) and arrays lists; anything else is returned as it is."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _is_sparse(x) -> bool:
     module = type(x).__module__ or ""
     return module.startswith("scipy.sparse") or (
@@ -178,7 +187,7 @@ def check_aligned(**inputs) -> None:
                f"(or {name}.reindex({first}.index))" if same_labels else
                f"pass .to_numpy() of both if their rows are already in the same order, or "
                f"align them first ({first}, {name} = {first}.align({name}, join='inner'))")
-        a, b = (v.item() if isinstance(v, np.generic) else v for v in (ref[i], idx[i]))
+        a, b = plain(ref[i]), plain(idx[i])
         msg = (f"{first} and {name} carry different pandas indexes (position {i}: "
                f"{a!r} vs {b!r}); rows are paired by position, so they would be "
                f"paired wrongly. {how[0].upper()}{how[1:]}.")

@@ -39,7 +39,6 @@ from ._classification import (
     ClassificationEvaluator,
     as_prior,
     classification_evaluator,
-    plain_label,
     prior_of,
     ref_brier,
     ref_log_loss,
@@ -55,6 +54,7 @@ from ._validation import (
     check_same_length,
     check_sample_weight,
     encode_labels,
+    plain,
     unit_scale,
     warn_degenerate,
 )
@@ -583,7 +583,7 @@ def _top_k(y, score, k, sample_weight, pos_label, key) -> float:
     rank = _kernels.GroupSums(s)
     stats = _kernels.top_k_stats(rank.sums(W * target), rank.sums(W), rank.counts, k_rows)
     if np.isnan(stats[key][0]):
-        shown = "" if pos_label is None else f" (pos_label={plain_label(pos_label)!r})"
+        shown = "" if pos_label is None else f" (pos_label={plain(pos_label)!r})"
         warn_degenerate(f"y has no positives{shown}: recall@k is undefined (NaN).")
     return float(stats[key][0])
 

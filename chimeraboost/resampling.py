@@ -52,7 +52,6 @@ from ._validation import (
     check_positive_int,
     check_random_state_int,
     check_same_length,
-    encode_labels,
     warn_degenerate,
 )
 from .exceptions import FewResamplesWarning

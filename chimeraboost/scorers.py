@@ -47,13 +47,13 @@ from . import metrics
 from ._sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
 from ._facts import is_loss
 from ._validation import (
-    binary_target,
     as_1d,
+    binary_target,
     check_classes,
     check_k,
     check_numeric_1d,
     check_positive_int,
-    encode_labels,
+    plain,
     warn_degenerate,
 )
 
@@ -351,14 +351,10 @@ def _check_prior(baseline: Mapping):
     labels = check_classes(list(baseline.keys()), "baseline labels")
     probs = check_numeric_1d(list(baseline.values()), "baseline probabilities")
     if np.any(probs < 0) or abs(probs.sum() - 1.0) > 1e-6:
-        shown = {_plain(k): float(v) for k, v in zip(labels.tolist(), probs.tolist())}
+        shown = {plain(k): float(v) for k, v in zip(labels.tolist(), probs.tolist())}
         msg = f"baseline probabilities must be >= 0 and sum to 1; got {shown}."
         raise ValueError(msg)
     return labels, probs
-
-
-def _plain(value):
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _skill_against_prior(y, proba, classes, sample_weight=None, *, metric, prior):
