@@ -320,14 +320,7 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     rule = _rules.check_rule(rule)
     order = _rules.complexity_order(named, complexity)
     classifier = estimator_family(next(iter(named.values()))) == "classifier"
-    rope = check_real(rope, "rope", strictly_positive=False)
-    alpha = check_level(alpha, "alpha", example="0.05")
-    threshold = _check_threshold(threshold)
-    if baseline is None:
-        baseline = next(iter(named))
-    elif baseline not in named:
-        msg = f"baseline={baseline!r} is not one of the models: {list(named)}."
-        raise ValueError(msg)
+    baseline, rope, alpha, threshold = _check_settings(named, baseline, rope, alpha, threshold)
     if scoring is None:
         quantile = _quantile_models(named)
         scoring = "brier_skill" if classifier else _crps_skill if quantile else _R2_SCORER
@@ -392,14 +385,7 @@ def compare_cv_results(results, *, scoring=None, baseline=None, rule="champion_c
         results, scoring, guard_ropes)
     rule = _rules.check_rule(rule)
     order = _rules.complexity_order(scores, complexity)
-    rope = check_real(rope, "rope", strictly_positive=False)
-    alpha = check_level(alpha, "alpha", example="0.05")
-    threshold = _check_threshold(threshold)
-    if baseline is None:
-        baseline = next(iter(scores))
-    elif baseline not in scores:
-        msg = f"baseline={baseline!r} is not one of the models: {list(scores)}."
-        raise ValueError(msg)
+    baseline, rope, alpha, threshold = _check_settings(scores, baseline, rope, alpha, threshold)
     J = len(next(iter(scores.values())))
     return _conclude(scores, guard_scores, n_train, n_test, baseline=baseline, rule=rule,
                      order=order, guard_ropes=guard_ropes, scoring=shown,
@@ -407,13 +393,22 @@ def compare_cv_results(results, *, scoring=None, baseline=None, rule="champion_c
                      alpha=alpha, threshold=threshold)
 
 
-def _check_threshold(threshold) -> float:
+def _check_settings(models, baseline, rope, alpha, threshold) -> tuple:
+    """The settings compare_cv and compare_cv_results share, checked in one place: the
+    champion's name (default: the first model), the rope, alpha and the threshold."""
+    rope = check_real(rope, "rope", strictly_positive=False)
+    alpha = check_level(alpha, "alpha", example="0.05")
     threshold = check_level(threshold, "threshold", example="0.95")
     if threshold <= 0.5:
         # Above one half, at most one of the three posterior probabilities can exceed it.
         msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
         raise ValueError(msg)
-    return threshold
+    if baseline is None:
+        baseline = next(iter(models))
+    elif baseline not in models:
+        msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
+        raise ValueError(msg)
+    return baseline, rope, alpha, threshold
 
 
 def _conclude(scores, guard_scores, n_train, n_test, *, baseline, rule, order, guard_ropes,
