@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "LOSSES", "SCORES", "is_loss", "fact"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "is_loss", "fact"]
 
 
 class Fact(NamedTuple):
@@ -84,8 +84,6 @@ FACTS: dict[str, Fact] = {
 }
 
 ABOUT_THE_ROWS = frozenset(k for k, f in FACTS.items() if f.about_the_rows)
-LOSSES = frozenset(k for k, f in FACTS.items() if f.greater_is_better is False)
-SCORES = frozenset(k for k, f in FACTS.items() if f.greater_is_better is True)
 
 
 def fact(key: str) -> Fact:
