@@ -13,6 +13,7 @@ from ._validation import (
     check_numeric_1d,
     check_same_length,
     check_sample_weight,
+    pow2_below,
     unit_scale,
     warn_degenerate,
 )
@@ -29,8 +30,7 @@ class RegressionEvaluator:
         # near 1e-170 underflow, while r2 and the MAE skill do not depend on the scale. The
         # scale is y's alone, so that the reference losses depend on y only: one wild
         # prediction makes the model's loss infinite, never the reference's zero.
-        top = float(np.max(np.abs(y)))
-        self._scale = float(unit_scale(np.array([top]))[1]) if top > 0 else 1.0
+        self._scale = pow2_below(float(np.max(np.abs(y))))
         y, pred = y / self._scale, pred / self._scale
         baseline = None if baseline is None else baseline / self._scale
         self.sample_weight = unit_scale(sample_weight)[0]

@@ -40,6 +40,7 @@ __all__ = [
     "label_columns",
     "check_aligned",
     "unit_scale",
+    "pow2_below",
     "binary_target",
     "check_rows",
     "estimator_family",
@@ -269,6 +270,11 @@ def check_sample_weight(sample_weight, n: int, name: str = "sample_weight"):
     return w
 
 
+def pow2_below(x: float) -> float:
+    """The power of two at or just below ``x`` (1.0 for ``x <= 0``): dividing by it is exact."""
+    return float(np.ldexp(1.0, int(np.frexp(x)[1]) - 1)) if x > 0 else 1.0
+
+
 def unit_scale(w):
     """``(w / c, c)`` with ``c`` the power of two nearest below ``max(w)``; None stays None.
 
@@ -279,8 +285,7 @@ def unit_scale(w):
     """
     if w is None:
         return None, 1.0
-    top = float(np.max(w))
-    c = float(np.ldexp(1.0, int(np.frexp(top)[1]) - 1)) if top > 0 else 1.0
+    c = pow2_below(float(np.max(w)))
     if c == 0.0 or not np.isfinite(1.0 / c):  # subnormal maximum: scale in two steps
         return (w * 2.0**600) / (c * 2.0**600), c
     return w / c, c
