@@ -395,8 +395,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     level = check_level(ci, "ci")
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
-    n = check_rows(X, y)
-    check_aligned(X=X, y=y, sample_weight=sample_weight)
+    n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
     if split is not None and not (isinstance(split, str) and split.strip()):
         msg = f"split must be a non-empty string or None, got {split!r}."

@@ -45,7 +45,6 @@ from ._format import (
 )
 from ._validation import (
     as_1d,
-    check_aligned,
     check_features,
     check_fitted,
     check_level,
@@ -368,8 +367,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     """
     level = None if ci is None else check_level(ci, "ci")
     n_boot = check_positive_int(n_boot, "n_boot")
-    n = check_rows(X, y)
-    check_aligned(X=X, y=y, sample_weight=sample_weight)
+    n = check_rows(X, y, sample_weight)
     check_sample_weight(sample_weight, n)
     base_est = baseline if hasattr(baseline, "predict") else None
     targets = None if base_est is not None else baseline

@@ -469,9 +469,10 @@ def binary_target(y, pos_label, name: str = "y") -> np.ndarray:
     return (arr == 1).astype(np.intp)
 
 
-def check_rows(X, y) -> int:
+def check_rows(X, y, sample_weight=None) -> int:
     """``X`` (any table with one row per sample) and ``y`` describe the same rows: their
-    number, with pandas indexes that agree (see :func:`check_aligned`)."""
+    number, with pandas indexes that agree, those of ``sample_weight`` too (see
+    :func:`check_aligned`)."""
     n_y = as_1d(y, "y").shape[0]
     try:
         n_x = X.shape[0] if hasattr(X, "shape") else len(X)
@@ -481,7 +482,7 @@ def check_rows(X, y) -> int:
     if n_x != n_y:
         msg = f"X has {n_x} rows but y has {n_y}; they must describe the same rows."
         raise ValueError(msg)
-    check_aligned(X=X, y=y)
+    check_aligned(X=X, y=y, sample_weight=sample_weight)
     return n_x
 
 
