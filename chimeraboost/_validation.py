@@ -379,11 +379,10 @@ def label_columns(proba, classes, name: str):
 def check_proba(proba, classes, name: str = "proba") -> np.ndarray:
     """An (n, K) float64 probability matrix; a binary 1-D column becomes (1 - p, p).
 
-    ``classes`` is the array of class labels (or their number K); a DataFrame's columns are
-    matched to it by label.
+    ``classes`` is the array of class labels; a DataFrame's columns are matched to it by label.
     """
-    n_classes = classes if isinstance(classes, numbers.Integral) else len(classes)
-    order = None if isinstance(classes, numbers.Integral) else label_columns(proba, classes, name)
+    n_classes = len(classes)
+    order = label_columns(proba, classes, name)
     arr = _to_numpy(proba, name)
     if order is not None and order != list(range(len(order))):
         arr = arr[:, order]
