@@ -11,7 +11,7 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
-from chimeraboost import __version__, compare, metrics
+from chimeraboost import __version__, _files, compare, metrics
 from chimeraboost._progress import counting, working
 from chimeraboost.__main__ import main
 
@@ -320,3 +320,89 @@ def test_compare_cv_shows_progress_on_a_terminal_unless_verbose_0(monkeypatch, h
     assert ("compare_cv: 3 folds, model 2/2" in shown) == bool(verbose)
     assert shown == "" or shown.endswith("\r")
     assert result.champion == "prior"
+
+
+# --------------------------------------------------------------------------- the chunked reader
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv.gz", "tsv"])
+def test_iter_columns_chunks_make_the_whole_file(holdout, tmp_path, fmt):
+    """Chunks of 9 rows, concatenated, are the columns read_columns reads at once; numbers
+    come as float64 arrays, text as the cells."""
+    import gzip
+
+    cols = {"label": holdout["label"].tolist(), "y": holdout["y"].tolist(),
+            "p_model": [repr(float(v)) for v in holdout["p_model"]]}
+    path = tmp_path / f"h.{fmt}"
+    sep = "\t" if fmt == "tsv" else ","
+    opener = gzip.open if fmt.endswith(".gz") else open
+    with opener(path, "wt", newline="") as f:
+        f.write(sep.join(cols) + "\n")
+        f.writelines(sep.join(map(str, row)) + "\n" for row in zip(*cols.values()))
+    names = ["label", "p_model", "y"]
+    whole = _files.read_columns(str(path), names)
+    starts, got = [], {n: [] for n in names}
+    for start, chunk in _files.iter_columns(str(path), names, 9):
+        starts.append(start)
+        for n in names:
+            got[n].extend(np.asarray(chunk[n]).tolist())
+        assert isinstance(chunk["p_model"], np.ndarray) and chunk["p_model"].dtype == np.float64
+        assert isinstance(chunk["label"], list)  # text: the cells as read
+    assert starts == list(range(0, N_TEST, 9))
+    assert got["label"] == whole["label"]
+    np.testing.assert_array_equal(got["p_model"], holdout["p_model"])  # repr round-trips
+    np.testing.assert_array_equal(got["y"], holdout["y"])
+
+
+def test_iter_columns_parquet_batches(holdout, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = str(tmp_path / "h.parquet")
+    pq.write_table(pa.table({"p": holdout["p_model"], "label": holdout["label"]}), path,
+                   row_group_size=50)
+    chunks = list(_files.iter_columns(path, ["p", "label"], 64))
+    assert [s for s, _ in chunks] == [0, 64, 128, 192]
+    np.testing.assert_array_equal(np.concatenate([c["p"] for _, c in chunks]),
+                                  holdout["p_model"])
+    assert sum((c["label"] for _, c in chunks), []) == holdout["label"].tolist()
+
+
+def test_iter_columns_checks_as_read_columns(tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="is empty; expected a header row"):
+        list(_files.iter_columns(str(empty), ["y"], 5))
+    header = tmp_path / "header.csv"
+    header.write_text("y,p\n")
+    with pytest.raises(ValueError, match="has a header but no rows"):
+        list(_files.iter_columns(str(header), ["y"], 5))
+    with pytest.raises(ValueError, match="has no column 'z'; its columns are 'y', 'p'"):
+        list(_files.iter_columns(str(header), ["z"], 5))
+    with pytest.raises(ValueError, match="no such file"):
+        list(_files.iter_columns(str(tmp_path / "nope.csv"), ["y"], 5))
+    broken = tmp_path / "broken.csv.gz"
+    broken.write_bytes(b"not gzip at all")
+    with pytest.raises(ValueError, match="cannot be read as CSV"):
+        list(_files.iter_columns(str(broken), ["y"], 5))
+
+
+@pytest.mark.parametrize(("cells", "start", "match"), [
+    (["0.5", "NA", "0.1"], 100, r"has 1 missing value \(data rows 102\)"),
+    (["0.5", "x"], 40, "data row 42 holds 'x'"),
+    (["0.5", "1e400"], 7, "holds inf in data row 9"),
+])
+def test_numbers_name_the_row_of_the_whole_file(cells, start, match):
+    """A chunk's bad cell is named by its row in the file: start + its place + 1."""
+    with pytest.raises(ValueError, match=match):
+        _files.numbers(cells, "p", "f.csv", start=start)
+
+
+def test_numbers_fast_path_is_pythons_float():
+    """The vectorised conversion gives Python's float of every cell (round-trip repr,
+    whitespace, signs, underscores), so a chunk reads as the cell-by-cell loop did."""
+    rng = np.random.default_rng(2)
+    values = rng.normal(size=500) * 10.0 ** rng.integers(-300, 300, 500)
+    cells = [repr(float(v)) for v in values] + [" 1.5 ", "+2", "1_000", "-0.0", ".5e-3"]
+    expected = [float(c) for c in cells]
+    got = _files.numbers(cells, "p", "f.csv")
+    assert got.tolist() == expected
