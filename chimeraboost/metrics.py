@@ -22,6 +22,9 @@ Questions worth asking, and which function answers each:
 - How far off are the numbers of a regressor, against predicting the mean?
   :func:`regression_report` (``r2`` and ``mae_skill``).
 - What do I print? :func:`format_report`.
+- What is the report of rows that do not fit in memory, or arrive in pieces?
+  :class:`ClassificationAccumulator`, :class:`RegressionAccumulator` (``update`` per chunk,
+  ``merge``, ``report``).
 
 Every number is computed by an *evaluator* (:func:`classification_evaluator`,
 :func:`regression_evaluator`) that sorts the scores once and then evaluates any number of
@@ -33,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
+from ._accumulators import ClassificationAccumulator, RegressionAccumulator
 from ._format import format_report
 from ._kernels import replicate_weights as _weights
 from ._classification import (
@@ -80,6 +84,8 @@ __all__ = [
     "regression_evaluator",
     "ClassificationEvaluator",
     "RegressionEvaluator",
+    "ClassificationAccumulator",
+    "RegressionAccumulator",
     "format_report",
 ]
 

@@ -1,0 +1,968 @@
+"""Metrics over chunks: accumulators updated piece by piece, merged, then reported.
+
+Re-exported by :mod:`chimeraboost.metrics`. Questions this module answers:
+
+- My predictions do not fit in memory, or are produced in pieces (per file, per worker, per
+  day): what is the report on all the rows? :class:`ClassificationAccumulator`,
+  :class:`RegressionAccumulator` (``update`` per chunk, ``merge`` across processes,
+  ``report`` at the end: the keys of ``classification_report`` / ``regression_report``).
+- Which of those numbers are exact, and how far off can the others be?
+  ``error_bounds()`` of either accumulator.
+
+An accumulator keeps sums, never rows: its size does not grow with the number of rows, so it
+pickles to a few dozen kilobytes and travels between processes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _kernels
+from ._classification import (
+    _EVALUATOR_KEYS,
+    ClassificationEvaluator,
+    _baseline_prior,
+    _mean_defined,
+    _skill,
+    ref_brier,
+    ref_log_loss,
+)
+from ._kernels import weighted_quantiles
+from ._validation import (
+    check_aligned,
+    check_classes,
+    check_numeric_1d,
+    check_positive_int,
+    check_proba,
+    check_same_length,
+    check_sample_weight,
+    encode_labels,
+    pow2_below,
+    unit_scale,
+    warn_degenerate,
+)
+
+__all__ = ["ClassificationAccumulator", "RegressionAccumulator"]
+
+_EPS = np.finfo(np.float64).eps
+# The score grid spans logit(p) in [-20, 20] (p from 2e-9 to 1 - 2e-9); the first and last bins
+# also take everything beyond. Uniform in the logit, so that a rare-event score near 0 and a
+# near-separable one near 1 are resolved as finely (relatively) as scores near 1/2.
+_LOGIT_SPAN = 20.0
+
+
+def _exponent(c: float) -> int:
+    """``e`` with ``c == 2.0 ** e``, for a power of two ``c`` (subnormals included)."""
+    return int(np.frexp(c)[1]) - 1
+
+
+def _rows(x) -> int:
+    try:
+        return len(x)
+    except TypeError:
+        return -1  # a scalar or the like: the validation names it
+
+
+def _chunk_weights(sample_weight, n: int):
+    """``(w / 2**e, e)`` for a chunk, ``(None, 0)`` without weights.
+
+    A chunk whose weights are all zero is legal (other chunks may carry the weight); every
+    other check is ``check_sample_weight``'s, with its messages.
+    """
+    if sample_weight is None:
+        return None, 0
+    w = check_numeric_1d(sample_weight, "sample_weight")
+    if w.shape[0] == n and not np.any(w):
+        return w, 0
+    w = check_sample_weight(w, n)
+    w, c = unit_scale(w)
+    return w, _exponent(c)
+
+
+def _check_mergeable(self, other, what: str) -> None:
+    if not isinstance(other, type(self)):
+        msg = f"other must be a {type(self).__name__}, got {type(other).__name__}."
+        raise TypeError(msg)
+    for name, mine, theirs in what:
+        if not (mine is None and theirs is None) and (
+                mine is None or theirs is None or not np.array_equal(mine, theirs)):
+            msg = (f"other has {name} {_shown(theirs)}, this accumulator {_shown(mine)}; only "
+                   f"accumulators built with the same {name} can be merged.")
+            raise ValueError(msg)
+
+
+def _shown(value):
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+# --------------------------------------------------------------------------- scores
+
+
+class _ScoreSummary:
+    """Weight of all rows and of the event per score value: exact, or on the logit grid.
+
+    While the scores seen take at most ``cap`` distinct values (0/1 rules, rounded scores),
+    each value keeps its own sums and every ranking and calibration number is exact. Beyond
+    that the sums move to ``bins`` bins uniform in ``logit(p)``, and stay there. Whether the
+    cap is exceeded depends on the set of values seen, not on how they were split into chunks
+    or in which order the summaries were merged, and so does the result.
+
+    ``sums`` is a (3, G) array per value or bin: the weight of all rows, of the events, and
+    the events' squared weights (for the expected precision inside a bin).
+    """
+
+    def __init__(self, bins: int):
+        self.bins, self.cap = bins, bins // 2
+        self.values = np.empty(0)  # ascending distinct scores; None on the grid
+        self.sums = np.zeros((3, 0))
+
+    @property
+    def tot(self):
+        return self.sums[0]
+
+    @property
+    def ev(self):
+        return self.sums[1]
+
+    def bin_of(self, s: np.ndarray) -> np.ndarray:
+        """The grid bin of each score (monotone in the score)."""
+        s = np.clip(s, 0.0, 1.0)  # probabilities may leave [0, 1] by 1e-9 of rounding
+        with np.errstate(divide="ignore"):
+            t = np.log(s / (1.0 - s))
+        t += _LOGIT_SPAN
+        t *= self.bins / (2 * _LOGIT_SPAN)
+        np.clip(t, 0, self.bins - 1, out=t)
+        return t.astype(np.intp)
+
+    def centres(self) -> np.ndarray:
+        width = 2 * _LOGIT_SPAN / self.bins
+        return 1.0 / (1.0 + np.exp(_LOGIT_SPAN - (np.arange(self.bins) + 0.5) * width))
+
+    @staticmethod
+    def _sums(index, event, w, size) -> np.ndarray:
+        """(3, size) sums of rows grouped by ``index``."""
+        out = np.empty((3, size))
+        out[0] = np.bincount(index, weights=w, minlength=size)
+        index = index[event]
+        w = None if w is None else w[event]
+        out[1] = np.bincount(index, weights=w, minlength=size)
+        out[2] = out[1] if w is None else np.bincount(index, weights=w * w, minlength=size)
+        return out
+
+    def _to_grid(self) -> None:
+        if self.values is not None:
+            self.sums = self._binned(self.values, self.sums)
+            self.values = None
+
+    def _binned(self, values, sums) -> np.ndarray:
+        b = self.bin_of(values)
+        return np.stack([np.bincount(b, weights=row, minlength=self.bins) for row in sums]
+                        ).astype(np.float64)
+
+    def update(self, s: np.ndarray, event: np.ndarray, w) -> None:
+        """Add rows with scores ``s``, event indicators and weights (None: ones)."""
+        if self.values is not None and not self._update_exact(s, event, w):
+            self._to_grid()
+        if self.values is None:
+            self.sums += self._sums(self.bin_of(s), event, w, self.bins)
+
+    def _update_exact(self, s, event, w) -> bool:
+        """Add the rows to the exact sums; False (nothing added) if the cap would be exceeded."""
+        # A cheap look first: a continuous score shows more than `cap` values in its first
+        # rows, and the searches below are then never paid.
+        if np.unique(s[: 4 * self.cap]).shape[0] > self.cap:
+            return False
+        values = self.values
+        pos = np.minimum(np.searchsorted(values, s), max(values.shape[0] - 1, 0))
+        hit = values[pos] == s if values.shape[0] else np.zeros(s.shape[0], dtype=bool)
+        if not hit.all():
+            union = np.union1d(values, s[~hit])
+            if union.shape[0] > self.cap:
+                return False
+            self._reindex(union)
+            pos = np.searchsorted(union, s)
+        self.sums += self._sums(pos, event, w, self.values.shape[0])
+        return True
+
+    def _reindex(self, union: np.ndarray) -> None:
+        sums = np.zeros((3, union.shape[0]))
+        sums[:, np.searchsorted(union, self.values)] = self.sums
+        self.values, self.sums = union, sums
+
+    def merge(self, other: _ScoreSummary, shift: int) -> None:
+        """Add ``other``'s sums, multiplied by ``2 ** shift``."""
+        theirs = np.ldexp(other.sums, np.array([shift, shift, 2 * shift])[:, None])
+        if self.values is not None and other.values is not None:
+            union = np.union1d(self.values, other.values)
+            if union.shape[0] <= self.cap:
+                self._reindex(union)
+                self.sums[:, np.searchsorted(union, other.values)] += theirs
+                return
+        self._to_grid()
+        self.sums += theirs if other.values is None else self._binned(other.values, theirs)
+
+    def scale(self, shift: int) -> None:
+        self.sums = np.ldexp(self.sums, np.array([shift, shift, 2 * shift])[:, None])
+
+    def groups(self):
+        """(values, events, totals) of the non-empty groups, ascending."""
+        values = self.centres() if self.values is None else self.values
+        keep = self.tot > 0
+        return values[keep], self.ev[keep], self.tot[keep]
+
+    def grid_average_precision(self) -> float:
+        """Average precision on the grid, the rows of a bin taken in random order (the
+        expected value).
+
+        A bin holding event weight ``p`` of total weight ``t``, below event weight ``T`` of
+        total ``F``, contributes ``p`` times the mean precision along the bin. With ``m`` the
+        mean weight of one of its events (a positive counts itself), the precision at a
+        fraction ``u`` of the way down is ``(T + m + u (p - m)) / (F + m + u (t - m))``,
+        whose mean over ``u`` in [0, 1] is ``b / d + (a - b c / d) ln(1 + d / c) / d`` with
+        ``a, b, c, d = T + m, p - m, F + m, t - m``. The step-wise precision at the bin's
+        bottom (what tied scores get) would err by half the change of the precision across
+        every bin; this errs by its curvature.
+        """
+        keep = self.tot > 0
+        tot, pos, pos2 = (row[keep][::-1] for row in self.sums)  # top down
+        p_tot = pos.sum()
+        if p_tot <= 0:
+            return float("nan")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m = np.where(pos > 0, pos2 / pos, 0.0)
+            a, c = np.cumsum(pos) - pos + m, np.cumsum(tot) - tot + m
+            b, d = pos - m, tot - m
+            ratio = d / c
+            mean_prec = np.where(
+                c <= 0, b / d,  # the top bin, its events' weights negligible: T = F = 0
+                np.where(ratio > 1e-8, b / d + (a - b / ratio) * np.log1p(ratio) / d,
+                         a / c))  # a bin of one row, or negligible against the rows above
+        mean_prec = np.where(pos > 0, np.clip(mean_prec, 0.0, 1.0), 0.0)
+        return float(_kernels.fraction(np.sum(pos * mean_prec), p_tot))
+
+    def bounds(self) -> tuple:
+        """Worst-case errors of (ROC-AUC, average precision) from pooling inside grid bins."""
+        if self.values is not None:
+            return 0.0, 0.0
+        _, pos, tot = self.groups()
+        neg = np.maximum(tot - pos, 0.0)
+        p_tot, n_tot = pos.sum(), neg.sum()
+        # A positive and a negative in one bin count one half: the truth is 0 or 1.
+        auc = float(np.sum(pos * neg) / (2 * p_tot * n_tot)) if p_tot * n_tot > 0 else 0.0
+        if p_tot <= 0:
+            return auc, 0.0
+        # Per bin (top down), the pooled precision against the range the precision of any
+        # positive inside it can take: [T / (F + neg_b), (T + pos_b) / (F + pos_b)] with T
+        # and F the positive and total weight of the bins above.
+        t = np.cumsum(pos[::-1])[::-1] - pos
+        f = np.cumsum(tot[::-1])[::-1] - tot
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pooled = (t + pos) / (f + tot)
+            hi = np.where(pos > 0, (t + pos) / (f + pos), pooled)
+            lo = np.where(f + neg > 0, t / (f + neg), pooled)
+        dev = np.maximum(hi - pooled, pooled - lo)
+        return auc, float(np.sum(pos * np.where(pos > 0, dev, 0.0)) / p_tot)
+
+
+# --------------------------------------------------------------------------- classification
+
+
+class ClassificationAccumulator:
+    """The classification report of many chunks of rows, without keeping the rows.
+
+    ``update`` adds a chunk (checked as :func:`chimeraboost.metrics.classification_report`
+    checks its input, with the same messages), ``merge`` adds another accumulator (from
+    another process), ``report`` returns the keys of ``classification_report`` on all the
+    rows seen.
+
+    Parameters
+    ----------
+    classes : array-like of shape (K,)
+        The class labels, e.g. the fitted model's ``classes_``.
+    baseline : None, array-like of targets, or mapping, default=None
+        The no-skill forecast, as in ``classification_report``: ``None`` for the class prior
+        of all the rows seen, targets (``y_train``) for theirs, ``{label: probability}``.
+    bins : int, default=4096
+        Size of the score grid per class column (see Notes); the scores are kept exactly
+        while they take at most ``bins // 2`` distinct values.
+
+    Attributes
+    ----------
+    n : int
+        Rows seen so far.
+
+    Notes
+    -----
+    **Exact** (to rounding, 1e-9 relative or better): ``n``, ``base_rate``, ``positives``,
+    ``log_loss`` (``_ref``, ``_skill``), ``brier`` (``_ref``, ``_skill``), ``uncertainty_unc``,
+    ``accuracy``, ``balanced_accuracy``, ``f1_macro``, ``reference_prior``: they are sums over
+    rows.
+
+    **Approximate**: ``roc_auc``, ``pr_auc``, ``pr_auc_lift``, ``calibration_mcb``,
+    ``discrimination_dsc`` need the rows in score order. Each class column keeps the weight of
+    all rows and of the class's rows per score value while there are at most ``bins // 2``
+    distinct values -- then these numbers are **exact** (0/1 rules, scores rounded to 3
+    decimals). Beyond that it keeps them per bin of a fixed grid: ``bins`` bins uniform in
+    ``logit(p)`` over [-20, 20] (width 0.0098: a relative step of about 1% in ``p`` near 0
+    and in ``1 - p`` near 1), the end bins open. Rows in one bin count as tied for ROC-AUC
+    (each positive-negative pair in a bin one half: the error is at most the weight of such
+    pairs over ``2 P N``); for average precision they are taken in random order (the expected
+    precision along the bin, see ``_ScoreSummary.grid_average_precision``); the isotonic fit
+    of the CORP decomposition is constant inside a bin (the Brier score of the forecast itself
+    stays exact, so MCB and DSC err only by what the pooling changes in the fit, and both can
+    only come out lower). :meth:`error_bounds` gives the worst-case error of ``roc_auc``,
+    ``pr_auc`` and ``pr_auc_lift`` for the rows seen. Measured against the in-memory report on
+    200,000 and 1,000,000 rows, four seeds each, with uniform, beta(0.5, 5), rare-event (1%
+    base rate) and near-separable scores: ``roc_auc`` within 2e-5, ``pr_auc`` within 3e-5,
+    ``pr_auc_lift`` within 2e-4 of itself, MCB and DSC within 5e-5 (a three-class problem:
+    the same). The tests assert 1e-3 (relative for the lift) and the bounds.
+
+    The grid does not depend on the data, so the result depends on which rows were seen, not
+    on how they were split into chunks or in which order accumulators were merged (beyond
+    the rounding of sums). Weights are summed on a power-of-two scale per chunk, brought to
+    a common exponent on merge (exact), so that weights of 1e-170, 1e160 or 5e-324 give the
+    unweighted numbers. A chunk whose weights are all zero is accepted (the check that some
+    weight is positive is made by :meth:`report`). Pickled size at ``bins=4096``: 99 KB for
+    a binary problem, 296 KB for three classes (about 98 KB a class column), less while the
+    scores are kept exactly; it never grows with the rows.
+
+    Examples
+    --------
+    Two chunks, then the report of all four rows (as ``classification_report`` would give):
+
+    >>> acc = ClassificationAccumulator(classes=[0, 1])
+    >>> acc = acc.update([0, 1], [0.2, 0.6]).update([1, 0], [0.9, 0.4])
+    >>> r = acc.report()
+    >>> acc.n, round(r["brier"], 4), r["roc_auc"]
+    (4, 0.185, 1.0)
+    """
+
+    def __init__(self, classes, *, baseline=None, bins: int = 4096):
+        self.classes = check_classes(classes)
+        self.n_classes = self.classes.shape[0]
+        self.base_prior = None if baseline is None else _baseline_prior(baseline, self.classes)
+        self.bins = check_positive_int(bins, "bins", minimum=16)
+        K = self.n_classes
+        self.n = 0
+        self._exp = None  # weights are summed in units of 2 ** _exp
+        self._class_w = np.zeros(K)
+        self._cm = np.zeros(K * K)
+        self._sq = np.zeros(1 if K == 2 else K)
+        self._loss = np.zeros(2)  # log loss, Brier (K-sum)
+        self._cols = [_ScoreSummary(self.bins) for _ in range(1 if K == 2 else K)]
+
+    # -- chunks in
+
+    def update(self, y, proba, sample_weight=None) -> ClassificationAccumulator:
+        """Add a chunk of rows; returns ``self``.
+
+        Parameters
+        ----------
+        y : array-like of shape (n,)
+            True labels, each one of ``classes``.
+        proba : array-like of shape (n, K), or (n,) for binary
+            Predicted probabilities, columns in the order of ``classes``.
+        sample_weight : array-like of shape (n,), default=None
+        """
+        from .metrics import _require_proba  # noqa: PLC0415 - metrics imports this module
+
+        _require_proba(proba)
+        if _rows(y) == 0 and _rows(proba) == 0 and (
+                sample_weight is None or _rows(sample_weight) == 0):
+            return self
+        check_aligned(y=y, proba=proba, sample_weight=sample_weight)
+        codes = encode_labels(y, self.classes, "y")
+        p = check_proba(proba, self.classes, "proba")
+        n = check_same_length(y=codes, proba=p)
+        w, e = _chunk_weights(sample_weight, n)
+        self._add(self._chunk_sums(codes, p, w, n), e)
+        return self
+
+    def _chunk_sums(self, codes, p, w, n) -> dict:
+        K = self.n_classes
+        p_true = np.take_along_axis(p, codes[:, None], axis=1)[:, 0]
+        # Per row, as the in-memory evaluator: K-sum Brier and clipped log loss.
+        brier = np.square(p[:, 0])
+        for j in range(1, K):
+            brier += np.square(p[:, j])
+        brier -= 2.0 * p_true
+        brier += 1.0
+        ll = -np.log(np.clip(p_true, _EPS, 1 - _EPS))
+        pred = (p[:, 1] > p[:, 0]).astype(np.intp) if K == 2 else np.argmax(p, axis=1)
+        dot = (lambda v: float(np.sum(v))) if w is None else (lambda v: float(w @ v))
+        out = {
+            "n": n,
+            "class_w": np.bincount(codes, weights=w, minlength=K).astype(np.float64),
+            "cm": np.bincount(codes * K + pred, weights=w, minlength=K * K).astype(np.float64),
+            "loss": np.array([dot(ll), dot(brier)]),
+        }
+        keep = None if w is None or np.all(w > 0) else w > 0  # zero weights: rows dropped
+        cols = [1] if K == 2 else range(K)
+        sq, scores = [], []
+        for j in cols:
+            s, event = p[:, j], codes == j
+            sq.append(dot(np.square(s - event)))
+            if keep is not None:
+                s, event = s[keep], event[keep]
+            scores.append((s, event))
+        out["sq"] = np.array(sq)
+        out["scores"] = scores
+        out["w"] = w if keep is None else w[keep]
+        return out
+
+    def _align(self, e: int) -> int:
+        """Bring the sums to the exponent ``max(self, e)``; returns the shift for ``e``'s."""
+        if self._exp is None:
+            self._exp = e
+        if e > self._exp:
+            shift = self._exp - e
+            self._class_w, self._cm, self._sq, self._loss = (
+                np.ldexp(a, shift) for a in (self._class_w, self._cm, self._sq, self._loss))
+            for col in self._cols:
+                col.scale(shift)
+            self._exp = e
+        return e - self._exp
+
+    def _add(self, c: dict, e: int) -> None:
+        shift = self._align(e)
+        self.n += c["n"]
+        self._class_w += np.ldexp(c["class_w"], shift)
+        self._cm += np.ldexp(c["cm"], shift)
+        self._sq += np.ldexp(c["sq"], shift)
+        self._loss += np.ldexp(c["loss"], shift)
+        w = c["w"]
+        if w is not None and shift:
+            w = np.ldexp(w, shift)
+        for col, (s, event) in zip(self._cols, c["scores"]):
+            col.update(s, event, w)
+
+    def merge(self, other: ClassificationAccumulator) -> ClassificationAccumulator:
+        """Add the rows of ``other`` (an accumulator with the same classes, baseline and
+        bins); returns ``self``."""
+        _check_mergeable(self, other, [
+            ("classes", self.classes, getattr(other, "classes", None)),
+            ("baseline prior", self.base_prior, getattr(other, "base_prior", None)),
+            ("bins", self.bins, getattr(other, "bins", None))])
+        if other.n == 0:
+            return self
+        shift = self._align(other._exp)
+        self.n += other.n
+        self._class_w += np.ldexp(other._class_w, shift)
+        self._cm += np.ldexp(other._cm, shift)
+        self._sq += np.ldexp(other._sq, shift)
+        self._loss += np.ldexp(other._loss, shift)
+        for col, theirs in zip(self._cols, other._cols):
+            col.merge(theirs, shift)
+        return self
+
+    # -- numbers out
+
+    def report(self) -> dict:
+        """The keys of :func:`chimeraboost.metrics.classification_report` on all rows seen,
+        with the same warnings for degenerate input.
+
+        Raises
+        ------
+        ValueError
+            If no row was seen, or all rows seen have weight zero.
+        """
+        ws = self._total_weight()
+        K = self.n_classes
+        r = _kernels.fraction(self._class_w, ws)[None, :]
+        single = np.sum(r > 0, axis=1) < 2
+        one = np.ones(1)
+        out = {"base_rate": r[:, 1] if K == 2 else r,
+               "positives": r[:, -1] * ws * 2.0 ** self._exp}
+        q = r if self.base_prior is None else self.base_prior
+        undefined = single if self.base_prior is None else np.zeros_like(single)
+        out["log_loss"] = self._loss[0] / ws * one
+        out["log_loss_ref"] = ref_log_loss(r, q)
+        out["brier"] = self._loss[1] / ws * one
+        out["brier_ref"] = ref_brier(r, q)
+        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
+                                       undefined | np.isinf(out["log_loss_ref"]))
+        out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
+        groups = [col.groups() for col in self._cols]
+        corp = [_kernels.corp_decomposition(v, ev[None], tot[None], self._sq[j:j + 1])
+                for j, (v, ev, tot) in enumerate(groups)]
+        out["calibration_mcb"] = np.mean([c["mcb"] for c in corp], axis=0)
+        out["discrimination_dsc"] = np.mean([c["dsc"] for c in corp], axis=0)
+        out["uncertainty_unc"] = np.mean([c["unc"] for c in corp], axis=0)
+        stats = [_kernels.binary_rank_stats(ev[None], tot[None]) for _, ev, tot in groups]
+        out["roc_auc"] = _mean_defined([s["roc_auc"] for s in stats])
+        for col, s in zip(self._cols, stats):
+            if col.values is None:
+                s["pr_auc"] = np.array([col.grid_average_precision()])
+        out["pr_auc"] = _mean_defined([s["pr_auc"] for s in stats])
+        if K > 2:
+            # A class without rows has no one-vs-rest curve: the macro average is undefined.
+            absent = np.any(r <= 0, axis=1)
+            out["roc_auc"] = np.where(absent, np.nan, out["roc_auc"])
+            out["pr_auc"] = np.where(absent, np.nan, out["pr_auc"])
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
+        out.update(self._thresholds(ws))
+        ClassificationEvaluator._warn(self._warner(), _EVALUATOR_KEYS, r[0], single[0], out)
+        result = {"n": self.n, "classes": self.classes}
+        result.update({key: float(v[0]) if v.ndim == 1 else v[0].copy() for key, v in
+                       out.items()})
+        prior = self.base_prior if self.base_prior is not None else np.atleast_1d(
+            result["base_rate"])
+        result["reference_prior"] = np.array([1 - prior[0], prior[0]]) if prior.shape[0] == 1 \
+            else prior
+        result["reference"] = "prior of y" if self.base_prior is None else "prior of baseline"
+        return result
+
+    def _total_weight(self) -> float:
+        if self.n == 0:
+            msg = f"{type(self).__name__}.report(): no rows seen yet; call update() first."
+            raise ValueError(msg)
+        ws = float(self._total())
+        if ws <= 0:
+            msg = "sample_weight sums to zero; at least one row needs a positive weight."
+            raise ValueError(msg)
+        return ws
+
+    def _total(self):
+        return self._class_w.sum()
+
+    def _thresholds(self, ws) -> dict:
+        K = self.n_classes
+        cm = self._cm.reshape(1, K, K)  # [true class, predicted class]
+        tp = np.diagonal(cm, axis1=1, axis2=2)
+        actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
+            # F1 = 2TP / (2TP + FP + FN), labels absent from y and predictions left out.
+            f1 = np.where(actual + predicted > 0,
+                          _kernels.fraction(2 * tp, actual + predicted), np.nan)
+        return {"accuracy": _kernels.fraction(tp.sum(axis=1), ws),
+                "balanced_accuracy": _mean_defined(list(recall.T)),
+                "f1_macro": _mean_defined(list(f1.T))}
+
+    def _warner(self):
+        """What the in-memory evaluator's warnings read: one message per degenerate case."""
+
+        class _Facts:
+            _score = True  # probabilities are always given
+            base_prior, classes, n_classes = self.base_prior, self.classes, self.n_classes
+
+        return _Facts()
+
+    def error_bounds(self) -> dict:
+        """Worst-case absolute errors of the approximate ranking numbers for the rows seen.
+
+        Returns
+        -------
+        dict
+            ``roc_auc``, ``pr_auc`` (and ``pr_auc_lift`` for binary): 0 while the scores are
+            kept exactly. ROC-AUC: the weight of positive-negative pairs sharing a grid bin
+            over ``2 P N``; average precision: per bin, its positives' weight times how far
+            the pooled precision can be from any precision inside the bin, over ``P``;
+            multiclass: the mean over classes.
+        """
+        ws = self._total_weight()
+        b = np.array([col.bounds() for col in self._cols])
+        out = {"roc_auc": float(b[:, 0].mean()), "pr_auc": float(b[:, 1].mean())}
+        if self.n_classes == 2:
+            rate = self._class_w[1] / ws
+            out["pr_auc_lift"] = float(out["pr_auc"] / rate) if rate > 0 else float("nan")
+        return out
+
+
+# --------------------------------------------------------------------------- regression
+
+
+class _ValueSummary:
+    """Weighted values of ``y`` for their median: exact while they take at most ``cap``
+    distinct values, then in dyadic bins ``[k 2^j, (k + 1) 2^j)`` at the finest level ``j``
+    that needs at most ``cap`` bins.
+
+    Per value or bin: ``lo`` and ``hi`` (smallest and largest value in it), ``w`` (weight)
+    and ``d`` (weighted sum of ``y - lo``, in units of ``2 ** ey`` times the weights' unit).
+    Keeping ``y - lo`` rather than ``y`` keeps distances to the median free of cancellation
+    when ``y`` carries a large offset. The number of occupied bins only falls as ``j`` grows,
+    and only rises as values are added, so the level -- and the result -- depends on the set
+    of values seen, not on the chunking or the order of merges.
+    """
+
+    def __init__(self, cap: int):
+        self.cap = cap
+        self.level = None  # None: exact values (key == lo == hi)
+        self.key = self.lo = self.hi = self.w = self.d = np.empty(0)
+
+    @classmethod
+    def of_rows(cls, cap: int, y: np.ndarray, w) -> _ValueSummary:
+        """The exact summary of one chunk (rows of positive weight; ``w`` None: ones)."""
+        out = cls(cap)
+        if not y.shape[0]:
+            return out
+        order = np.argsort(y)
+        ys = y[order]
+        starts = np.flatnonzero(np.r_[True, ys[1:] != ys[:-1]])
+        out.key = out.lo = out.hi = ys[starts]
+        out.w = (np.diff(np.r_[starts, ys.shape[0]]).astype(np.float64) if w is None
+                 else np.add.reduceat(w[order], starts))
+        out.d = np.zeros(starts.shape[0])
+        return out
+
+    def _keys_at(self, level: int) -> np.ndarray:
+        if self.level is None:
+            return np.floor(np.ldexp(self.lo, -level))
+        return np.floor(np.ldexp(self.key, self.level - level))
+
+    def _regroup(self, key, lo, hi, w, d, ey: int) -> None:
+        """Set the summary to the groups of equal ``key``."""
+        order = np.argsort(key, kind="stable")
+        key, lo, hi, w, d = key[order], lo[order], hi[order], w[order], d[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        new_lo = np.minimum.reduceat(lo, starts)
+        # d is measured from each part's own smallest value: move it to the group's.
+        each = np.repeat(new_lo, np.diff(np.r_[starts, key.shape[0]]))
+        d = d + w * (np.ldexp(lo, -ey) - np.ldexp(each, -ey))
+        self.key, self.lo, self.hi = key[starts], new_lo, np.maximum.reduceat(hi, starts)
+        self.w, self.d = np.add.reduceat(w, starts), np.add.reduceat(d, starts)
+
+    def merge(self, other: _ValueSummary, shift_w: int, ey: int) -> None:
+        """Add ``other``, its weights (and ``d``) times ``2 ** shift_w``; ``d`` of both in
+        units of ``2 ** ey``."""
+        if not other.w.shape[0]:
+            return
+        parts = [(self, self.w, self.d), (other, np.ldexp(other.w, shift_w),
+                                           np.ldexp(other.d, shift_w))]
+        levels = [p.level for p, _, _ in parts if p.level is not None and p.w.shape[0]]
+        level = max(levels) if levels else None
+        key = np.concatenate([p.lo if level is None else p._keys_at(level) for p, _, _ in parts])
+        lo, hi = (np.concatenate([getattr(p, a) for p, _, _ in parts]) for a in ("lo", "hi"))
+        self._regroup(key, lo, hi, np.concatenate([w for _, w, _ in parts]),
+                      np.concatenate([d for _, _, d in parts]), ey)
+        self.level = level
+        if self.level is None and self.key.shape[0] > self.cap:
+            self.level = self._finest_level()
+            self._regroup(np.floor(np.ldexp(self.lo, -self.level)), self.lo, self.hi,
+                          self.w, self.d, ey)
+        while self.key.shape[0] > self.cap:
+            self.level += 1
+            self._regroup(np.floor(np.ldexp(self.key, -1)), self.lo, self.hi, self.w, self.d,
+                          ey)
+
+    def _finest_level(self) -> int:
+        """The smallest ``j`` at which the distinct values occupy at most ``cap`` bins."""
+        v = self.lo  # distinct and ascending
+
+        def count(j):
+            k = np.floor(np.ldexp(v, -j))
+            return 1 + int(np.count_nonzero(k[1:] != k[:-1]))
+
+        # Below `low` the keys of the largest values would overflow; at 1025 every value
+        # lies in [-2^1024, 2^1024), two bins at most.
+        low = max(-1074, _exponent(pow2_below(float(np.max(np.abs(v))))) - 1020)
+        high = 1025
+        if count(low) <= self.cap:
+            return low
+        while high - low > 1:  # count(low) > cap >= count(high)
+            mid = (low + high) // 2
+            low, high = (low, mid) if count(mid) <= self.cap else (mid, high)
+        return high
+
+    def scale(self, shift_w: int, shift_d: int) -> None:
+        self.w = np.ldexp(self.w, shift_w)
+        self.d = np.ldexp(self.d, shift_w + shift_d)
+
+    def median(self, total: float) -> tuple:
+        """``(median, exact)``: the averaged-inverted-cdf median (as ``weighted_quantiles``),
+        exact unless it falls inside a bin holding more than one value; then the point of
+        the bin where the cumulative weight, spread evenly, reaches half."""
+        cdf = np.cumsum(self.w)
+        target = 0.5 * 100.0 / 100.0 * total
+        i = min(int(np.searchsorted(cdf, target, side="left")), cdf.shape[0] - 1)
+        if cdf[i] - target <= _EPS:
+            nxt = i + 1 if i + 1 < cdf.shape[0] else i
+            return (self.hi[i] + self.lo[nxt]) / 2.0, True
+        if self.lo[i] == self.hi[i]:
+            return float(self.lo[i]), True
+        before = cdf[i] - self.w[i]
+        frac = (target - before) / self.w[i]
+        return float(self.lo[i] + frac * (self.hi[i] - self.lo[i])), False
+
+    def abs_dev(self, x: float, ey: int, i=None) -> float:
+        """``sum w |y - x|`` (units of ``d``) over the groups entirely below or above ``x``,
+        skipping group ``i``."""
+        below = self.hi <= x
+        above = (self.lo >= x) & ~below
+        if i is not None:
+            below[i] = above[i] = False
+        dist = self.w * (np.ldexp(x, -ey) - np.ldexp(self.lo, -ey))
+        return float(np.sum(np.where(below, dist - self.d, 0.0))
+                     + np.sum(np.where(above, self.d - dist, 0.0)))
+
+    def mae_bracket(self, total: float, ey: int) -> tuple:
+        """``(estimate, bound)`` of ``min_x sum w |y - x|`` (units of ``d``).
+
+        Exact (bound 0) when the median is. Otherwise it lies in bin ``i = [a, c]`` holding
+        weight ``W`` with mean ``mu``: the sum is known exactly at ``a`` and ``c`` (every
+        value is on one side), and for ``x`` inside the bin its own part lies between
+        ``W |mu - x|`` (Jensen) and the chord ``W ((c - mu)(x - a) + (mu - a)(c - x)) / (c -
+        a)``. The minimum therefore lies between the lower envelope's minimum (at ``a``,
+        ``mu`` or ``c``) and ``min(L(a), L(c))``; the estimate is the middle.
+        """
+        m, exact = self.median(total)
+        if exact:
+            return self.abs_dev(m, ey), 0.0
+        cdf = np.cumsum(self.w)
+        i = min(int(np.searchsorted(cdf, 0.5 * total, side="left")), cdf.shape[0] - 1)
+        a, c, w_i, d_i = self.lo[i], self.hi[i], self.w[i], self.d[i]
+        width = np.ldexp(c, -ey) - np.ldexp(a, -ey)
+        rest = {x: self.abs_dev(x, ey, i) for x in (a, c)}
+        l_a = rest[a] + d_i  # every value of the bin is above a
+        l_c = rest[c] + w_i * width - d_i  # ... and below c
+        # The lower envelope at the bin's mean: the outside part is linear between a and c,
+        # the bin's own part is 0 there.
+        t = (d_i / w_i) / width
+        low_mu = (1 - t) * rest[a] + t * rest[c]
+        upper = min(l_a, l_c)
+        lower = min(upper, low_mu)
+        return (upper + lower) / 2.0, (upper - lower) / 2.0
+
+
+class RegressionAccumulator:
+    """The regression report of many chunks of rows, without keeping the rows.
+
+    ``update`` adds a chunk (checked as :func:`chimeraboost.metrics.regression_report`
+    checks its input, with the same messages), ``merge`` adds another accumulator, ``report``
+    returns the keys of ``regression_report`` on all the rows seen.
+
+    Parameters
+    ----------
+    baseline : array-like of targets, default=None
+        As in ``regression_report``: ``None`` judges against the weighted mean and median of
+        all the ``y`` seen; targets (``y_train``) against their mean and median.
+    bins : int, default=2048
+        How many distinct values of ``y`` (then bins) are kept for its median (see Notes).
+
+    Attributes
+    ----------
+    n : int
+        Rows seen so far.
+
+    Notes
+    -----
+    **Exact** (to rounding): ``n``, ``mean_y``, ``baseline_mean``, ``mse``, ``rmse``,
+    ``mae``, ``mse_ref``, ``rmse_ref``, ``r2``, and with ``baseline=`` also
+    ``baseline_median``, ``mae_ref`` and ``mae_skill``. The weighted mean and the sum of
+    squared deviations from it are combined across chunks with the parallel formula of Chan,
+    Golub & LeVeque (1979), "Updating formulae and a pairwise algorithm for computing sample
+    variances", Stanford CS report STAN-CS-79-773: for parts ``a`` and ``b`` of weights
+    ``W_a``, ``W_b`` and means ``m_a``, ``m_b``, ``M2 = M2_a + M2_b + (m_b - m_a)^2 W_a W_b /
+    (W_a + W_b)``. It never subtracts two large sums, so ``r2`` of ``y = 1e6 + noise`` is
+    exact too. Values and weights are summed on power-of-two scales per chunk (exact), so a
+    ``y`` near ``1e154`` gives the same ``r2`` as the unscaled one.
+
+    **The median with** ``baseline=None`` (``baseline_median``, ``mae_ref``,
+    ``mae_skill``): the distinct values of ``y`` are kept with their weights while there are
+    at most ``bins`` of them -- then these are **exact**. Beyond that, the values are kept in
+    dyadic bins ``[k 2^j, (k + 1) 2^j)`` at the finest ``j`` that needs at most ``bins`` bins,
+    each with its weight, smallest and largest value and the weighted sum of distances to its
+    smallest value. The sum of ``|y - x|`` is then exact at every bin edge, the median lies
+    in one bin, and ``mae_ref`` is bracketed by the convexity of that sum inside the bin:
+    :meth:`error_bounds` gives the half-width (below 1e-6 of ``mae_ref`` for a million normal
+    values; a few wild outliers widen the bins and the bound with them; the tests assert the
+    true error within it). The median is exact too when it falls on a bin boundary or its
+    bin holds one value; otherwise it is within its bin, whose width ``error_bounds`` gives.
+
+    Pickled size: at most about 85 KB at ``bins=2048`` (82 KB measured for a million rows;
+    less while few values were seen, 0.4 KB with ``baseline=``); it never grows with the
+    rows.
+
+    Examples
+    --------
+    >>> acc = RegressionAccumulator()
+    >>> acc = acc.update([1.0, 2.0], [1.0, 2.0]).update([3.0, 4.0], [3.0, 5.0])
+    >>> r = acc.report()
+    >>> r["r2"], r["mae_skill"]
+    (0.8, 0.75)
+    """
+
+    def __init__(self, *, baseline=None, bins: int = 2048):
+        self.bins = check_positive_int(bins, "bins", minimum=16)
+        self.baseline = None
+        if baseline is not None:
+            b = np.sort(check_numeric_1d(baseline, "baseline"))
+            c = pow2_below(float(np.max(np.abs(b))))
+            median = weighted_quantiles(b / c, np.ones((1, b.size)), 0.5)[0, 0] * c
+            self.baseline = np.array([float(np.mean(b / c)) * c, float(median)])
+        self.n = 0
+        self._ew = self._ey = None  # weights in units 2**_ew, y in units 2**_ey
+        # weight, mean, M2, squared and absolute errors, absolute errors of the median
+        self._s = np.zeros(6)
+        self._values = _ValueSummary(self.bins) if baseline is None else None
+
+    def update(self, y, pred, sample_weight=None) -> RegressionAccumulator:
+        """Add a chunk of rows; returns ``self``.
+
+        Parameters
+        ----------
+        y, pred : array-like of shape (n,)
+        sample_weight : array-like of shape (n,), default=None
+        """
+        if _rows(y) == 0 and _rows(pred) == 0 and (
+                sample_weight is None or _rows(sample_weight) == 0):
+            return self
+        check_aligned(y=y, pred=pred, sample_weight=sample_weight)
+        y = check_numeric_1d(y, "y")
+        pred = check_numeric_1d(pred, "pred")
+        n = check_same_length(y=y, pred=pred)
+        w, ew = _chunk_weights(sample_weight, n)
+        ey = _exponent(pow2_below(float(np.max(np.abs(y)))))
+        # A chunk on its own scales: y / 2**ey and w / 2**ew.
+        ys, ps = np.ldexp(y, -ey), np.ldexp(pred, -ey)
+        with np.errstate(over="ignore", invalid="ignore"):
+            sums = self._chunk_sums(ys, ps, w, ey)
+        self._add(n, sums, ew, ey)
+        if self._values is not None:
+            keep = slice(None) if w is None or np.all(w > 0) else w > 0
+            chunk = _ValueSummary.of_rows(self.bins, y[keep], None if w is None else w[keep])
+            self._values.merge(chunk, ew - self._ew, self._ey)
+        return self
+
+    def _chunk_sums(self, ys, ps, w, ey) -> np.ndarray:
+        dot = np.sum if w is None else w.__matmul__
+        tot = float(ys.shape[0]) if w is None else float(np.sum(w))
+        mean = dot(ys) / tot if tot > 0 else 0.0
+        err = ys - ps
+        out = [tot, mean, dot(np.square(ys - mean)), dot(np.square(err)), dot(np.abs(err)), 0.0]
+        if self.baseline is not None:
+            out[5] = dot(np.abs(ys - np.ldexp(self.baseline[1], -ey)))
+        return np.array(out)
+
+    def _add(self, n, s, ew, ey) -> None:
+        if self._ew is None:
+            self._ew, self._ey = ew, ey
+        # Common exponents: the larger of each, so nothing overflows.
+        new_w, new_y = max(self._ew, ew), max(self._ey, ey)
+        mine = self._scaled(self._s, self._ew - new_w, self._ey - new_y)
+        if self._values is not None:
+            self._values.scale(self._ew - new_w, self._ey - new_y)
+        s = self._scaled(s, ew - new_w, ey - new_y)
+        self._ew, self._ey = new_w, new_y
+        self.n += n
+        self._s = _chan(mine, s)
+
+    @staticmethod
+    def _scaled(s, dw, dy) -> np.ndarray:
+        # weight: w; mean: y; M2, squared errors: w y^2; absolute errors: w y
+        return np.ldexp(s, np.array([dw, dy, dw + 2 * dy, dw + 2 * dy, dw + dy, dw + dy]))
+
+    def merge(self, other: RegressionAccumulator) -> RegressionAccumulator:
+        """Add the rows of ``other`` (an accumulator with the same baseline and bins);
+        returns ``self``."""
+        _check_mergeable(self, other, [
+            ("baseline", self.baseline, getattr(other, "baseline", None)),
+            ("bins", self.bins, getattr(other, "bins", None))])
+        if other.n == 0:
+            return self
+        self._add(other.n, other._s, other._ew, other._ey)
+        if self._values is not None:
+            theirs = other._values
+            scaled = _ValueSummary(self.bins)  # other's d in units of our y exponent
+            scaled.level, scaled.key, scaled.lo, scaled.hi = (
+                theirs.level, theirs.key, theirs.lo, theirs.hi)
+            scaled.w, scaled.d = theirs.w, np.ldexp(theirs.d, other._ey - self._ey)
+            self._values.merge(scaled, other._ew - self._ew, self._ey)
+        return self
+
+    def report(self) -> dict:
+        """The keys of :func:`chimeraboost.metrics.regression_report` on all rows seen, with
+        the same warning for a constant ``y``.
+
+        Raises
+        ------
+        ValueError
+            If no row was seen, or all rows seen have weight zero.
+        """
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._report()
+
+    def _report(self) -> dict:
+        ws, mean, m2, sse, sae, sae_ref = self._checked_sums()
+        c = 2.0 ** self._ey  # y's unit (a power of two: exact)
+        if self.baseline is None:
+            centre = mean
+            median, _ = self._values.median(ws)
+            mae_ref = self._values.mae_bracket(ws, self._ey)[0] / ws
+        else:
+            centre = self.baseline[0] / c
+            median = self.baseline[1]
+            mae_ref = sae_ref / ws
+        mse_ref = m2 / ws + (mean - centre) ** 2
+        out = {"n": self.n, "mean_y": mean * c, "baseline_mean": centre * c,
+               "baseline_median": float(median), "mse": sse / ws, "mae": sae / ws,
+               "mse_ref": mse_ref, "mae_ref": mae_ref}
+        out["rmse"], out["rmse_ref"] = np.sqrt(out["mse"]), np.sqrt(mse_ref)
+        # A constant y gives a zero reference up to the rounding of its mean (the in-memory
+        # report's test, on the same scale).
+        flat = mse_ref <= 16 * _EPS**2 * max(m2 / ws + mean**2, np.finfo(np.float64).tiny)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out["r2"] = np.nan if flat else 1.0 - out["mse"] / mse_ref
+            out["mae_skill"] = np.nan if flat or mae_ref <= 0 else 1.0 - out["mae"] / mae_ref
+        if flat:
+            warn_degenerate("y is constant: r2 and mae_skill against the constant forecast are "
+                            "undefined (NaN).")
+        for key in ("mae", "mae_ref", "rmse", "rmse_ref"):
+            out[key] = out[key] * c
+        out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
+        order = ("n", "mean_y", "baseline_mean", "baseline_median", "mse", "mae", "mse_ref",
+                 "mae_ref", "rmse", "rmse_ref", "r2", "mae_skill")
+        result = {key: out[key] if key == "n" else float(out[key]) for key in order}
+        result["reference"] = "mean of y" if self.baseline is None else "mean of baseline"
+        return result
+
+    def _checked_sums(self):
+        if self.n == 0:
+            msg = f"{type(self).__name__}.report(): no rows seen yet; call update() first."
+            raise ValueError(msg)
+        if self._s[0] <= 0:
+            msg = "sample_weight sums to zero; at least one row needs a positive weight."
+            raise ValueError(msg)
+        return (float(v) for v in self._s)
+
+    def error_bounds(self) -> dict:
+        """Worst-case absolute errors of the approximate numbers for the rows seen.
+
+        Returns
+        -------
+        dict
+            ``baseline_median`` (the width of the bin holding it), ``mae_ref`` (half the
+            bracket, see Notes) and ``mae_skill`` (what that bound can do to ``1 - mae /
+            mae_ref``): all 0 with ``baseline=`` or while the values are kept exactly.
+        """
+        ws, *_ = self._checked_sums()
+        if self._values is None:
+            return {"baseline_median": 0.0, "mae_ref": 0.0, "mae_skill": 0.0}
+        c = 2.0 ** self._ey
+        _, exact = self._values.median(ws)
+        est, bound = self._values.mae_bracket(ws, self._ey)
+        width = 0.0
+        if not exact:
+            i = min(int(np.searchsorted(np.cumsum(self._values.w), 0.5 * ws)),
+                    self._values.w.shape[0] - 1)
+            width = float(self._values.hi[i] - self._values.lo[i])
+        mae = self._s[4] / ws
+        low = (est - bound) / ws
+        skill = float(mae * bound / ws / (low * est / ws)) if bound > 0 and low > 0 else (
+            0.0 if bound == 0 else float("inf"))
+        return {"baseline_median": width, "mae_ref": float(bound / ws * c), "mae_skill": skill}
+
+
+def _chan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two parts' (weight, mean, M2, sums...) combined: Chan, Golub & LeVeque (1979)."""
+    out = a + b
+    wa, wb = a[0], b[0]
+    if wa <= 0 or wb <= 0:
+        out[1] = a[1] if wb <= 0 else b[1]
+        return out
+    delta = b[1] - a[1]
+    out[1] = a[1] + delta * (wb / out[0])
+    out[2] = a[2] + b[2] + delta * delta * (wa * wb / out[0])
+    return out
