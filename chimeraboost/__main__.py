@@ -104,7 +104,14 @@ How the columns are read:
           the rows (higher means positive; above 0 counts as a positive call).
 
 Files: .csv (comma-separated, header row), .tsv, .csv.gz; .parquet needs
-pyarrow (pip install "chimeraboost[parquet]")."""
+pyarrow (pip install "chimeraboost[parquet]").
+
+Large files: a file over 256 MB on disk (or any file with --stream) is read
+500,000 rows at a time (--chunk-rows N), so memory does not grow with the file.
+A streamed report has no bootstrap intervals, paired intervals, DeLong test or
+recall@k (they need every row in memory: --in-memory), its ROC AUC, PR AUC and
+MCB/DSC come from a fine score grid, and its score column must hold
+probabilities or 0/1 flags."""
 
 _REPORT_EPILOG = """\
 Example:
@@ -155,6 +162,17 @@ def _k(text):
     return int(value) if value == int(value) and value >= 1 else value
 
 
+def _rows(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of rows such as 100000, got "
+                                         f"{text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 row, got {value}")
+    return value
+
+
 def _common(p, n_boot_help):
     p.add_argument("file", metavar="FILE", help="CSV, TSV, .csv.gz or Parquet file, one row per scored row")
     p.add_argument("--target", required=True, metavar="COL", help="column of true outcomes")
@@ -198,6 +216,13 @@ def _parser():
                    help="also recall@k and precision@k of the top N rows (or a fraction)")
     p.add_argument("--json", action="store_true",
                    help="print every number as JSON (NaN as null) instead of text")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--stream", action="store_true",
+                     help="read the file in chunks whatever its size (no intervals)")
+    how.add_argument("--in-memory", action="store_true",
+                     help="read every row at once whatever the file's size")
+    p.add_argument("--chunk-rows", type=_rows, metavar="N",
+                   help="rows per chunk when streaming (default 500,000); implies --stream")
 
     p = sub.add_parser("table", help="the holdout table of several columns of predictions",
                        description=_TABLE_HELP, epilog=_TABLE_EPILOG, formatter_class=raw)
@@ -227,8 +252,15 @@ def _parser():
 
 
 def _run_report(args, out):
-    from ._cli import file_report, to_json
+    from ._cli import CHUNK_ROWS, file_report, streams, to_json
 
+    if args.chunk_rows is not None and args.in_memory:
+        msg = "--chunk-rows reads the file in chunks; it cannot go with --in-memory."
+        raise ValueError(msg)
+    if streams(args.file, stream=args.stream or args.chunk_rows is not None,
+               in_memory=args.in_memory):
+        _run_streamed(args, out, args.chunk_rows or CHUNK_ROWS)
+        return
     rep, kinds = file_report(
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
@@ -241,6 +273,25 @@ def _run_report(args, out):
     print(f"{args.file}: {read}", file=out)
     print(file=out)
     print(rep, file=out)
+
+
+def _run_streamed(args, out, chunk_rows):
+    from ._cli import stream_report, streamed_json, streamed_lines
+    from ._progress import working
+
+    if args.k is not None:
+        msg = ("--k (recall@k) ranks every row at once; a streamed report cannot give it. "
+               "Drop --k, or add --in-memory.")
+        raise ValueError(msg)
+    with working(f"chimeraboost: streaming {args.file}", verbose=not args.quiet):
+        got = stream_report(args.file, target=args.target, score=args.score,
+                            baseline_score=args.baseline_score, classes=args.classes,
+                            weight=args.weight, regression=args.regression,
+                            chunk_rows=chunk_rows)
+    if args.json:
+        print(json.dumps(streamed_json(got, args.file), indent=2, allow_nan=False), file=out)
+        return
+    print("\n".join(streamed_lines(got, args.file)), file=out)
 
 
 def _run_table(args, out):

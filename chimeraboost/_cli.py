@@ -9,6 +9,12 @@ Questions answered here (:mod:`chimeraboost.__main__` parses the arguments and p
   fitted baseline.
 - How do several systems' columns compare on the same rows? :func:`file_table` --
   :func:`chimeraboost.compare.holdout_table` with each column as an array.
+- The same report of a file too large for memory? :func:`stream_report` -- the file is read
+  a chunk of rows at a time (:func:`chimeraboost._files.iter_columns`) into the mergeable
+  accumulators of :mod:`chimeraboost.metrics`; memory holds one chunk, whatever the file's
+  size. Bootstrap intervals, the paired bootstrap, DeLong's test and recall@k need every row
+  at once and are not computed; ROC AUC, PR AUC and the calibration terms come from the
+  accumulator's fine score grid. :func:`streams` says when a file is streamed.
 
 Nothing is recomputed here: a column becomes a "recorded" estimator whose
 ``predict_proba`` / ``decision_function`` / ``predict`` return the file's values for the row
@@ -19,16 +25,20 @@ library's own report and holdout table.
 from __future__ import annotations
 
 import math
+import os
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from . import _files
 from .compare import holdout_table
+from ._facts import ABOUT_THE_ROWS
+from ._format import Col, table
 from ._progress import working
-from ._report import report
+from ._report import Report, report
 
-__all__ = ["file_report", "file_table", "read_kind", "to_json"]
+__all__ = ["file_report", "file_table", "read_kind", "stream_report", "streams", "to_json"]
 
 KINDS = ("probabilities", "scores", "rule", "predictions")
 
@@ -173,10 +183,7 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
     to what it was read as (:func:`read_kind`)."""
-    scores = [score, *([baseline_score] if baseline_score else [])]
-    if baseline_score == score:
-        msg = f"--baseline-score {baseline_score!r} is the --score column itself; name another."
-        raise ValueError(msg)
+    scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
     kinds = {s: read_kind(values[s], task) for s in scores}
     X = row_numbers(len(y))
@@ -189,6 +196,13 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                      random_state=random_state, k=k, name=score, baseline_name=baseline_score)
     return rep, kinds
+
+
+def _report_columns(score, baseline_score) -> list:
+    if baseline_score == score:
+        msg = f"--baseline-score {baseline_score!r} is the --score column itself; name another."
+        raise ValueError(msg)
+    return [score, *([baseline_score] if baseline_score else [])]
 
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
@@ -209,6 +223,264 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
                              random_state=random_state)
+
+
+# --------------------------------------------------------------------------- streaming
+
+#: Files larger than this on disk are streamed (compressed size for .gz). Reading every cell
+#: of a CSV into Python keeps about 60 bytes per cell, so a file of this size already takes
+#: a few GB in memory, and a bootstrap over its tens of millions of rows would take hours.
+STREAM_BYTES = 256 * 2**20
+#: Rows per chunk when streaming: a few tens of MB of cells, and few enough chunks that the
+#: per-chunk overhead does not show.
+CHUNK_ROWS = 500_000
+# The numbers that need probabilities: NaN for a 0/1 rule, as metrics.ranking_report gives.
+NEEDS_PROBA = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
+               "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
+# Distinct labels a text target may show before the first pass stops counting them.
+_MAX_LABELS = 10_000
+
+
+def streams(path, *, stream=False, in_memory=False) -> bool:
+    """Whether ``report`` streams the file: ``stream`` forces it, ``in_memory`` forbids it,
+    otherwise a file larger than :data:`STREAM_BYTES` on disk is streamed."""
+    if stream or in_memory:
+        return bool(stream)
+    try:
+        return os.path.getsize(path) > STREAM_BYTES
+    except OSError:
+        return False  # the reader names the missing file
+
+
+class Streamed(NamedTuple):
+    """What :func:`stream_report` read: the report of the score column, the baseline
+    column's report (or None), how each column was read, the chunk size, and per column the
+    worst-case errors of the grid's numbers (the accumulator's ``error_bounds``: all 0 while
+    the values are kept exactly)."""
+
+    report: Report
+    baseline: Report | None
+    kinds: dict
+    chunk_rows: int
+    bounds: dict
+
+    def differences(self) -> dict:
+        """Metric -> ``model - baseline`` on the same rows (point values; no interval)."""
+        if self.baseline is None:
+            return {}
+        out = {}
+        for key, value in self.report.items():
+            if key in ABOUT_THE_ROWS or np.ndim(value) or not isinstance(
+                    value, (float, int, np.floating, np.integer)) or key == "n":
+                continue
+            diff = float(value) - float(self.baseline[key])
+            if not math.isnan(diff):
+                out[key] = diff
+        return out
+
+
+def stream_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
+                  regression=False, chunk_rows=CHUNK_ROWS) -> Streamed:
+    """The report of the column ``score`` (and ``baseline_score``) of the file at ``path``,
+    read ``chunk_rows`` rows at a time through the accumulators of
+    :mod:`chimeraboost.metrics`, so that memory does not grow with the file.
+
+    The columns are read as by :func:`file_report`, with two differences a single pass
+    imposes. The target's classes must be known before the first chunk is scored: they come
+    from ``classes`` or ``regression`` when given, else from a first, cheap pass over the
+    target column alone (the same rule as :func:`read_target`). A classification score
+    column must hold probabilities or a 0/1 rule (judged, as in memory, on all its values);
+    scores outside [0, 1] rank the rows only and stop the report with a ValueError, since
+    their ranking metrics need every row (``--in-memory``).
+
+    The exact numbers (log loss, Brier, skills, accuracy, rmse, r2, ...) equal the in-memory
+    report's; ROC AUC, PR AUC, MCB and DSC (and a regression's median-based numbers) come
+    from the accumulator's score grid, within its stated error.
+    """
+    from .metrics import ClassificationAccumulator, RegressionAccumulator
+
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) \
+            or chunk_rows < 1:
+        msg = f"--chunk-rows must be a whole number of rows of at least 1, got {chunk_rows!r}."
+        raise ValueError(msg)
+    scores = _report_columns(score, baseline_score)
+    target_classes = _stream_target(path, target, classes, regression, chunk_rows)
+    task = "regression" if target_classes is None else "classification"
+    what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
+    # Codes 0/1 (1 = the positive class) in the accumulator; the labels go back at the end.
+    accs = {s: RegressionAccumulator() if task == "regression"
+            else ClassificationAccumulator(np.array([0, 1])) for s in scores}
+    flags = dict.fromkeys(scores, True)  # every value so far 0 or 1: a rule
+    ints, present = True, set()  # integer labels, both seen: kept as integers (read_target)
+    names = [target, *scores, *([weight] if weight else [])]
+    for start, cols in _files.iter_columns(path, names, int(chunk_rows)):
+        if task == "regression":
+            y = _stream_numbers(cols[target], target, path, start)
+        else:
+            y, kind = _codes(cols[target], target, path, start, target_classes,
+                             given=classes is not None)
+            ints = ints and kind in "iu"
+            present.update(np.unique(y).tolist())
+        w = None if not weight else _files.numbers(cols[weight], weight, path,
+                                                   what="weights", start=start)
+        for s in scores:
+            v = _files.numbers(cols[s], s, path, what=what, start=start)
+            if task == "classification":
+                _check_probabilities(v, s, path, start)
+                flags[s] = flags[s] and bool(np.all((v == 0) | (v == 1)))
+            accs[s].update(y, v, sample_weight=w)
+    if classes is not None:
+        target_classes = _typed_classes(target_classes, ints and len(present) == 2)
+    kinds = {s: "predictions" if task == "regression" else "rule" if flags[s]
+             else "probabilities" for s in scores}
+    reps = [_streamed_report(accs[s].report(), s, kinds[s], target_classes) for s in scores]
+    bounds = {s: accs[s].error_bounds() for s in scores}
+    return Streamed(reps[0], reps[1] if baseline_score else None, kinds, int(chunk_rows),
+                    bounds)
+
+
+def _stream_numbers(cells, column, path, start):
+    # As read_target with --regression: a missing cell is named before a non-number.
+    y = _files.labels(cells, column, path, start)
+    if y.dtype.kind not in "iuf":
+        y = _files.numbers(cells, column, path, start=start)
+    return y.astype(np.float64)
+
+
+def _label_text(y) -> np.ndarray:
+    """Labels as the text read_target compares with --classes (``str`` of each value)."""
+    if y.dtype.kind in "iuU":
+        return y.astype(str)
+    return np.array([str(v) for v in y.tolist()])
+
+
+def _stream_target(path, column, classes, regression, chunk_rows):
+    """The target's classes, or None for a regression: from ``classes`` (as text) or
+    ``regression`` when given, else from one pass over the target column (typed as
+    :func:`read_target` types them)."""
+    if regression:
+        return None
+    if classes is not None:
+        read_target(np.array([], dtype=str), column, path, classes=classes)  # checks --classes
+        return np.array([str(c) for c in classes])
+    numbers, texts, numeric, whole = set(), set(), True, True
+    for start, cols in _files.iter_columns(path, [column], chunk_rows):
+        y = _files.labels(cols[column], column, path, start)
+        if y.dtype.kind in "iuf":
+            whole = whole and y.dtype.kind in "iu"
+            if len(numbers) < 3:  # three numbers already make a regression
+                numbers.update(np.unique(y).tolist())
+        else:
+            numeric = False
+            if len(texts) <= _MAX_LABELS:
+                texts.update(np.unique(y).tolist())
+    if numeric:
+        found = np.array(sorted(numbers), dtype=np.int64 if whole else np.float64)
+        # The in-memory rule on the distinct values: the same classes, or a regression.
+        return read_target(found, column, path)[1]
+    texts |= {str(int(v)) if whole else str(v) for v in numbers}
+    found = np.array(sorted(texts))
+    if found.size > _MAX_LABELS:
+        msg = (f"{path}: column {column!r} holds more than {_MAX_LABELS:,} labels; a "
+               "classification target needs two classes (use --regression for a numeric target).")
+        raise ValueError(msg)
+    return read_target(found, column, path)[1]
+
+
+def _codes(cells, column, path, start, classes, *, given):
+    """``(codes, dtype kind)``: 1 for the positive class, 0 for the other."""
+    y = _files.labels(cells, column, path, start)
+    if classes.dtype.kind in "iuf" and y.dtype.kind in "iuf":
+        # Numbers compare as numbers: a chunk of whole values of a float target reads as
+        # integers, and 1 is 1.0.
+        positive, negative = y == classes[1], y == classes[0]
+    else:
+        text, names = _label_text(y), _label_text(classes)
+        positive, negative = text == names[1], text == names[0]
+    unknown = ~positive & ~negative
+    if unknown.any():
+        shown = sorted(set(_label_text(y[unknown]).tolist()))[:5]
+        named = f"--classes {classes.tolist()}" if given else f"its classes {classes.tolist()}"
+        msg = (f"{path}: column {column!r} holds labels {shown} that are not in {named} "
+               f"(data row {start + int(np.flatnonzero(unknown)[0]) + 1}).")
+        raise ValueError(msg)
+    return positive.astype(np.int64), y.dtype.kind
+
+
+def _typed_classes(classes, ints):
+    """Integer labels stay integers, as read_target keeps them."""
+    if ints:
+        try:
+            return np.array([int(c) for c in classes.tolist()])
+        except ValueError:
+            return classes
+    return classes
+
+
+def _check_probabilities(values, column, path, start) -> None:
+    outside = (values < 0) | (values > 1)
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        msg = (f"{path}: column {column!r} holds {values[i]} in data row {start + i + 1}: a "
+               "streamed report reads probabilities or 0/1 flags; scores that only rank the "
+               "rows need every row in memory (--in-memory).")
+        raise ValueError(msg)
+
+
+def _streamed_report(values, name, kind, classes) -> Report:
+    if kind == "predictions":
+        return Report(values, name, "regression", "y")
+    values = dict(values, classes=classes)
+    if kind == "rule":
+        # Without probabilities there is nothing to judge them on (metrics.ranking_report).
+        values.update(dict.fromkeys(NEEDS_PROBA, np.nan))
+        return Report(values, name, "rule", "y")
+    return Report(values, name, "classification", "y")
+
+
+def streamed_note(got: Streamed) -> str:
+    """The one line that says what a streamed report leaves out, and why."""
+    bound = got.bounds[got.report.estimator_name]
+    if got.report.task == "regression":
+        grid = ("the median of y exact (few distinct values)" if not any(bound.values()) else
+                f"the median of y from a fine grid: mae_ref within {bound['mae_ref']:.1e}")
+    elif not any(bound.values()):
+        grid = "ROC AUC, PR AUC, MCB and DSC exact (the scores take few distinct values)"
+    else:
+        grid = (f"ROC AUC, PR AUC, MCB and DSC from a fine score grid: ROC AUC within "
+                f"{bound['roc_auc']:.1e}, PR AUC within {bound['pr_auc']:.1e} (worst case)")
+    return (f"streamed, {got.chunk_rows:,} rows at a time: no bootstrap intervals, paired "
+            f"intervals or DeLong test (they need every row in memory: --in-memory); {grid}")
+
+
+def streamed_lines(got: Streamed, path) -> list:
+    """The text of a streamed report: how the columns were read, the note, the report and,
+    with a baseline column, its point differences."""
+    read = ", ".join(f"{col} as {kind}" for col, kind in got.kinds.items())
+    lines = [f"{path}: {read}", streamed_note(got), "", str(got.report)]
+    if got.baseline is not None:
+        base = got.baseline
+        rows = [[key, got.report[key], base[key], diff]
+                for key, diff in got.differences().items()]
+        lines += ["", f"vs baseline {base.estimator_name} on the same rows: model minus "
+                      "baseline (no interval when streamed)",
+                  *table([Col("metric", None), Col("model"), Col("baseline"),
+                          Col("difference", signed=True)], rows)]
+    return lines
+
+
+def streamed_json(got: Streamed, path) -> dict:
+    """Every number of a streamed report, ready for ``json.dumps``: the keys of
+    :func:`to_json` without intervals, plus ``streamed`` (the chunk size)."""
+    out = to_json(got.report, got.kinds, path)
+    out["streamed"] = {"chunk_rows": got.chunk_rows,
+                       "error_bounds": got.bounds[got.report.estimator_name]}
+    if got.baseline is not None:
+        out["baseline"] = {"model": got.baseline.estimator_name,
+                           "kind": got.kinds[got.baseline.estimator_name],
+                           "metrics": got.baseline.to_dict()}
+        out["vs_baseline"] = {key: {"difference": d} for key, d in got.differences().items()}
+    return plain(out)
 
 
 # --------------------------------------------------------------------------- JSON

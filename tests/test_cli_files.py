@@ -291,7 +291,7 @@ def test_docs_cli_page_shows_real_output(capsys, tmp_path, monkeypatch):
     runpy.run_path("make_holdout.py")
     shown = re.findall(r"```bash\n(chimeraboost [^\n]+)\n```\n\n```(text|json)\n(.*?)\n```",
                        page, flags=re.S)
-    assert len(shown) == 4
+    assert len(shown) == 5
     for command, lang, expected in shown:
         code, out, err = _run(capsys, shlex.split(command)[1:])
         if lang == "json":  # shortened on the page: what it shows is what the command prints
