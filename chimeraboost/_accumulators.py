@@ -66,14 +66,15 @@ def _rows(x) -> int:
 def _chunk_weights(sample_weight, n: int):
     """``(w / 2**e, e)`` for a chunk, ``(None, 0)`` without weights.
 
-    A chunk whose weights are all zero is legal (other chunks may carry the weight); every
-    other check is ``check_sample_weight``'s, with its messages.
+    A chunk whose weights are all zero is legal (other chunks may carry the weight) and has
+    no scale (``e`` None: it must not set the accumulator's); every other check is
+    ``check_sample_weight``'s, with its messages.
     """
     if sample_weight is None:
         return None, 0
     w = check_numeric_1d(sample_weight, "sample_weight")
     if w.shape[0] == n and not np.any(w):
-        return w, 0
+        return w, None
     w = check_sample_weight(w, n)
     w, c = unit_scale(w)
     return w, _exponent(c)
@@ -411,7 +412,10 @@ class ClassificationAccumulator:
         return out
 
     def _align(self, e: int) -> int:
-        """Bring the sums to the exponent ``max(self, e)``; returns the shift for ``e``'s."""
+        """Bring the sums to the exponent ``max(self, e)``; returns the shift for ``e``'s
+        (0 for sums without a scale, ``e`` None, which are zero)."""
+        if e is None:
+            return 0
         if self._exp is None:
             self._exp = e
         if e > self._exp:
@@ -814,6 +818,9 @@ class RegressionAccumulator:
         pred = check_numeric_1d(pred, "pred")
         n = check_same_length(y=y, pred=pred)
         w, ew = _chunk_weights(sample_weight, n)
+        if ew is None:  # all weights zero: rows counted, nothing summed
+            self.n += n
+            return self
         ey = _exponent(pow2_below(float(np.max(np.abs(y)))))
         # A chunk on its own scales: y / 2**ey and w / 2**ew.
         ys, ps = np.ldexp(y, -ey), np.ldexp(pred, -ey)
@@ -860,7 +867,8 @@ class RegressionAccumulator:
         _check_mergeable(self, other, [
             ("baseline", self.baseline, getattr(other, "baseline", None)),
             ("bins", self.bins, getattr(other, "bins", None))])
-        if other.n == 0:
+        if other._ew is None:  # no rows, or only rows of weight zero
+            self.n += other.n
             return self
         self._add(other.n, other._s, other._ew, other._ey)
         if self._values is not None:

@@ -274,6 +274,13 @@ def test_merge_refuses_other_classes_baseline_or_grid():
 
 
 def test_empty_accumulator_and_empty_chunks():
+    # A chunk of zero weight first must not set the scale: the weights that follow are 1e-170.
+    y, p = _binary(2_000, seed=16)  # exact: fewer than 2,048 distinct scores
+    tiny = ClassificationAccumulator([0, 1]).update(y[:5], p[:5], np.zeros(5))
+    tiny.update(y[5:], p[5:], np.full(1_995, 1e-170))
+    want = metrics.classification_report(y[5:], p[5:], [0, 1])
+    _assert_same(tiny.report(), want, [k for k in EXACT_CLS + GRID_CLS if k not in (
+        "n", "positives")], rtol=1e-9)
     acc = ClassificationAccumulator([0, 1])
     with pytest.raises(ValueError, match="no rows seen yet"):
         acc.report()
@@ -441,6 +448,7 @@ def test_regression_merge_refusals_empty_and_pickle():
         acc.merge(ClassificationAccumulator([0, 1]))
     assert acc.update([], []) is acc and acc.n == 0
     acc.update([5.0, 7.0], [1.0, 1.0], sample_weight=[0.0, 0.0])  # legal: weight comes later
+    assert acc.n == 2
     with pytest.raises(ValueError, match="sample_weight sums to zero"):
         acc.report()
     acc.update([1.0, 2.0, 4.0], [1.5, 2.0, 3.0])
