@@ -674,21 +674,33 @@ class _ValueSummary:
         self.w = np.ldexp(self.w, shift_w)
         self.d = np.ldexp(self.d, shift_w + shift_d)
 
-    def median(self, total: float) -> tuple:
+    def _median_group(self) -> tuple:
+        """``(i, on_step, fraction)``: the group where the cumulative weight reaches half
+        (in ``weighted_quantiles``' arithmetic, so that a median on a step -- even n, unit
+        weights -- is detected as it is there), whether it reaches it exactly at the group's
+        end, and how far into the group's weight it does."""
+        cdf = np.cumsum(self.w)
+        target = 0.5 * 100.0 / 100.0 * cdf[-1]
+        i = min(int(np.searchsorted(cdf, target, side="left")), cdf.shape[0] - 1)
+        return i, bool(cdf[i] - target <= _EPS), (target - (cdf[i] - self.w[i])) / self.w[i]
+
+    def median(self) -> tuple:
         """``(median, exact)``: the averaged-inverted-cdf median (as ``weighted_quantiles``),
         exact unless it falls inside a bin holding more than one value; then the point of
-        the bin where the cumulative weight, spread evenly, reaches half."""
-        cdf = np.cumsum(self.w)
-        target = 0.5 * 100.0 / 100.0 * total
-        i = min(int(np.searchsorted(cdf, target, side="left")), cdf.shape[0] - 1)
-        if cdf[i] - target <= _EPS:
-            nxt = i + 1 if i + 1 < cdf.shape[0] else i
+        the bin where the cumulative weight, spread evenly over ``[lo, hi]``, reaches half."""
+        i, on_step, frac = self._median_group()
+        if on_step:
+            nxt = min(i + 1, self.w.shape[0] - 1)
             return (self.hi[i] + self.lo[nxt]) / 2.0, True
         if self.lo[i] == self.hi[i]:
             return float(self.lo[i]), True
-        before = cdf[i] - self.w[i]
-        frac = (target - before) / self.w[i]
         return float(self.lo[i] + frac * (self.hi[i] - self.lo[i])), False
+
+    def median_bin_width(self) -> float:
+        """How far the median can be from :meth:`median`'s value: 0 when exact."""
+        m, exact = self.median()
+        i = self._median_group()[0]
+        return 0.0 if exact else float(self.hi[i] - self.lo[i])
 
     def abs_dev(self, x: float, ey: int, i=None) -> float:
         """``sum w |y - x|`` (units of ``d``) over the groups entirely below or above ``x``,
@@ -701,7 +713,7 @@ class _ValueSummary:
         return float(np.sum(np.where(below, dist - self.d, 0.0))
                      + np.sum(np.where(above, self.d - dist, 0.0)))
 
-    def mae_bracket(self, total: float, ey: int) -> tuple:
+    def mae_bracket(self, ey: int) -> tuple:
         """``(estimate, bound)`` of ``min_x sum w |y - x|`` (units of ``d``).
 
         Exact (bound 0) when the median is. Otherwise it lies in bin ``i = [a, c]`` holding
@@ -711,11 +723,10 @@ class _ValueSummary:
         a)``. The minimum therefore lies between the lower envelope's minimum (at ``a``,
         ``mu`` or ``c``) and ``min(L(a), L(c))``; the estimate is the middle.
         """
-        m, exact = self.median(total)
+        m, exact = self.median()
         if exact:
             return self.abs_dev(m, ey), 0.0
-        cdf = np.cumsum(self.w)
-        i = min(int(np.searchsorted(cdf, 0.5 * total, side="left")), cdf.shape[0] - 1)
+        i = self._median_group()[0]
         a, c, w_i, d_i = self.lo[i], self.hi[i], self.w[i], self.d[i]
         width = np.ldexp(c, -ey) - np.ldexp(a, -ey)
         rest = {x: self.abs_dev(x, ey, i) for x in (a, c)}
@@ -897,8 +908,8 @@ class RegressionAccumulator:
         c = 2.0 ** self._ey  # y's unit (a power of two: exact)
         if self.baseline is None:
             centre = mean
-            median, _ = self._values.median(ws)
-            mae_ref = self._values.mae_bracket(ws, self._ey)[0] / ws
+            median, _ = self._values.median()
+            mae_ref = self._values.mae_bracket(self._ey)[0] / ws
         else:
             centre = self.baseline[0] / c
             median = self.baseline[1]
@@ -949,13 +960,8 @@ class RegressionAccumulator:
         if self._values is None:
             return {"baseline_median": 0.0, "mae_ref": 0.0, "mae_skill": 0.0}
         c = 2.0 ** self._ey
-        _, exact = self._values.median(ws)
-        est, bound = self._values.mae_bracket(ws, self._ey)
-        width = 0.0
-        if not exact:
-            i = min(int(np.searchsorted(np.cumsum(self._values.w), 0.5 * ws)),
-                    self._values.w.shape[0] - 1)
-            width = float(self._values.hi[i] - self._values.lo[i])
+        est, bound = self._values.mae_bracket(self._ey)
+        width = self._values.median_bin_width()
         mae = self._s[4] / ws
         low = (est - bound) / ws
         skill = float(mae * bound / ws / (low * est / ws)) if bound > 0 and low > 0 else (
