@@ -721,7 +721,9 @@ class _ValueSummary:
         value is on one side), and for ``x`` inside the bin its own part lies between
         ``W |mu - x|`` (Jensen) and the chord ``W ((c - mu)(x - a) + (mu - a)(c - x)) / (c -
         a)``. The minimum therefore lies between the lower envelope's minimum (at ``a``,
-        ``mu`` or ``c``) and ``min(L(a), L(c))``; the estimate is the middle.
+        ``mu`` or ``c``) and ``min(L(a), L(c))``. The estimate is the sum at the interpolated
+        median with the bin's values spread evenly over ``[a, c]`` (clipped to the bracket);
+        the bound, its distance to the farther end of the bracket.
         """
         m, exact = self.median()
         if exact:
@@ -738,7 +740,12 @@ class _ValueSummary:
         low_mu = (1 - t) * rest[a] + t * rest[c]
         upper = min(l_a, l_c)
         lower = min(upper, low_mu)
-        return (upper + lower) / 2.0, (upper - lower) / 2.0
+        # The estimate: the sum at the interpolated median, the bin's values taken as spread
+        # evenly over [a, c] (the bracket holds whatever their spread).
+        u = self._median_group()[2]
+        inside = w_i * width * (u * u + (1 - u) * (1 - u)) / 2.0
+        estimate = min(max((1 - u) * rest[a] + u * rest[c] + inside, lower), upper)
+        return estimate, max(upper - estimate, estimate - lower)
 
 
 class RegressionAccumulator:
@@ -781,10 +788,12 @@ class RegressionAccumulator:
     each with its weight, smallest and largest value and the weighted sum of distances to its
     smallest value. The sum of ``|y - x|`` is then exact at every bin edge, the median lies
     in one bin, and ``mae_ref`` is bracketed by the convexity of that sum inside the bin:
-    :meth:`error_bounds` gives the half-width (below 1e-6 of ``mae_ref`` for a million normal
-    values; a few wild outliers widen the bins and the bound with them; the tests assert the
-    true error within it). The median is exact too when it falls on a bin boundary or its
-    bin holds one value; otherwise it is within its bin, whose width ``error_bounds`` gives.
+    :meth:`error_bounds` gives a worst case for the rows seen; the tests assert the true
+    error within it. Measured on a million rows: normal values, bound 1.5e-6 of ``mae_ref``,
+    error 5e-8 of it (the same with an offset of 1e6); Student t with 2 degrees of freedom,
+    4e-5 and 1e-6 (a few wild outliers widen the bins, and the bound with them). The median is
+    exact too when it falls on a bin boundary or its bin holds one value; otherwise it is
+    within its bin, whose width ``error_bounds`` gives.
 
     Pickled size: at most about 85 KB at ``bins=2048`` (82 KB measured for a million rows;
     less while few values were seen, 0.4 KB with ``baseline=``); it never grows with the
@@ -952,8 +961,8 @@ class RegressionAccumulator:
         Returns
         -------
         dict
-            ``baseline_median`` (the width of the bin holding it), ``mae_ref`` (half the
-            bracket, see Notes) and ``mae_skill`` (what that bound can do to ``1 - mae /
+            ``baseline_median`` (the width of the bin holding it), ``mae_ref`` (the distance
+            from the estimate to the farther end of the bracket, see Notes) and ``mae_skill`` (what that bound can do to ``1 - mae /
             mae_ref``): all 0 with ``baseline=`` or while the values are kept exactly.
         """
         ws, *_ = self._checked_sums()
