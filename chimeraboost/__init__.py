@@ -18,6 +18,8 @@ a paired comparison on the same rows.
   best single column, a linear model).
 - ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
   resampled t-test, Bayesian test with a ROPE, Holm / Benjamini-Hochberg) with a decision.
+- ``chimeraboost.dask``: the reports on dask arrays and DataFrames that live on a cluster
+  (dask itself is imported only when one is passed: ``pip install "chimeraboost[dask]"``).
 - ``chimeraboost.monitor``: ``skill_over_time`` -- loss, base rate, reference and skill per
   period, so that a drifting base rate is not mistaken for a better or worse model.
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
@@ -27,6 +29,7 @@ a paired comparison on the same rows.
 from . import (
     baselines,
     compare,
+    dask,
     exceptions,
     metrics,
     monitor,
@@ -58,6 +61,7 @@ __all__ = [
     "ReportMixin",
     "baselines",
     "compare",
+    "dask",
     "exceptions",
     "make_pipeline",
     "metrics",

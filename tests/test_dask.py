@@ -1,7 +1,16 @@
-"""chimeraboost on Dask: the model-selection tools under joblib's dask backend, on a real
-two-process LocalCluster, give the scores of the same run in this process."""
+"""chimeraboost on Dask: reports over dask collections, and the model-selection tools under
+joblib's dask backend, on a real two-process LocalCluster and on the synchronous scheduler.
 
+Every expected value is the in-memory report of the same rows (itself tested against
+scikit-learn elsewhere) or the same computation run locally; the bounds are the accumulators'
+(exact keys to 1e-9 relative, grid keys to 1e-3).
+"""
+
+import contextlib
 import os
+import subprocess
+import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -9,13 +18,23 @@ import pytest
 dask = pytest.importorskip("dask", reason="dask is not installed (pip install 'chimeraboost[dask]')")
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'chimeraboost[dask]')")
+da = pytest.importorskip("dask.array", reason="dask.array needs numpy (pip install 'dask[array]')")
 
 import joblib  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.metrics import log_loss as sk_log_loss  # noqa: E402
+from sklearn.metrics import roc_auc_score  # noqa: E402
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate  # noqa: E402
 
 import chimeraboost as cb  # noqa: E402
+from chimeraboost import metrics  # noqa: E402
+from chimeraboost import dask as cbd  # noqa: E402
 
+# Keys the accumulators compute from a grid of scores (their docstrings: within 1e-3 of the
+# exact report); every other number must agree to 1e-9 relative. The regression ones are
+# exact when baseline= is given (the median of the given targets).
+GRID_KEYS = {"roc_auc", "pr_auc", "pr_auc_lift", "calibration_mcb", "discrimination_dsc"}
+REGRESSION_GRID_KEYS = {"baseline_median", "mae_ref", "mae_skill"}
 SCORINGS = ["brier_skill", "log_loss_skill", "neg_calibration_mcb"]
 
 
@@ -26,13 +45,256 @@ def client():
     one = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in one.items()}):
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
-    c = distributed.Client(cluster)
+                                           dashboard_address=":0")
+    # Not the default scheduler: each test says where it computes (the synchronous tests would
+    # otherwise run beside an active client, which dask warns about).
+    c = distributed.Client(cluster, set_as_default=False)
     try:
         yield c
     finally:
         c.close()
         cluster.close()
+
+
+def on_cluster(client):
+    """``client`` as the scheduler of dask and of joblib's dask backend, as a
+    ``Client(...)`` created at the top of a script would be."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(client.as_current())
+    stack.enter_context(dask.config.set(scheduler="dask.distributed"))
+    return stack
+
+
+@pytest.fixture(params=["synchronous", "cluster"])
+def scheduler(request):
+    """Run the test body on dask's synchronous scheduler, or on the LocalCluster."""
+    if request.param == "cluster":
+        c = request.getfixturevalue("client")
+        with on_cluster(c), distributed.get_task_stream(c) as stream:
+            yield request.param
+        # The work was done by the cluster's workers, not in this process.
+        assert len(stream.data) > 0
+    else:
+        with dask.config.set(scheduler="synchronous"):
+            yield request.param
+
+
+def _assert_report_close(got, expected, grid=GRID_KEYS):
+    """Same keys; grid keys within 1e-3 (relative to values above 1), the rest to 1e-9."""
+    assert set(got) == set(expected)
+    for key, want in expected.items():
+        value = got[key]
+        if isinstance(want, str):
+            assert value == want, key
+        elif key == "classes":
+            assert np.asarray(value).tolist() == np.asarray(want).tolist()
+        elif key in grid:
+            np.testing.assert_allclose(value, want, rtol=1e-3, atol=1e-3, err_msg=key)
+        else:
+            np.testing.assert_allclose(value, want, rtol=1e-9, atol=1e-12, err_msg=key)
+
+
+def _classification_data(n, n_classes, seed, labels=None):
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(size=(n, n_classes)) * 1.5
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    codes = np.array([rng.choice(n_classes, p=p) for p in proba])
+    labels = np.arange(n_classes) if labels is None else np.asarray(labels)
+    return labels[codes], proba, labels, rng.uniform(0.0, 3.0, size=n)
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@pytest.mark.parametrize("kind", ["binary", "binary_1d", "multiclass", "strings"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_classification_report_equals_in_memory(scheduler, kind, weighted):
+    n_classes = 2 if kind.startswith("binary") else 3
+    labels = ["no", "maybe", "yes"] if kind == "strings" else None
+    y, proba, classes, w = _classification_data(1500, n_classes, seed=len(kind), labels=labels)
+    p = proba[:, 1] if kind == "binary_1d" else proba
+    w = w if weighted else None
+    # Unequal chunks, different in each input: blocks are cut to common boundaries.
+    dy = da.from_array(y, chunks=((100, 700, 1, 699),))
+    dp = da.from_array(p, chunks=(311,) + p.shape[1:])
+    dw = None if w is None else da.from_array(w, chunks=250)
+    got = cbd.classification_report(dy, dp, classes, sample_weight=dw)
+    _assert_report_close(got, metrics.classification_report(y, p, classes, sample_weight=w))
+    if n_classes == 2:
+        # Against scikit-learn directly too.
+        pos = proba[:, 1]
+        assert got["log_loss"] == pytest.approx(
+            sk_log_loss(y, pos, sample_weight=w, labels=classes), rel=1e-9)
+        assert got["roc_auc"] == pytest.approx(roc_auc_score(y, pos, sample_weight=w), abs=1e-3)
+
+
+def test_classification_report_with_baseline(scheduler):
+    y, proba, classes, w = _classification_data(800, 3, seed=7)
+    y_train = np.repeat(classes, [500, 300, 200])
+    dy = da.from_array(y, chunks=300)
+    dp = da.from_array(proba, chunks=(200, 3))
+    got = cbd.classification_report(dy, dp, classes, baseline=da.from_array(y_train, chunks=100))
+    want = metrics.classification_report(y, proba, classes, baseline=y_train)
+    _assert_report_close(got, want)
+    np.testing.assert_allclose(got["reference_prior"], [0.5, 0.3, 0.2], rtol=1e-12)
+
+
+@pytest.mark.parametrize("baseline", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_regression_report_equals_in_memory(scheduler, baseline, weighted):
+    rng = np.random.default_rng(3)
+    y = rng.gamma(2.0, 10.0, size=1200)
+    pred = y + rng.normal(0.0, 5.0, size=y.size)
+    w = rng.uniform(0.0, 2.0, size=y.size) if weighted else None
+    y_train = rng.gamma(2.0, 11.0, size=500) if baseline else None
+    got = cbd.regression_report(
+        da.from_array(y, chunks=400), da.from_array(pred, chunks=((5, 1000, 195),)),
+        sample_weight=None if w is None else da.from_array(w, chunks=700), baseline=y_train)
+    want = metrics.regression_report(y, pred, sample_weight=w, baseline=y_train)
+    _assert_report_close(got, want, grid=set() if baseline else REGRESSION_GRID_KEYS)
+
+
+def test_dask_dataframe_columns_are_matched_by_label(scheduler):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed "
+                             "(pip install 'dask[dataframe]')")
+    y, proba, classes, w = _classification_data(900, 3, seed=11, labels=["a", "b", "c"])
+    frame = pd.DataFrame({"y": y, "w": w})
+    # The probability columns in another order than classes: matched by label, not position.
+    scores = pd.DataFrame(proba, columns=classes)[["c", "a", "b"]]
+    dframe, dscores = dd.from_pandas(frame, npartitions=4), dd.from_pandas(scores, npartitions=3)
+    got = cbd.classification_report(dframe["y"], dscores, classes, sample_weight=dframe["w"])
+    _assert_report_close(got, metrics.classification_report(y, proba, classes, sample_weight=w))
+
+
+def test_regression_on_dask_series(scheduler):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed "
+                             "(pip install 'dask[dataframe]')")
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"y": rng.normal(size=600)})
+    frame["pred"] = 0.8 * frame["y"] + rng.normal(0.0, 0.3, size=600)
+    d = dd.from_pandas(frame, npartitions=5)
+    got = cbd.regression_report(d["y"], d["pred"])
+    want = metrics.regression_report(frame["y"], frame["pred"])
+    for key in ("n", "mse", "rmse", "mae", "r2", "mean_y"):
+        assert got[key] == pytest.approx(want[key], rel=1e-9), key
+
+
+def test_frames_partitioned_alike_but_holding_other_rows_are_refused():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    y = pd.Series([0, 1] * 5)
+    p = pd.Series(np.linspace(0.1, 0.9, 10))
+    # Two partitions each, boundaries unknown to dask: 5 + 5 rows against 3 + 7.
+    dy = dd.from_pandas(y, npartitions=2).clear_divisions()
+    dp = dd.concat([dd.from_pandas(p[:3], npartitions=1),
+                    dd.from_pandas(p[3:], npartitions=1)]).clear_divisions()
+    assert dy.npartitions == dp.npartitions and dy.divisions == dp.divisions
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match="rows in one partition: y has 5, proba has [37]"):
+        cbd.classification_report(dy, dp, [0, 1])
+    # As dask arrays with known lengths, the blocks are aligned and the rows pair up.
+    with dask.config.set(scheduler="synchronous"):
+        got = cbd.classification_report(dy.to_dask_array(lengths=True),
+                                        dp.to_dask_array(lengths=True), [0, 1])
+    _assert_report_close(got, metrics.classification_report(y, p, [0, 1]))
+
+
+def test_rows_selected_by_a_mask_unknown_block_sizes():
+    y, proba, classes, w = _classification_data(600, 3, seed=8)
+    keep = w > 1.0
+    dy, dp = da.from_array(y, chunks=100), da.from_array(proba, chunks=(100, 3))
+    with dask.config.set(scheduler="synchronous"):
+        got = cbd.classification_report(dy[da.from_array(keep, chunks=100)],
+                                        dp[da.from_array(keep, chunks=100)], classes)
+    _assert_report_close(got, metrics.classification_report(y[keep], proba[keep], classes))
+
+
+def test_plain_input_takes_the_in_memory_path():
+    y, proba, classes, w = _classification_data(300, 3, seed=2)
+    got = cbd.classification_report(y, proba, classes, sample_weight=w)
+    want = metrics.classification_report(y, proba, classes, sample_weight=w)
+    # Not approximately: the in-memory report itself, grid keys included.
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+    assert cbd.regression_report([1.0, 2.0, 4.0], [1.5, 2.0, 3.0]) == metrics.regression_report(
+        [1.0, 2.0, 4.0], [1.5, 2.0, 3.0])
+
+
+def test_a_dask_array_beside_numpy_inputs():
+    y, proba, classes, w = _classification_data(400, 2, seed=4)
+    with dask.config.set(scheduler="synchronous"):
+        got = cbd.classification_report(y, da.from_array(proba, chunks=(150, 2)), classes,
+                                        sample_weight=w)
+    _assert_report_close(got, metrics.classification_report(y, proba, classes, sample_weight=w))
+
+
+def test_one_class_and_zero_weights():
+    # A single class among the rows seen: skills are NaN with a warning, as in memory.
+    y = np.zeros(50, dtype=int)
+    p = np.linspace(0.05, 0.5, 50)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.warns(cb.exceptions.DegenerateMetricWarning):
+            got = cbd.classification_report(da.from_array(y, chunks=20),
+                                            da.from_array(p, chunks=20), [0, 1])
+    assert got["n"] == 50 and np.isnan(got["log_loss_skill"])
+    # Zero-weight rows count for nothing: same as dropping them.
+    y, proba, classes, w = _classification_data(300, 2, seed=9)
+    w[:100] = 0.0
+    with dask.config.set(scheduler="synchronous"):
+        got = cbd.classification_report(da.from_array(y, chunks=70), da.from_array(proba, chunks=(70, 2)),
+                                        classes, sample_weight=da.from_array(w, chunks=70))
+    want = metrics.classification_report(y[100:], proba[100:], classes, sample_weight=w[100:])
+    for key in ("log_loss", "brier", "brier_skill", "accuracy"):
+        assert got[key] == pytest.approx(want[key], rel=1e-9), key
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"y": np.zeros(100), "proba": np.full(99, 0.5)}, ValueError, "y has 100, proba has 99"),
+    ({"y": np.zeros(100), "proba": np.full(100, 0.5), "sample_weight": np.ones(98)},
+     ValueError, "sample_weight has 98"),
+    ({"y": np.full(100, 7), "proba": np.full(100, 0.5)}, ValueError, "not in classes"),
+    ({"y": np.zeros(100), "proba": np.full(100, 1.5)}, ValueError, r"\[0, 1\]"),
+    ({"y": np.zeros(0), "proba": np.zeros(0)}, ValueError, "y is empty"),
+])
+def test_bad_input_is_refused_by_name(kwargs, error, match):
+    inputs = {k: da.from_array(v, chunks=30) for k, v in kwargs.items()}
+    with dask.config.set(scheduler="synchronous"), pytest.raises(error, match=match):
+        cbd.classification_report(classes=[0, 1], **inputs)
+
+
+def test_a_delayed_object_is_refused_by_name():
+    proba = dask.delayed(np.full)(10, 0.5)
+    with pytest.raises(TypeError, match="proba is a Delayed; pass a dask array"):
+        cbd.classification_report(da.zeros(10, chunks=5, dtype=int), proba, [0, 1])
+
+
+def test_dataframe_columns_that_are_not_the_labels_are_refused():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    scores = dd.from_pandas(pd.DataFrame({"p": [0.2, 0.7], "q": [0.8, 0.3]}), npartitions=1)
+    with pytest.raises(ValueError, match="columns .* are not the class labels"):
+        cbd.classification_report(da.from_array(np.array([0, 1])), scores, [0, 1])
+
+
+def test_import_does_not_need_dask():
+    code = ("import sys, chimeraboost as cb; cb.dask.classification_report; "
+            "print('dask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_dask_names_the_extra(monkeypatch):
+    class Collection:
+        """Looks like a dask collection; dask itself cannot be imported."""
+
+        def __dask_graph__(self):
+            return {}
+
+    monkeypatch.setitem(sys.modules, "dask", None)
+    with pytest.raises(ImportError, match=r'pip install "chimeraboost\[dask\]"'):
+        cbd.regression_report(Collection(), np.zeros(3))
 
 
 # --------------------------------------------------------------------------- joblib backend
@@ -64,7 +326,8 @@ def test_cross_validate_on_the_cluster_equals_local(client, breast_cancer, model
     X, y = breast_cancer
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
     local = cross_validate(model, X, y, scoring=SCORINGS, cv=cv)
-    with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
+    with on_cluster(client), distributed.get_task_stream(client) as stream, \
+            joblib.parallel_backend("dask"):
         remote = cross_validate(model, X, y, scoring=SCORINGS, cv=cv)
     assert {task["worker"] for task in stream.data} <= set(client.scheduler_info()["workers"])
     assert len(stream.data) > 0
@@ -79,7 +342,8 @@ def test_grid_search_on_the_cluster_equals_local(client, breast_cancer):
     grid = {"C": [0.01, 1.0]}
     cv = StratifiedKFold(3, shuffle=True, random_state=1)
     local = GridSearchCV(LogisticRegression(), grid, scoring="log_loss_skill", cv=cv).fit(X, y)
-    with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
+    with on_cluster(client), distributed.get_task_stream(client) as stream, \
+            joblib.parallel_backend("dask"):
         remote = GridSearchCV(LogisticRegression(), grid, scoring="log_loss_skill", cv=cv).fit(X, y)
     assert len(stream.data) > 0
     for i in range(3):
@@ -95,7 +359,8 @@ def test_compare_cv_on_the_cluster_equals_local(client, breast_cancer):
               "guardrails": {"neg_calibration_mcb": 0.01}}
     local = cb.compare.compare_cv(models, X, y, **kwargs)
     # compare_cv's n_jobs=None is joblib's default: the active backend decides.
-    with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
+    with on_cluster(client), distributed.get_task_stream(client) as stream, \
+            joblib.parallel_backend("dask"):
         remote = cb.compare.compare_cv(models, X, y, **kwargs)
     assert len(stream.data) > 0
     for name in models:
