@@ -247,11 +247,13 @@ def test_quoted_cells_across_chunks(capsys, tmp_path):
     assert streamed["metrics"]["classes"] == ["no\nstayed", "yes, churned"]
 
 
-def test_blank_lines_skipped_as_in_memory(capsys, tmp_path):
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_blank_lines_skipped_as_in_memory(capsys, tmp_path, end):
+    """Blank lines (in a chunk and at the end) are no rows, with Unix or Windows line ends."""
     path = tmp_path / "blank.csv"
     rows = [f"{i % 2},{(i % 10) / 10}" for i in range(30)]
     rows.insert(12, "")
-    path.write_text("y,p\n" + "\n".join(rows) + "\n\n")
+    path.write_bytes(("y,p" + end + end.join(rows) + end + end).encode())
     memory, streamed = _both(capsys, str(path), ["--target", "y", "--score", "p"])
     _same(memory, streamed)
     assert streamed["metrics"]["n"] == 30
