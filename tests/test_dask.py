@@ -10,12 +10,12 @@ import contextlib
 import os
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
 
-dask = pytest.importorskip("dask", reason="dask is not installed (pip install 'chimeraboost[dask]')")
+dask = pytest.importorskip(
+    "dask", reason="dask is not installed (pip install 'chimeraboost[dask]')")
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'chimeraboost[dask]')")
 da = pytest.importorskip("dask.array", reason="dask.array needs numpy (pip install 'dask[array]')")
@@ -44,6 +44,8 @@ def client():
     processes start: OpenMP reads it once, at load)."""
     one = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in one.items()}):
+        # Any free port for the dashboard: 8787 may be taken (another cluster on the
+        # machine), and distributed warns when it is.
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                            dashboard_address=":0")
     # Not the default scheduler: each test says where it computes (the synchronous tests would
@@ -243,8 +245,9 @@ def test_one_class_and_zero_weights():
     y, proba, classes, w = _classification_data(300, 2, seed=9)
     w[:100] = 0.0
     with dask.config.set(scheduler="synchronous"):
-        got = cbd.classification_report(da.from_array(y, chunks=70), da.from_array(proba, chunks=(70, 2)),
-                                        classes, sample_weight=da.from_array(w, chunks=70))
+        got = cbd.classification_report(da.from_array(y, chunks=70),
+                                        da.from_array(proba, chunks=(70, 2)), classes,
+                                        sample_weight=da.from_array(w, chunks=70))
     want = metrics.classification_report(y[100:], proba[100:], classes, sample_weight=w[100:])
     for key in ("log_loss", "brier", "brier_skill", "accuracy"):
         assert got[key] == pytest.approx(want[key], rel=1e-9), key
