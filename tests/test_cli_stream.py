@@ -455,5 +455,5 @@ def test_streamed_memory_does_not_grow_with_the_file(tmp_path):
     args = ["report", str(path), "--target", "y", "--score", "p", "--json"]
     streamed = _growth_kb([*args, "--chunk-rows", "20000"])
     in_memory = _growth_kb([*args, "--in-memory", "--no-ci"])
-    assert in_memory > 40_000  # the in-memory read holds the file: tens of MB
+    assert in_memory > 25_000  # the in-memory read holds the file: about 50 MB measured
     assert streamed < in_memory / 3
