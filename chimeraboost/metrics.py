@@ -36,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._accumulators import ClassificationAccumulator, RegressionAccumulator
+from ._accumulators import ClassificationAccumulator
+from ._regression_accumulator import RegressionAccumulator
 from ._format import format_report
 from ._kernels import replicate_weights as _weights
 from ._classification import (
