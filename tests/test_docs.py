@@ -9,7 +9,8 @@ in a fresh working directory (examples that write files write them there):
 - a ```python block written as an interactive session (``>>>`` prompts) runs as a doctest:
   each shown result must be what the line returns.
 - a block preceded by ``<!-- not executed: reason -->`` is skipped; the reason is required.
-  Used only for code that trains a benchmark panel or needs a file the page cannot provide.
+  Used only for code that trains a benchmark panel, needs a file the page cannot provide, or
+  needs a service the tests cannot start (a Dask scheduler on another machine).
 
 Shell (```bash), JSON and plain output blocks are not executed here; tests/test_cli.py and
 tests/test_cli_files.py run the commands they show.
