@@ -148,7 +148,7 @@ class ClassificationEvaluator:
                     self._ranks_cache.append((event, _kernels.GroupSums(s), sq))
         return self._ranks_cache
 
-    def evaluate(self, counts=None, warn: bool = True, metrics=None) -> dict:
+    def evaluate(self, counts=None, warn: bool = True, metrics=None, *, work=None) -> dict:
         """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
 
         ``counts`` (B, n) multiplies the sample weights (bootstrap resampling counts);
@@ -156,27 +156,31 @@ class ClassificationEvaluator:
         computes only the groups of numbers those keys belong to; the dict then holds at
         least those keys plus ``base_rate`` and ``positives``. ``metrics=["roc_auc"]`` on a
         binary problem takes a lean path (:class:`_kernels.BinaryRocAuc`), same number.
+        ``work`` (a :class:`_kernels.Workspace`) keeps the row-length buffers from one call
+        to the next; the bootstrap passes one per run.
         """
-        W = _weights(self.sample_weight, counts, self.n)
+        W = _weights(self.sample_weight, counts, self.n, integer=True, work=work)
         want = _EVALUATOR_KEYS if metrics is None else self._check_keys(metrics)
         if want <= {"roc_auc", "base_rate", "positives"} and self._score is not None and (
             self._score.ndim == 1
         ):
-            return self._roc_auc_only(W)
-        ws = W.sum(axis=1)
+            return self._roc_auc_only(W, work)
         K = self.n_classes
-        rows = self._row_sums(W)
+        sums, curves = [], None
+        if want & (_CORP_KEYS | _RANKING_KEYS) and self._curves is not None:
+            corp = bool(want & _CORP_KEYS) and self.has_proba
+            curves = [c(W, corp=corp, work=work) for c in self._curves]
+        # Integer counts served the sorted kernels; sums of per-row losses need floats.
+        W = _kernels.as_float(W, work)
+        if want & (_CORP_KEYS | _RANKING_KEYS) and curves is None:
+            # Per class: weight of events and of all rows in each group of tied scores.
+            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
+        rows = self._row_sums(W, curves)
+        ws = rows["class"].sum(axis=1) if curves is not None else W.sum(axis=1)
         r = _kernels.fraction(rows["class"], ws[:, None])
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r,
                "positives": r[:, -1] * ws * self._weight_scale}
-        sums, curves = [], None
-        if want & (_CORP_KEYS | _RANKING_KEYS) and self._curves is not None:
-            corp = bool(want & _CORP_KEYS) and self.has_proba
-            curves = [c(W, corp=corp) for c in self._curves]
-        elif want & (_CORP_KEYS | _RANKING_KEYS):
-            # Per class: weight of events and of all rows in each group of tied scores.
-            sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
         if want & _CORP_KEYS:
             out.update(self._proper_scores(W, ws, r, single, sums, curves, rows))
         elif want & _PROPER_KEYS:
@@ -233,32 +237,37 @@ class ClassificationEvaluator:
             raise ValueError(msg)
         return want
 
-    def _roc_auc_only(self, W) -> dict:
+    def _roc_auc_only(self, W, work=None) -> dict:
         """Binary ROC-AUC alone: the lean kernel, same number (the bootstrap's hot path)."""
         if self._auc_only is None:
             self._auc_only = _kernels.BinaryRocAuc(self._score, self.codes == 1)
-        res = self._auc_only(W)
+        res = self._auc_only(W, work)
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = res["pos"] / (res["pos"] + res["neg"])
-        return {"base_rate": rate, "positives": res["pos"], "roc_auc": res["roc_auc"]}
+        return {"base_rate": rate, "positives": res["pos"] * self._weight_scale,
+                "roc_auc": res["roc_auc"]}
 
-    def _row_sums(self, W) -> dict:
+    def _row_sums(self, W, curves=None) -> dict:
         """Weighted sums of per-row quantities, for each weight vector: ``class`` (B, K) class
-        weights, and with probabilities ``log_loss``, ``brier`` and (binary) ``sq``, the sums
-        of the per-row losses. One matrix-vector product each (faster than one product with
-        a stacked matrix when B is small)."""
-        K = self.n_classes
+        weights (read off the sorted kernels' cumulative sums when ``curves`` are given), and
+        with probabilities ``log_loss``, ``brier`` and ``sq`` (B, score columns), the sums of
+        the per-row losses. One matrix-vector product each (faster than one product with a
+        stacked matrix when B is small)."""
+        K, many = self.n_classes, W.shape[0] > 1
         cols = [self._log_loss_row, self._brier_row] if self.has_proba else []
         out = {key: W @ col for key, col in zip(("log_loss", "brier"), cols)}
         if self._curves is not None and self.has_proba:
-            out["sq"] = np.stack([W @ col for col in self._ranks_sq(W.shape[0] > 1)], axis=1)
-        if W.shape[0] == 1 or self.n * K > _ROW_MATRIX_MAX:
+            out["sq"] = np.stack([W @ col for col in self._ranks_sq(many)], axis=1)
+        if curves is not None:
+            out["class"] = (np.stack([curves[0]["neg"], curves[0]["pos"]], axis=1) if K == 2
+                            else np.stack([c["pos"] for c in curves], axis=1))
+        elif not many or self.n * K > _ROW_MATRIX_MAX:
             out["class"] = _kernels.dense_group_sums(self.codes, K, W)
-            return out
-        if self._row_matrix is None:
-            # Class indicators, kept for the bootstrap's many weight vectors.
-            self._row_matrix = [(self.codes == j).astype(np.float64) for j in range(K)]
-        out["class"] = np.stack([W @ col for col in self._row_matrix], axis=1)
+        else:
+            if self._row_matrix is None:
+                # Class indicators, kept for the bootstrap's many weight vectors.
+                self._row_matrix = [(self.codes == j).astype(np.float64) for j in range(K)]
+            out["class"] = np.stack([W @ col for col in self._row_matrix], axis=1)
         return out
 
     def _proper_scores(self, W, ws, r, single, sums, curves=None, rows=None) -> dict:

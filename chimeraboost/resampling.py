@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.stats import norm, rankdata
 
+from . import _kernels
 from . import metrics as _metrics
 from ._validation import (
     as_1d,
@@ -136,11 +137,14 @@ def _fill_counts(rng: np.random.Generator, out: np.ndarray) -> np.ndarray:
     """Fill each row of ``out`` (b, n) with the counts of n draws with replacement.
 
     One replicate at a time, so that replicate ``i`` consumes the same random numbers
-    whatever the chunk size: results depend on ``random_state`` only.
+    whatever the chunk size: results depend on ``random_state`` only. The draws are added
+    into the row in place (numpy's ``add.at``, faster than ``bincount`` and its copy).
     """
     n = out.shape[1]
+    one = 1 if out.dtype.kind in "iu" else 1.0  # a Python scalar: numpy's fast path
     for row in out:
-        row[:] = np.bincount(rng.integers(0, n, n), minlength=n)
+        row.fill(0)
+        np.add.at(row, rng.integers(0, n, n), one)
     return out
 
 
@@ -217,22 +221,24 @@ def _replicates(evaluators, n_boot, random_state, metrics, chunk_size) -> list[d
     n = evaluators[0].n
     rng = check_random_state_int(random_state)
     size = _chunk_size(n, n_boot, chunk_size)
-    buffer = np.empty((size, n))
+    # Integer counts: the classification kernels cumulate them in integer arithmetic. The
+    # count matrix and each evaluator's buffers are allocated once and reused by every chunk,
+    # so memory stays bounded by the chunk whatever n_boot is.
+    buffer = np.empty((size, n), dtype=np.int64)
+    works = [_kernels.Workspace() for _ in evaluators]
     parts = [[] for _ in evaluators]
     for start in range(0, n_boot, size):
         counts = _fill_counts(rng, buffer[: min(size, n_boot - start)])
-        for ev, store in zip(evaluators, parts):
-            store.append(_evaluate(ev, counts, metrics))
+        for ev, work, store in zip(evaluators, works, parts):
+            store.append(_evaluate(ev, counts, metrics, work))
     return [
         {key: np.concatenate([p[key] for p in store]) for key in store[0]} for store in parts
     ]
 
 
-def _evaluate(evaluator, counts, metrics) -> dict:
-    if metrics is None:
-        out = evaluator.evaluate(counts, warn=False)
-    elif isinstance(evaluator, _metrics.ClassificationEvaluator):
-        out = evaluator.evaluate(counts, warn=False, metrics=metrics)
+def _evaluate(evaluator, counts, metrics, work=None) -> dict:
+    if isinstance(evaluator, _metrics.ClassificationEvaluator):
+        out = evaluator.evaluate(counts, warn=False, metrics=metrics, work=work)
     else:
         out = evaluator.evaluate(counts, warn=False)
     keep = None if metrics is None else set(metrics)

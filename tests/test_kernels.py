@@ -1,8 +1,11 @@
-"""The binary kernel (one sort, two cumulative sums, PAV on outcome runs) against the
-grouped kernels it replaces, on ties, near-ties (closer than 1e-15) and zero weights."""
+"""The binary kernels (one sort, two cumulative sums, PAV on outcome runs) against the
+grouped kernels they replace and against scikit-learn, on ties, near-ties (closer than
+1e-15), zero weights, replicates holding one class, and integer resampling counts."""
 
 import numpy as np
 import pytest
+from sklearn.isotonic import IsotonicRegression
+from sklearn.metrics import average_precision_score, roc_auc_score
 
 from chimeraboost import _kernels
 
@@ -59,3 +62,91 @@ def test_binary_curves_cutoff_confusion_counts():
     got = _kernels.BinaryCurves(score, event, pred)(W, corp=False)
     np.testing.assert_allclose(got["tp_cut"], W @ (event & (pred == 1)), rtol=1e-12)
     np.testing.assert_allclose(got["fp_cut"], W @ (~event & (pred == 1)), rtol=1e-12)
+
+
+def _scores(kind, rng, n):
+    event = (rng.random(n) < 0.3).astype(float)
+    score = 1 / (1 + np.exp(-(rng.normal(size=n) + event)))
+    if kind == "ties":
+        score = np.round(score, 1)
+    return score, event
+
+
+def _iso_sq_sklearn(score, event, w):
+    """Weighted squared error of scikit-learn's isotonic fit (rows of weight 0 left out)."""
+    keep = w > 0
+    fit = IsotonicRegression(out_of_bounds="clip").fit(score[keep], event[keep],
+                                                       sample_weight=w[keep])
+    return np.sum(w[keep] * (fit.predict(score[keep]) - event[keep]) ** 2)
+
+
+@pytest.mark.parametrize("kind", ["distinct", "ties"])
+def test_integer_counts_equal_their_float_copy_and_sklearn(kind):
+    # Resampling counts as int64 take the integer path (gathers and cumulative sums in integer
+    # arithmetic, PAV on the points near each replicate's majorant); as float64 the point
+    # path. Both against scikit-learn, with zero counts and a replicate of one class.
+    rng = np.random.default_rng(5)
+    n = 400
+    score, event = _scores(kind, rng, n)
+    counts = rng.poisson(1.0, size=(7, n))
+    counts[1, event == 1] = 0  # no positives: ROC-AUC and PR-AUC undefined
+    curves = _kernels.BinaryCurves(score, event == 1)
+    got = curves(counts)
+    assert curves._hull is not None  # the integer batch took the majorant shortcut
+    for b, c in enumerate(counts):
+        one = _kernels.BinaryCurves(score, event == 1)(c[None, :].astype(float))
+        for key in ("roc_auc", "pr_auc", "pos", "neg"):
+            np.testing.assert_array_equal(got[key][b], one[key][0], err_msg=key)
+        np.testing.assert_allclose(got["sq_iso"][b], one["sq_iso"][0], rtol=1e-12)
+        np.testing.assert_allclose(got["sq_iso"][b], _iso_sq_sklearn(score, event, c),
+                                   rtol=1e-10)
+        if b == 1:
+            assert np.isnan(got["roc_auc"][b]) and np.isnan(got["pr_auc"][b])
+            continue
+        np.testing.assert_allclose(got["roc_auc"][b],
+                                   roc_auc_score(event, score, sample_weight=c), rtol=1e-12)
+        np.testing.assert_allclose(got["pr_auc"][b],
+                                   average_precision_score(event, score, sample_weight=c),
+                                   rtol=1e-12)
+
+
+def test_majorant_shortcut_with_fractional_weights_equals_plain_pav():
+    # Float weights (sample weights times counts): the chords are compared in floating
+    # point; the fit must still be the one of PAV on every block.
+    rng = np.random.default_rng(6)
+    n = 600
+    score, event = _scores("distinct", rng, n)
+    W = rng.poisson(1.0, size=(5, n)) * rng.random(n)
+    W[2, :300] = 0.0
+    got = _kernels.BinaryCurves(score, event == 1)(W)["sq_iso"]
+    ref = [_iso_sq_sklearn(score, event, w) for w in W]
+    np.testing.assert_allclose(got, ref, rtol=1e-10)
+
+
+def test_workspace_reuse_and_shorter_chunks_give_the_same_numbers():
+    rng = np.random.default_rng(7)
+    n = 300
+    score, event = _scores("ties", rng, n)
+    counts = rng.poisson(1.0, size=(6, n))
+    curves = _kernels.BinaryCurves(score, event == 1)
+    work = _kernels.Workspace()
+    first = curves(counts, work=work)
+    again = [curves(counts[i:i + 4], work=work) for i in (0, 4)]
+    for key in ("roc_auc", "pr_auc", "sq_iso"):
+        np.testing.assert_array_equal(np.concatenate([a[key] for a in again]), first[key])
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_lean_roc_auc_kernel_on_integer_counts_equals_sklearn(ties):
+    rng = np.random.default_rng(8)
+    n = 500
+    score, event = _scores("ties" if ties else "distinct", rng, n)
+    counts = rng.poisson(1.0, size=(5, n))
+    counts[3, event == 0] = 0  # no negatives
+    got = _kernels.BinaryRocAuc(score, event == 1)(counts)
+    for b, c in enumerate(counts):
+        if b == 3:
+            assert np.isnan(got["roc_auc"][b])
+            continue
+        np.testing.assert_allclose(got["roc_auc"][b],
+                                   roc_auc_score(event, score, sample_weight=c), rtol=1e-12)

@@ -77,6 +77,22 @@ def test_bootstrap_equals_metrics_with_counts_as_weights(binary):
     assert res.estimate["brier_skill"] == pytest.approx(point["brier_skill"], abs=1e-14)
 
 
+def test_bootstrap_with_sample_weights_equals_metrics_with_counts_times_weights(binary):
+    # Sample weights make the replicates' weights fractional: the floating-point path of the
+    # kernels, against the point report on the same weights.
+    y, p, _ = binary
+    sw = np.random.default_rng(3).random(y.size) * 2
+    sw[:20] = 0.0
+    ev = metrics.classification_evaluator(y, [0, 1], proba=p, sample_weight=sw)
+    res = resampling.bootstrap(ev, 30, random_state=5, chunk_size=4)
+    counts = np.vstack(list(resampling.bootstrap_counts(len(y), 30, random_state=5)))
+    ref = [metrics.classification_report(y, p, [0, 1], sample_weight=c * sw) for c in counts]
+    for key in ("log_loss", "brier_skill", "calibration_mcb", "discrimination_dsc", "roc_auc",
+                "pr_auc", "accuracy", "balanced_accuracy", "positives"):
+        np.testing.assert_allclose(res.replicates[key], [r[key] for r in ref], rtol=1e-10,
+                                   atol=1e-12, err_msg=key)
+
+
 def test_paired_difference_interval_matches_straightforward_loop(binary):
     y, p, q = binary
     ev_p = metrics.classification_evaluator(y, [0, 1], proba=p)
