@@ -281,7 +281,10 @@ class ClassificationEvaluator:
             sq_err = rows["sq"] if rows is not None else self._row_sums(W)["sq"]
             parts = [_kernels.corp_terms(sq_err[:, j], c["sq_iso"], c["pos"], c["pos"] + c["neg"])
                      for j, c in enumerate(curves)]
-            corp = {key: np.stack([p[key] for p in parts], axis=1) for key in parts[0]}
+            if len(parts) == 1:  # binary: the positive class's terms are the averages
+                corp = {key: v[:, None] for key, v in parts[0].items()}
+            else:
+                corp = {key: np.stack([p[key] for p in parts], axis=1) for key in parts[0]}
         else:
             corp = self.decomposition(W, sums)
         out["calibration_mcb"] = corp["mcb"].mean(axis=1)
@@ -372,8 +375,9 @@ class ClassificationEvaluator:
             # The flagged rows are the highest-scored: the confusion matrix is read off the
             # cumulative sums at the cut.
             tp1, fp1 = curves["tp_cut"], curves["fp_cut"]
-            cm = np.stack([np.stack([curves["neg"] - fp1, fp1], axis=1),
-                           np.stack([curves["pos"] - tp1, tp1], axis=1)], axis=1)
+            cm = np.empty((B, 2, 2))
+            cm[:, 0, 0], cm[:, 0, 1] = curves["neg"] - fp1, fp1
+            cm[:, 1, 0], cm[:, 1, 1] = curves["pos"] - tp1, tp1
         else:
             cm = _kernels.dense_group_sums(self.codes * K + self.pred, K * K, W).reshape(B, K, K)
         tp = np.diagonal(cm, axis1=1, axis2=2)
@@ -409,6 +413,8 @@ _EVALUATOR_KEYS = _PROPER_KEYS | _RANKING_KEYS | _THRESHOLD_KEYS | {"base_rate",
 
 def _mean_defined(columns) -> np.ndarray:
     """Row-wise mean over the defined (non-NaN) entries; NaN where none is defined."""
+    if len(columns) == 1:
+        return np.array(columns[0], dtype=np.float64)
     a = np.stack(columns, axis=1)
     ok = ~np.isnan(a)
     cnt = ok.sum(axis=1)
