@@ -39,8 +39,10 @@ class Workspace:
     A bootstrap evaluates many chunks of replicates of one shape. Allocating their
     row-length temporaries afresh for every chunk makes the C allocator hand the memory back
     to the system and fault it in again, page by page (measured: a third of the time of a
-    100,000-row report). A kernel asks for a buffer by name; a request for fewer rows than
-    the buffer has (the last, shorter chunk) gets a view of its first rows. Without a
+    100,000-row report). A kernel asks for a buffer by name and shape; the memory behind a
+    name is kept and reused for any shape that fits in it (the last, shorter chunk; another
+    model's kernel on the same rows, whose blocks differ in number), so evaluators that take
+    turns on the same counts can share one workspace and its cache footprint. Without a
     workspace (``work=None``) kernels allocate as usual.
     """
 
@@ -48,12 +50,13 @@ class Workspace:
         self._buffers = {}
 
     def get(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
-        """An uninitialised C-contiguous array of ``shape`` (reused when possible)."""
-        buf = self._buffers.get(name)
-        if (buf is None or buf.dtype != dtype or buf.shape[1:] != tuple(shape[1:])
-                or buf.shape[0] < shape[0]):
-            buf = self._buffers[name] = np.empty(shape, dtype)
-        return buf[: shape[0]]
+        """An uninitialised C-contiguous array of ``shape`` (reused memory when possible)."""
+        dtype = np.dtype(dtype)
+        size = int(np.prod(shape))
+        buf = self._buffers.get((name, dtype))
+        if buf is None or buf.shape[0] < size:
+            buf = self._buffers[(name, dtype)] = np.empty(size, dtype)
+        return buf[:size].reshape(shape)
 
 
 def replicate_weights(sample_weight, counts, n: int, *, integer: bool = False,

@@ -222,14 +222,15 @@ def _replicates(evaluators, n_boot, random_state, metrics, chunk_size) -> list[d
     rng = check_random_state_int(random_state)
     size = _chunk_size(n, n_boot, chunk_size)
     # Integer counts: the classification kernels cumulate them in integer arithmetic. The
-    # count matrix and each evaluator's buffers are allocated once and reused by every chunk,
-    # so memory stays bounded by the chunk whatever n_boot is.
+    # count matrix and the evaluators' buffers are allocated once and reused by every chunk,
+    # so memory stays bounded by the chunk whatever n_boot is; the evaluators take turns on
+    # one workspace, so that two models cost two evaluations but not twice the cache.
     buffer = np.empty((size, n), dtype=np.int64)
-    works = [_kernels.Workspace() for _ in evaluators]
+    work = _kernels.Workspace()
     parts = [[] for _ in evaluators]
     for start in range(0, n_boot, size):
         counts = _fill_counts(rng, buffer[: min(size, n_boot - start)])
-        for ev, work, store in zip(evaluators, works, parts):
+        for ev, store in zip(evaluators, parts):
             store.append(_evaluate(ev, counts, metrics, work))
     return [
         {key: np.concatenate([p[key] for p in store]) for key in store[0]} for store in parts
