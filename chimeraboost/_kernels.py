@@ -14,6 +14,8 @@ bootstrap's buffers from one chunk of replicates to the next.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.optimize import isotonic_regression
 
@@ -51,8 +53,7 @@ class Workspace:
 
     def get(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
         """An uninitialised C-contiguous array of ``shape`` (reused memory when possible)."""
-        dtype = np.dtype(dtype)
-        size = int(np.prod(shape))
+        size = math.prod(shape)
         buf = self._buffers.get((name, dtype))
         if buf is None or buf.shape[0] < size:
             buf = self._buffers[(name, dtype)] = np.empty(size, dtype)
