@@ -1,6 +1,8 @@
 """Tests of chimeraboost.resampling: counts, bootstrap against straightforward loops, DeLong
 against its O(n^2) definition, and coverage of the intervals on simulated data."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import integrate
@@ -9,6 +11,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
 from chimeraboost import metrics, resampling
+from chimeraboost.exceptions import DegenerateMetricWarning
 
 # These tests check that intervals are computed right, on few resamples for speed; that few
 # resamples warn (and too few for a comparison are refused) is tested on its own below.
@@ -89,6 +92,31 @@ def test_bootstrap_with_sample_weights_equals_metrics_with_counts_times_weights(
     ref = [metrics.classification_report(y, p, [0, 1], sample_weight=c * sw) for c in counts]
     for key in ("log_loss", "brier_skill", "calibration_mcb", "discrimination_dsc", "roc_auc",
                 "pr_auc", "accuracy", "balanced_accuracy", "positives"):
+        np.testing.assert_allclose(res.replicates[key], [r[key] for r in ref], rtol=1e-10,
+                                   atol=1e-12, err_msg=key)
+
+
+def test_multiclass_bootstrap_equals_metrics_with_counts_as_weights():
+    # K = 3 with string labels and a rare class that some resamples miss (macro ROC-AUC
+    # undefined there): integer counts through one kernel per class, against point reports.
+    rng = np.random.default_rng(9)
+    n = 80
+    codes = np.where(np.arange(n) < 3, 2, rng.integers(0, 2, n))
+    logits = rng.normal(size=(n, 3)) + 1.5 * np.eye(3)[codes]
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    proba = np.round(proba, 2)  # ties
+    proba /= proba.sum(axis=1, keepdims=True)
+    labels = np.array(["a", "b", "c"])
+    y = labels[codes]
+    ev = metrics.classification_evaluator(y, labels, proba=proba)
+    res = resampling.bootstrap(ev, 25, random_state=2, chunk_size=4)
+    counts = np.vstack(list(resampling.bootstrap_counts(n, 25, random_state=2)))
+    with warnings.catch_warnings():  # the point reports of the resamples missing "c" warn
+        warnings.simplefilter("ignore", DegenerateMetricWarning)
+        ref = [metrics.classification_report(y, proba, labels, sample_weight=c) for c in counts]
+    assert np.isnan(res.replicates["roc_auc"]).any()  # some resample misses class "c"
+    for key in ("log_loss", "brier_skill", "calibration_mcb", "discrimination_dsc", "roc_auc",
+                "pr_auc", "accuracy", "f1_macro"):
         np.testing.assert_allclose(res.replicates[key], [r[key] for r in ref], rtol=1e-10,
                                    atol=1e-12, err_msg=key)
 
