@@ -157,7 +157,7 @@ class ClassificationEvaluator:
         least those keys plus ``base_rate`` and ``positives``. ``metrics=["roc_auc"]`` on a
         binary problem takes a lean path (:class:`_kernels.BinaryRocAuc`), same number.
         ``work`` (a :class:`_kernels.Workspace`) keeps the row-length buffers from one call
-        to the next; the bootstrap passes one per run.
+        to the next; the bootstrap passes one per run, shared by the evaluators it runs.
         """
         W = _weights(self.sample_weight, counts, self.n, integer=True, work=work)
         want = _EVALUATOR_KEYS if metrics is None else self._check_keys(metrics)

@@ -606,7 +606,9 @@ class BinaryCurves:
             drawn = np.flatnonzero(d_t > 0)  # PAV needs positive weights
             if drawn.shape[0] == 0:
                 continue
-            d_t, d_e = d_t[drawn], d_e[drawn]
+            if drawn.shape[0] < d_t.shape[0]:  # (the point estimate: usually none empty)
+                d_t, d_e = d_t[drawn], d_e[drawn]
+            del drawn
             # Points run from the highest forecast down: the fit decreases along them.
             fit = isotonic_regression(d_e / d_t, weights=d_t, increasing=False)
             e_l = np.add.reduceat(d_e, fit.blocks[:-1])
