@@ -24,6 +24,15 @@ from scipy.optimize import isotonic_regression
 ISOTONIC_TIE_EPS = 1e-15
 
 
+def _einsum_rows(a, b):
+    return np.einsum("ij,ij->i", a, b)
+
+
+# Row-wise dot products of two (B, m) arrays: numpy >= 2.0's vecdot is a few times faster than
+# einsum on them (and, like it, exact on integers).
+row_dot = getattr(np, "vecdot", _einsum_rows)
+
+
 def fraction(numerator, denominator):
     """``numerator / denominator`` for a share that lies in [0, 1] by definition.
 
@@ -329,11 +338,11 @@ class BinaryRocAuc:
             np.cumsum(cum[i, 1:], out=cum[i, 1:])
         under = work.get("auc_under", read.shape, dt)
         np.take(cum, self.below, axis=1, mode="clip", out=under)
-        pairs = np.einsum("ij,ij->i", read, under).astype(np.float64)
+        pairs = row_dot(read, under).astype(np.float64)
         if self.has_ties:
             np.take(cum, self.below_or_tied, axis=1, mode="clip", out=under)
             # (strictly below + below or tied) / 2: ties count one half.
-            pairs = 0.5 * (pairs + np.einsum("ij,ij->i", read, under))
+            pairs = 0.5 * (pairs + row_dot(read, under))
         w_read = read.sum(axis=1).astype(np.float64)
         w_cum = cum[:, -1].astype(np.float64)
         p_tot, n_tot = (w_cum, w_read) if self.flip else (w_read, w_cum)
@@ -540,11 +549,11 @@ class BinaryCurves:
         fp = work.get("bc_fp", (b, n_pos), dt)
         np.take(cn, self.neg_ge, axis=1, mode="clip", out=fp)
         # Pairs with the negative above the positive (ties one half): 1 - AUC.
-        pairs = np.einsum("ij,ij->i", w_pos, fp).astype(np.float64)
+        pairs = row_dot(w_pos, fp).astype(np.float64)
         if self.neg_ties:
             gt = work.get("bc_gt", (b, n_pos), dt)
             np.take(cn, self.neg_gt, axis=1, mode="clip", out=gt)
-            pairs = 0.5 * (pairs + np.einsum("ij,ij->i", w_pos, gt))
+            pairs = 0.5 * (pairs + row_dot(w_pos, gt))
         if self.pos_ties:
             tp = work.get("bc_tp", (b, n_pos), dt)
             np.take(cp, self.pos_ge, axis=1, mode="clip", out=tp)
@@ -567,7 +576,7 @@ class BinaryCurves:
             np.copyto(w_float, w_pos)
         with np.errstate(invalid="ignore", divide="ignore"):
             auc = 1.0 - fraction(pairs, p_tot * n_tot)
-            ap = fraction(np.einsum("ij,ij->i", w_float, precision), p_tot)
+            ap = fraction(row_dot(w_float, precision), p_tot)
         auc[(p_tot <= 0) | (n_tot <= 0)] = np.nan
         ap[p_tot <= 0] = np.nan
         out["roc_auc"], out["pr_auc"] = auc, ap
