@@ -85,16 +85,7 @@ def _read_csv(path, names, delimiter) -> dict:
             header = [h.strip() for h in header]
             _missing_columns(path, names, header)
             where = {name: header.index(name) for name in names}
-            out = {name: [] for name in names}
-            for line, row in enumerate(reader, start=2):
-                if not row:
-                    continue  # a blank line, e.g. at the end of the file
-                if len(row) != len(header):
-                    msg = (f"{path}, line {line}: {len(row)} fields where the header has "
-                           f"{len(header)}; is the file comma-separated CSV?")
-                    raise ValueError(msg)
-                for name, i in where.items():
-                    out[name].append(row[i])
+            out, _ = _cells_of_rows(reader, path, header, where, line=1)
     except UnicodeDecodeError as exc:
         msg = f"{path} is not a UTF-8 text file ({exc.reason}); pass a CSV or Parquet file."
         raise ValueError(msg) from None
