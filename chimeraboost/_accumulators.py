@@ -87,10 +87,15 @@ def _check_mergeable(self, other, what: list) -> None:
         raise TypeError(msg)
     for name, mine, theirs in what:
         if not (mine is None and theirs is None) and (
-                mine is None or theirs is None or not np.array_equal(mine, theirs)):
+                mine is None or theirs is None or not _equal(mine, theirs)):
             msg = (f"other has {name} {_shown(theirs)}, this accumulator {_shown(mine)}; only "
                    f"accumulators built with the same {name} can be merged.")
             raise ValueError(msg)
+
+
+def _equal(a, b) -> bool:
+    # As Python lists: numpy 1.x warns when asked to compare string labels with numbers.
+    return np.shape(a) == np.shape(b) and np.asarray(a).tolist() == np.asarray(b).tolist()
 
 
 def _shown(value):
