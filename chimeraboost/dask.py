@@ -14,9 +14,11 @@ How it is computed: each block of rows goes through one update of a
 worker that holds it, the accumulators -- kilobytes, whatever the number of rows -- are merged
 in a tree (eight at a time), and only the merged one travels back: one ``compute``, on whatever
 scheduler is active (a ``dask.distributed.Client`` if one was created, else dask's default).
-Rows are paired by position. Columns of one dask DataFrame pair up partition by partition as
-they are; otherwise the blocks of ``y``, the predictions and ``sample_weight`` are cut at
-common row boundaries (DataFrame partitions are counted first, which reads them once more).
+Rows are paired by position. Dask DataFrames and Series with the same known divisions (e.g.
+columns of one frame made by ``from_pandas`` or ``set_index``) pair up partition by partition
+as they are; otherwise -- unknown divisions, as ``read_csv`` gives, or dask arrays -- the
+blocks of ``y``, the predictions and ``sample_weight`` are cut at common row boundaries
+(DataFrame partitions are counted first, which reads them once more).
 
 What is exact and what is approximate is the accumulators': log loss, Brier, their references
 and skills, accuracy, the regression losses and ``r2`` equal the in-memory report to float
@@ -190,8 +192,8 @@ def _accumulate(template, inputs: dict) -> dict:
     dask = _import_dask()
     present = {name: x for name, x in inputs.items() if x is not None}
     if _same_partitions(present):
-        # Columns of one DataFrame (or frames partitioned alike): partition i of each input
-        # holds the same rows, so they pair up as they are -- no pass to count rows first.
+        # Frames with the same known divisions: partition i of each input holds the rows of
+        # the same index range, so they pair up as they are -- no pass to count rows first.
         blocks = {name: x.to_delayed() for name, x in present.items()}
     else:
         arrays = _as_dask_arrays(present)
@@ -214,10 +216,17 @@ def _accumulate(template, inputs: dict) -> dict:
 
 
 def _same_partitions(inputs: dict) -> bool:
-    """Every input a dask DataFrame or Series, all with the same partition boundaries."""
+    """Every input a dask DataFrame or Series, all with the same known partition boundaries.
+
+    Unknown divisions (``(None, ...)``, as ``read_csv`` and ``from_delayed`` give) say nothing
+    about where the rows of each partition are: two such frames with as many partitions may
+    hold 100 + 200 rows against 200 + 100, so they are counted and cut instead.
+    """
     if not all(_is_dask_frame(x) for x in inputs.values()):
         return False
     first, *rest = inputs.values()
+    if not first.known_divisions:
+        return False
     return all(x.npartitions == first.npartitions and x.divisions == first.divisions
                for x in rest)
 
@@ -227,11 +236,11 @@ def _update(template, names, *blocks):
     rows = {name: len(block) for name, block in zip(names, blocks)}
     if len(set(rows.values())) > 1:
         # Only partitions of dask DataFrames can get here unequal (arrays are cut to common
-        # boundaries first): frames with as many partitions but other rows in each.
+        # boundaries first): frames with the same divisions whose indexes differ.
         parts = ", ".join(f"{name} has {n}" for name, n in rows.items())
-        msg = (f"Inconsistent numbers of rows in one partition: {parts}. Partition i of each "
-               "input must hold the same rows: pass columns of one DataFrame, or dask arrays "
-               "(to_dask_array(lengths=True)), whose blocks are aligned here.")
+        msg = (f"Inconsistent numbers of rows in one partition: {parts}. The inputs have the "
+               "same divisions but different indexes, so their rows cannot be paired; pass "
+               "columns of one DataFrame, or align them first.")
         raise ValueError(msg)
     y, prediction, *weight = blocks
     return copy.deepcopy(template).update(y, prediction,

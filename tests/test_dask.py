@@ -183,7 +183,7 @@ def test_regression_on_dask_series(scheduler):
         assert got[key] == pytest.approx(want[key], rel=1e-9), key
 
 
-def test_frames_partitioned_alike_but_holding_other_rows_are_refused():
+def test_frames_with_unknown_divisions_are_counted_not_paired_by_partition():
     pd = pytest.importorskip("pandas")
     dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
     y = pd.Series([0, 1] * 5)
@@ -193,14 +193,37 @@ def test_frames_partitioned_alike_but_holding_other_rows_are_refused():
     dp = dd.concat([dd.from_pandas(p[:3], npartitions=1),
                     dd.from_pandas(p[3:], npartitions=1)]).clear_divisions()
     assert dy.npartitions == dp.npartitions and dy.divisions == dp.divisions
-    with dask.config.set(scheduler="synchronous"), pytest.raises(
-            ValueError, match="rows in one partition: y has 5, proba has [37]"):
-        cbd.classification_report(dy, dp, [0, 1])
-    # As dask arrays with known lengths, the blocks are aligned and the rows pair up.
     with dask.config.set(scheduler="synchronous"):
-        got = cbd.classification_report(dy.to_dask_array(lengths=True),
-                                        dp.to_dask_array(lengths=True), [0, 1])
+        got = cbd.classification_report(dy, dp, [0, 1])
     _assert_report_close(got, metrics.classification_report(y, p, [0, 1]))
+
+
+def test_separately_built_frames_of_as_many_partitions_pair_by_position():
+    # 100 + 200 rows against 200 + 100, each frame built from delayed pieces (divisions
+    # unknown): pairing partition i with partition i would pair the wrong rows.
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    rng = np.random.default_rng(0)
+    y, p = rng.integers(0, 2, 300), rng.uniform(size=300)
+
+    def pieces(values, cuts):
+        edges = [0, *cuts, len(values)]
+        return dd.from_delayed([dask.delayed(pd.Series)(values[a:b], index=range(a, b))
+                                for a, b in zip(edges[:-1], edges[1:])],
+                               meta=pd.Series(values[:0]))
+
+    dy, dp = pieces(y, [100]), pieces(p, [200])
+    dw = pieces(np.linspace(0.5, 2.0, 300), [50])
+    assert dy.npartitions == dp.npartitions == dw.npartitions
+    with dask.config.set(scheduler="synchronous"):
+        got = cbd.classification_report(dy, dp, [0, 1], sample_weight=pieces(
+            np.linspace(0.5, 2.0, 300), [150]))
+        got_r = cbd.regression_report(dy.astype(float), dp, sample_weight=dw)
+    want = metrics.classification_report(y, p, [0, 1], sample_weight=np.linspace(0.5, 2.0, 300))
+    _assert_report_close(got, want)
+    want_r = metrics.regression_report(y.astype(float), p, sample_weight=np.linspace(0.5, 2, 300))
+    for key in ("n", "mse", "mae", "r2"):
+        assert got_r[key] == pytest.approx(want_r[key], rel=1e-9), key
 
 
 def test_rows_selected_by_a_mask_unknown_block_sizes():
