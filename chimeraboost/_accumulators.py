@@ -106,7 +106,7 @@ def _shown(value):
 
 
 class _ScoreSummary:
-    """Weight of all rows and of the event per score value: exact, or on the logit grid.
+    """Weight of the non-events and of the events per score value: exact, or on the grid.
 
     While the scores seen take at most ``cap`` distinct values (0/1 rules, rounded scores),
     each value keeps its own sums and every ranking and calibration number is exact. Beyond
@@ -114,8 +114,11 @@ class _ScoreSummary:
     cap is exceeded depends on the set of values seen, not on how they were split into chunks
     or in which order the summaries were merged, and so does the result.
 
-    ``sums`` is a (3, G) array per value or bin: the weight of all rows, of the events, and
-    the events' squared weights (for the expected precision inside a bin).
+    ``sums`` is a (3, G) array per value or bin: the weight of the non-events, of the
+    events, and the events' squared weights (for the expected precision inside a bin). The
+    non-events' weight is kept, not the total: deriving it as total minus events cancels when
+    the events outweigh it by more than ``1 / eps`` (weights 1e20 and 1), and totals are
+    sums of the two, which cannot cancel.
     """
 
     def __init__(self, bins: int):
@@ -124,8 +127,12 @@ class _ScoreSummary:
         self.sums = np.zeros((3, 0))
 
     @property
-    def tot(self):
+    def neg(self):
         return self.sums[0]
+
+    @property
+    def tot(self):
+        return self.sums[0] + self.sums[1]
 
     @property
     def ev(self):
@@ -149,7 +156,8 @@ class _ScoreSummary:
     def _sums(index, event, w, size) -> np.ndarray:
         """(3, size) sums of rows grouped by ``index``."""
         out = np.empty((3, size))
-        out[0] = np.bincount(index, weights=w, minlength=size)
+        out[0] = np.bincount(index[~event], weights=None if w is None else w[~event],
+                             minlength=size)
         index = index[event]
         w = None if w is None else w[event]
         out[1] = np.bincount(index, weights=w, minlength=size)
@@ -212,10 +220,10 @@ class _ScoreSummary:
         self.sums = np.ldexp(self.sums, np.array([shift, shift, 2 * shift])[:, None])
 
     def groups(self):
-        """(values, events, totals) of the non-empty groups, ascending."""
+        """(values, events, totals, non-events) of the non-empty groups, ascending."""
         values = self.centres() if self.values is None else self.values
         keep = self.tot > 0
-        return values[keep], self.ev[keep], self.tot[keep]
+        return values[keep], self.ev[keep], self.tot[keep], self.neg[keep]
 
     def grid_average_precision(self) -> float:
         """Average precision on the grid, the rows of a bin taken in random order (the
@@ -231,14 +239,16 @@ class _ScoreSummary:
         every bin; this errs by its curvature.
         """
         keep = self.tot > 0
-        tot, pos, pos2 = (row[keep][::-1] for row in self.sums)  # top down
+        neg, pos, pos2 = (row[keep][::-1] for row in self.sums)  # top down
+        tot = neg + pos
         p_tot = pos.sum()
         if p_tot <= 0:
             return float("nan")
         with np.errstate(invalid="ignore", divide="ignore"):
             m = np.where(pos > 0, pos2 / pos, 0.0)
             a, c = np.cumsum(pos) - pos + m, np.cumsum(tot) - tot + m
-            b, d = pos - m, tot - m
+            b = pos - m
+            d = neg + b  # tot - m, without cancelling neg against pos
             ratio = d / c
             mean_prec = np.where(
                 c <= 0, b / d,  # the top bin, its events' weights negligible: T = F = 0
@@ -251,8 +261,7 @@ class _ScoreSummary:
         """Worst-case errors of (ROC-AUC, average precision) from pooling inside grid bins."""
         if self.values is not None:
             return 0.0, 0.0
-        _, pos, tot = self.groups()
-        neg = np.maximum(tot - pos, 0.0)
+        _, pos, tot, neg = self.groups()
         p_tot, n_tot = pos.sum(), neg.sum()
         # A positive and a negative in one bin count one half: the truth is 0 or 1.
         auc = float(np.sum(pos * neg) / (2 * p_tot * n_tot)) if p_tot * n_tot > 0 else 0.0
@@ -493,12 +502,14 @@ class ClassificationAccumulator:
                                        undefined | np.isinf(out["log_loss_ref"]))
         out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
         groups = [col.groups() for col in self._cols]
-        corp = [_kernels.corp_decomposition(v, ev[None], tot[None], self._sq[j:j + 1])
-                for j, (v, ev, tot) in enumerate(groups)]
+        corp = [_kernels.corp_decomposition(v, ev[None], tot[None], self._sq[j:j + 1],
+                                            nonevents=neg[None])
+                for j, (v, ev, tot, neg) in enumerate(groups)]
         out["calibration_mcb"] = np.mean([c["mcb"] for c in corp], axis=0)
         out["discrimination_dsc"] = np.mean([c["dsc"] for c in corp], axis=0)
         out["uncertainty_unc"] = np.mean([c["unc"] for c in corp], axis=0)
-        stats = [_kernels.binary_rank_stats(ev[None], tot[None]) for _, ev, tot in groups]
+        stats = [_kernels.binary_rank_stats(ev[None], tot[None], neg=neg[None])
+                 for _, ev, tot, neg in groups]
         out["roc_auc"] = _mean_defined([s["roc_auc"] for s in stats])
         for col, s in zip(self._cols, stats):
             if col.values is None:

@@ -164,15 +164,19 @@ def dense_group_sums(codes: np.ndarray, n_groups: int, weights: np.ndarray) -> n
     return weights @ onehot
 
 
-def binary_rank_stats(pos: np.ndarray, tot: np.ndarray) -> dict:
+def binary_rank_stats(pos: np.ndarray, tot: np.ndarray, neg: np.ndarray | None = None) -> dict:
     """ROC-AUC and average precision from per-group positive and total weights.
 
     ``pos``, ``tot``: (B, G) weights of positives and of all rows in each group of tied
     scores, groups in ascending score order. A negative and a positive with tied scores count
     one half (the trapezoidal ROC curve); average precision uses scikit-learn's step-wise
     definition, ``AP = sum_t (R_t - R_{t-1}) P_t`` over distinct thresholds, descending.
+    ``neg``: the negatives' weight per group, if the caller holds it; by default
+    ``tot - pos``, which cancels when a group's positives outweigh its negatives by more
+    than ``1 / eps`` (weights 1e20 and 1).
     """
-    neg = tot - pos
+    if neg is None:
+        neg = tot - pos
     p_tot = pos.sum(axis=1)
     n_tot = neg.sum(axis=1)
     neg_below = np.cumsum(neg, axis=1) - neg
@@ -244,7 +248,8 @@ def isotonic_starts(values: np.ndarray, block: int = 1 << 20) -> np.ndarray:
 
 
 def corp_decomposition(
-    forecast_values: np.ndarray, events: np.ndarray, tot: np.ndarray, sq_err: np.ndarray
+    forecast_values: np.ndarray, events: np.ndarray, tot: np.ndarray, sq_err: np.ndarray,
+    nonevents: np.ndarray | None = None,
 ) -> dict:
     """CORP decomposition of the Brier score of one binary event, for B weight vectors.
 
@@ -253,6 +258,12 @@ def corp_decomposition(
     forecast_values : (G,) ascending distinct forecasts of the event.
     events, tot : (B, G) weight of rows where the event happened, and of all rows, per group.
     sq_err : (B,) weighted sum of squared errors ``sum w (p - o)^2`` of the forecast itself.
+    nonevents : (B, G), optional
+        Weight of rows where the event did not happen, if the caller holds it. Then the
+        recalibrated squared error is summed as ``sum_blocks E N / (E + N)`` over the
+        isotonic blocks and ``UNC`` as ``(E / W) (N / W)``: sums of non-negative terms, exact
+        to rounding even when one class outweighs the other by more than ``1 / eps``, where
+        ``t r^2 - 2 r e + e`` and ``rate (1 - rate)`` cancel.
 
     Returns
     -------
@@ -268,25 +279,38 @@ def corp_decomposition(
     """
     gid = isotonic_groups(forecast_values)
     if gid[-1] + 1 < gid.shape[0]:
-        events = np.add.reduceat(events, np.flatnonzero(np.r_[True, np.diff(gid) > 0]), axis=1)
-        tot = np.add.reduceat(tot, np.flatnonzero(np.r_[True, np.diff(gid) > 0]), axis=1)
+        starts = np.flatnonzero(np.r_[True, np.diff(gid) > 0])
+        events = np.add.reduceat(events, starts, axis=1)
+        tot = np.add.reduceat(tot, starts, axis=1)
+        if nonevents is not None:
+            nonevents = np.add.reduceat(nonevents, starts, axis=1)
     w_tot = tot.sum(axis=1)
     b = tot.shape[0]
     sq_iso = np.empty(b)
     for i in range(b):
         keep = tot[i] > 0
         t, e = tot[i, keep], events[i, keep]
-        r = isotonic_regression(e / t, weights=t, increasing=True).x
-        # sum_g [ t r^2 - 2 r e + e ]: the squared error of the recalibrated forecast.
-        sq_iso[i] = np.sum(t * r * r - 2.0 * r * e + e)
-    return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot)
+        fit = isotonic_regression(e / t, weights=t, increasing=True)
+        if nonevents is None:
+            r = fit.x
+            # sum_g [ t r^2 - 2 r e + e ]: the squared error of the recalibrated forecast.
+            sq_iso[i] = np.sum(t * r * r - 2.0 * r * e + e)
+        else:
+            # Per block (rate E / T): E (1 - r)^2 + N r^2 = E N / T, with T = E + N.
+            ev_b = np.add.reduceat(e, fit.blocks[:-1])
+            ne_b = np.add.reduceat(nonevents[i, keep], fit.blocks[:-1])
+            sq_iso[i] = np.sum(ev_b * fraction(ne_b, ev_b + ne_b))
+    if nonevents is None:
+        return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot)
+    return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot, nonevents.sum(axis=1))
 
 
-def corp_terms(sq_err, sq_iso, events, w_tot) -> dict:
+def corp_terms(sq_err, sq_iso, events, w_tot, nonevents=None) -> dict:
     """``score``, ``mcb``, ``dsc``, ``unc`` from the weighted squared errors of the forecast
-    and of its isotonic recalibration, the events' weight and the total weight (all (B,))."""
+    and of its isotonic recalibration, the events' weight and the total weight (all (B,));
+    ``nonevents`` (the non-events' weight), if given, spares ``1 - rate`` its cancellation."""
     rate = events / w_tot
-    unc = rate * (1.0 - rate)
+    unc = rate * (1.0 - rate) if nonevents is None else rate * (nonevents / w_tot)
     score = sq_err / w_tot
     s_iso = sq_iso / w_tot
     return {"score": score, "mcb": score - s_iso, "dsc": unc - s_iso, "unc": unc}

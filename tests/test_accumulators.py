@@ -464,3 +464,75 @@ def test_regression_merge_refusals_empty_and_pickle():
         _assert_same(pickle.loads(blob).report(), acc.report(), EXACT_REG + MEDIAN_REG, rtol=0)
     assert max(sizes.values()) <= 90_000
     assert sizes[100_000] <= 90_000 and sizes[1_000] <= sizes[400_000]
+
+
+# --------------------------------------------------------------------------- fuzzing findings
+
+
+def test_a_heavy_row_does_not_cancel_its_tied_negatives():
+    # The row of weight 1e20 ties with a negative of weight 1: a total-minus-events count of
+    # the negatives says 0 there, and ROC-AUC came out 1. By hand: P = 1e20 + 1, N = 2; the
+    # 0.9 positive beats both negatives, the heavy one beats the 0.1 negative and ties the
+    # other (one half): (2 + 1e20 * 1.5) / (2 P) -> 0.75.
+    y, p, w = [1, 0, 0, 1], [0.5, 0.5, 0.1, 0.9], [1e20, 1, 1, 1]
+    acc = ClassificationAccumulator([0, 1]).update(y, p, w)
+    got = acc.report()
+    assert got["roc_auc"] == pytest.approx(0.75, rel=1e-15)
+    assert got["roc_auc"] == pytest.approx(
+        metrics.classification_report(y, p, [0, 1], sample_weight=w)["roc_auc"], rel=1e-12)
+    # UNC = rate (1 - rate) = (1e20 + 1) 2 / (1e20 + 3)^2; the isotonic fit keeps the three
+    # values apart, its squared error is the 0.5 group's E N / T = 1e20 / (1e20 + 1), so
+    # DSC = UNC - that / W = 1e-20 (both cancelled to 0 before).
+    assert got["uncertainty_unc"] == pytest.approx(2e-20, rel=1e-12)
+    assert got["discrimination_dsc"] == pytest.approx(1e-20, rel=1e-12)
+
+
+@pytest.mark.parametrize("ratio", [1e9, 1e12, 1e15, 1e20])
+@pytest.mark.parametrize("K", [2, 3])
+def test_weight_ratios_up_to_1e20_keep_the_exact_mode_exact(ratio, K):
+    rng = np.random.default_rng(int(np.log10(ratio)) + K)
+    n = 400
+    if K == 2:
+        y, p = _binary(n, seed=11)
+        p = np.round(p, 1)  # 11 values: many ties between heavy rows and light ones
+    else:
+        y, p = _multiclass(n, seed=11)
+        p = np.round(p, 1)
+        p[:, 2] = 1 - p[:, 0] - p[:, 1]
+    # A few heavy rows, all of one class: that class's negatives are all light, and in a
+    # score shared with a heavy row they must not vanish into the heavy row's rounding.
+    heavy = (y == K - 1) & (rng.uniform(size=n) < 0.05)
+    w = np.where(heavy, ratio, 1.0) * rng.uniform(0.5, 1.5, size=n)
+    classes = list(range(K))
+    want = metrics.classification_report(y, p, classes, sample_weight=w)
+    acc = _accumulate(lambda: ClassificationAccumulator(classes), y, p, w, n_chunks=5,
+                      order="tree")
+    got = acc.report()
+    assert all(v == 0 for v in acc.error_bounds().values())
+    _assert_same(got, want, ["roc_auc", "pr_auc", "pr_auc_lift"], rtol=1e-9)
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_wildly_weighted_scores_in_few_bins_stay_within_the_bounds(K):
+    # Scores in [0.4, 0.6] fall in two of 16 bins; weights exp(20 N(0, 1)) span 1e-30..1e30.
+    rng = np.random.default_rng(12)
+    n = 3_000
+    w = np.exp(20 * rng.normal(size=n))
+    if K == 2:
+        p = rng.uniform(0.4, 0.6, size=n)
+        y = (rng.uniform(size=n) < p).astype(int)
+    else:
+        x = rng.dirichlet([1.0, 1.0, 1.0], size=n)
+        p = 0.3 + 0.1 * x  # rows sum to 1, every score in [0.3, 0.4]
+        y = (rng.uniform(size=n)[:, None] > np.cumsum(p, axis=1)).sum(axis=1).clip(0, 2)
+    classes = list(range(K))
+    want = metrics.classification_report(y, p, classes, sample_weight=w)
+    acc = _accumulate(lambda: ClassificationAccumulator(classes, bins=16), y, p, w, n_chunks=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateMetricWarning)
+        got = acc.report()
+    bounds = acc.error_bounds()
+    assert acc._cols[0].values is None
+    for key in bounds:
+        if key in ("roc_auc", "pr_auc", "pr_auc_lift"):
+            assert abs(got[key] - want[key]) <= bounds[key] + 1e-12, key
