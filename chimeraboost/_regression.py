@@ -18,9 +18,6 @@ from ._validation import (
     warn_degenerate,
 )
 
-_FLOAT_EPS = np.finfo(np.float64).eps
-
-
 class RegressionEvaluator:
     """Validated regression data; ``evaluate(counts)`` scores any number of weight vectors."""
 
@@ -56,9 +53,10 @@ class RegressionEvaluator:
         ws = W.sum(axis=1)
         mean_y = W @ self.y / ws
         if self.baseline is None:
+            y_sorted, w_sorted = self.y[self._order], W[:, self._order]
             centre = mean_y
             # The weighted median, as in sklearn's d2_absolute_error_score.
-            median = weighted_quantiles(self.y[self._order], W[:, self._order], 0.5)[:, 0]
+            median = weighted_quantiles(y_sorted, w_sorted, 0.5)[:, 0]
         else:
             centre = np.full(W.shape[0], self.baseline[0])
             median = np.full(W.shape[0], self.baseline[1])
@@ -69,9 +67,16 @@ class RegressionEvaluator:
         out["mae_ref"] = np.sum(W * np.abs(self.y[None, :] - median[:, None]), axis=1) / ws
         out["rmse"] = np.sqrt(out["mse"])
         out["rmse_ref"] = np.sqrt(out["mse_ref"])
-        # A constant y gives a zero reference up to the rounding of its mean.
-        scale = np.maximum(W @ self.y**2 / ws, np.finfo(np.float64).tiny)
-        flat = out["mse_ref"] <= 16 * _FLOAT_EPS**2 * scale
+        if self.baseline is None:
+            # A constant y: its reference loss is zero, but the rounding of its mean leaves
+            # a residue of any size (63 rows of 0.7 give 1e-31, and r2 = -1e30), so
+            # constancy is decided exactly: the smallest and largest y of positive weight
+            # are equal.
+            flat = _constant(y_sorted, w_sorted)
+            out["mse_ref"] = np.where(flat, 0.0, out["mse_ref"])
+            out["rmse_ref"] = np.sqrt(out["mse_ref"])
+        else:
+            flat = out["mse_ref"] <= 0  # the baseline's mean is every y, exactly
         with np.errstate(invalid="ignore", divide="ignore"):
             out["r2"] = np.where(flat, np.nan, 1.0 - out["mse"] / out["mse_ref"])
             out["mae_skill"] = np.where(
@@ -88,6 +93,15 @@ class RegressionEvaluator:
             out[key] = out[key] * c
         out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
         return out
+
+
+def _constant(y_sorted: np.ndarray, w_sorted: np.ndarray) -> np.ndarray:
+    """(B,) bool: whether every row of positive weight holds the same ``y``, per weight
+    vector (``y_sorted`` ascending, ``w_sorted`` (B, n) in the same order)."""
+    drawn = w_sorted > 0
+    first = np.argmax(drawn, axis=1)
+    last = drawn.shape[1] - 1 - np.argmax(drawn[:, ::-1], axis=1)
+    return y_sorted[first] == y_sorted[last]
 
 
 def regression_evaluator(y, pred, sample_weight=None, baseline=None) -> RegressionEvaluator:

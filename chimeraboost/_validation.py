@@ -376,6 +376,21 @@ def label_columns(proba, classes, name: str):
     raise ValueError(msg)
 
 
+def _check_one_column(proba, classes, name: str) -> None:
+    """A one-column DataFrame is read as the positive class's probability, unless its label
+    names the negative class: then it would be read as the opposite of what it holds."""
+    columns = getattr(proba, "columns", None)
+    if columns is None or len(classes) != 2:
+        return
+    label, negative = list(columns)[0], np.asarray(classes).tolist()[0]
+    if label == negative or str(label) == str(negative):
+        msg = (f"{name} is a one-column DataFrame labelled {label!r}, the negative class "
+               f"{negative!r} of {np.asarray(classes).tolist()}; a single column is read as the "
+               f"probability of the positive class. Pass that column (labelled "
+               f"{np.asarray(classes).tolist()[1]!r}), or both columns.")
+        raise ValueError(msg)
+
+
 def check_proba(proba, classes, name: str = "proba") -> np.ndarray:
     """An (n, K) float64 probability matrix; a binary 1-D column becomes (1 - p, p).
 
@@ -387,6 +402,7 @@ def check_proba(proba, classes, name: str = "proba") -> np.ndarray:
     if order is not None and order != list(range(len(order))):
         arr = arr[:, order]
     if arr.ndim == 2 and arr.shape[1] == 1:
+        _check_one_column(proba, classes, name)
         arr = arr[:, 0]
     if arr.ndim == 1:
         if n_classes != 2:

@@ -167,6 +167,21 @@ def test_probability_dataframe_columns_matched_by_class_label():
         metrics.brier_score(y, pd.DataFrame({"p0": [.8] * 4, "p1": [.2] * 4}), labels)
 
 
+def test_one_column_dataframe_labelled_with_the_negative_class_is_refused():
+    # One column is read as the positive class's probability: a column labelled with the
+    # negative class (or pandas' default label 0, which is class 0 here) would be read as the
+    # opposite of what its label says, so it is refused; the positive label or any other
+    # name is the positive class, as a Series is.
+    y, p = [0, 1, 0, 1], [.2, .8, .3, .6]
+    for df in (pd.DataFrame({0: p}), pd.DataFrame(p), pl.DataFrame({"0": p})):
+        with pytest.raises(ValueError, match="labelled .*0.*, the negative class"):
+            metrics.classification_report(y, df, [0, 1])
+    with pytest.raises(ValueError, match="labelled 'no', the negative class"):
+        metrics.brier_score(["no", "yes", "no", "yes"], pd.DataFrame({"no": p}), ["no", "yes"])
+    for df in (pd.DataFrame({1: p}), pd.DataFrame({"p_model": p})):
+        assert metrics.brier_score(y, df, [0, 1]) == pytest.approx(0.165, abs=1e-12)
+
+
 def test_score_and_quantile_dataframes_matched_by_column_label():
     # Multiclass decision scores with columns in another order than classes.
     y = ["a", "b", "c", "a", "b", "c"]
@@ -270,6 +285,33 @@ def test_regression_numbers_are_scale_free(scale):
 
 
 # ------------------------------------------------------------ 7. compare_cv's default score
+
+
+@pytest.mark.parametrize(("value", "n"), [(0.7, 63), (0.1, 175), (1 / 3, 207), (3.3e-300, 45),
+                                          (-2.5e12, 1000)])
+def test_a_constant_y_is_told_exactly_whatever_the_rounding_of_its_mean(value, n):
+    # The mean of 63 rows of 0.7 is not 0.7 in floating point; the residue made r2 = -1e30
+    # with no warning. A constant y has a reference loss of exactly zero and NaN skills.
+    y = np.full(n, value)
+    pred = value + abs(value) * np.linspace(-1.0, 1.0, n)
+    w = np.random.default_rng(0).exponential(size=n)
+    for weights in (None, w):
+        with pytest.warns(DegenerateMetricWarning, match="y is constant"):
+            r = metrics.regression_report(y, pred, sample_weight=weights)
+        assert math.isnan(r["r2"]) and math.isnan(r["mae_skill"])
+        assert r["mse_ref"] == 0.0 and r["mae_ref"] == 0.0
+    # Rows of zero weight do not count: the rows that count are constant.
+    y2, w2 = y.copy(), np.ones(n)
+    y2[0], w2[0] = 2 * value, 0.0
+    with pytest.warns(DegenerateMetricWarning, match="y is constant"):
+        assert math.isnan(metrics.regression_report(y2, pred, sample_weight=w2)["r2"])
+    # Against a baseline's mean the reference is not zero, and r2 is defined: scikit-learn's
+    # r2 is not the reference here, so check the definition directly.
+    a = abs(value)
+    r = metrics.regression_report(y, pred, baseline=[value + a, value + 3 * a])
+    # On y's own scale: the residuals are a * linspace(-1, 1), the reference's 2a.
+    ratio = np.mean(np.linspace(-1.0, 1.0, n) ** 2) / 4.0
+    assert r["r2"] == pytest.approx(1 - ratio, rel=1e-9)
 
 
 def test_compare_cv_default_regression_score_is_nan_on_constant_folds():
