@@ -139,10 +139,15 @@ class _ValueSummary:
         i, on_step, frac = self._median_group()
         if on_step:
             nxt = min(i + 1, self.w.shape[0] - 1)
-            return (self.hi[i] + self.lo[nxt]) / 2.0, True
+            return _midpoint(self.hi[i], self.lo[nxt]), True
         if self.lo[i] == self.hi[i]:
             return float(self.lo[i]), True
-        return float(self.lo[i] + frac * (self.hi[i] - self.lo[i])), False
+        lo, hi = self.lo[i], self.hi[i]
+        with np.errstate(over="ignore"):
+            span = hi - lo
+        if not np.isfinite(span):  # a bin across zero near the float maximum
+            return float((1 - frac) * lo + frac * hi), False
+        return float(lo + frac * span), False
 
     def median_bin_width(self) -> float:
         """How far the median can be from :meth:`median`'s value: 0 when exact."""
@@ -225,9 +230,13 @@ class RegressionAccumulator:
     Golub & LeVeque (1979), "Updating formulae and a pairwise algorithm for computing sample
     variances", Stanford CS report STAN-CS-79-773: for parts ``a`` and ``b`` of weights
     ``W_a``, ``W_b`` and means ``m_a``, ``m_b``, ``M2 = M2_a + M2_b + (m_b - m_a)^2 W_a W_b /
-    (W_a + W_b)``. It never subtracts two large sums, so ``r2`` of ``y = 1e6 + noise`` is
-    exact too. Values and weights are summed on power-of-two scales per chunk (exact), so a
-    ``y`` near ``1e154`` gives the same ``r2`` as the unscaled one.
+    (W_a + W_b)``. It never subtracts two large sums. The means are kept as means of ``y - K``,
+    ``K`` the first ``y`` the accumulator saw (an accumulator built by merges converts the
+    other's means by the difference of the two ``K``): for ``y`` within a factor 2 of ``K`` the
+    difference is exact, so a large common offset never enters the rounded means the merge
+    subtracts, and ``r2`` and ``mse_ref`` of ``y = 1e12 + noise`` in chunks of one row are
+    exact to 1e-12. Values and weights are summed on power-of-two scales (exact), so a ``y``
+    near ``1e154`` gives the same ``r2`` as the unscaled one.
 
     **The median with** ``baseline=None`` (``baseline_median``, ``mae_ref``,
     ``mae_skill``): the distinct values of ``y`` are kept with their weights while there are
@@ -266,7 +275,9 @@ class RegressionAccumulator:
             self.baseline = np.array([float(np.mean(b / c)) * c, float(median)])
         self.n = 0
         self._ew = self._ey = None  # weights in units 2**_ew, y in units 2**_ey
-        # weight, mean, M2, squared and absolute errors, absolute errors of the median
+        # The shift the mean is kept from: the first y of positive weight seen, exactly.
+        self._k = None
+        # weight, mean of y - _k, M2, squared and absolute errors, those of the median
         self._s = np.zeros(6)
         self._values = _ValueSummary(self.bins) if baseline is None else None
 
@@ -290,7 +301,11 @@ class RegressionAccumulator:
             self.n += n
             return self
         ey = _exponent(pow2_below(float(np.max(np.abs(y)))))
-        # A chunk on its own scales: y / 2**ey and w / 2**ew.
+        if self._ey is not None:  # the sums' scale: at most 2 for every y seen, K included
+            ey = max(ey, self._ey)
+        if self._k is None:
+            self._k = float(y[np.argmax(w > 0)] if w is not None else y[0])
+        # The chunk on the sums' scale (y / 2**ey) and its own weights' (w / 2**ew).
         ys, ps = np.ldexp(y, -ey), np.ldexp(pred, -ey)
         with np.errstate(over="ignore", invalid="ignore"):
             sums = self._chunk_sums(ys, ps, w, ey)
@@ -304,22 +319,33 @@ class RegressionAccumulator:
     def _chunk_sums(self, ys, ps, w, ey) -> np.ndarray:
         dot = np.sum if w is None else w.__matmul__
         tot = float(ys.shape[0]) if w is None else float(np.sum(w))
-        mean = dot(ys) / tot if tot > 0 else 0.0
+        # Centred on the pinned K: y - K is exact while y is within a factor 2 of K (Sterbenz),
+        # so a large common offset never enters the means that merges subtract.
+        d = ys - np.ldexp(self._k, -ey)
+        mean = dot(d) / tot if tot > 0 else 0.0
         err = ys - ps
-        out = [tot, mean, dot(np.square(ys - mean)), dot(np.square(err)), dot(np.abs(err)), 0.0]
+        out = [tot, mean, dot(np.square(d - mean)), dot(np.square(err)), dot(np.abs(err)), 0.0]
         if self.baseline is not None:
             out[5] = dot(np.abs(ys - np.ldexp(self.baseline[1], -ey)))
         return np.array(out)
 
-    def _add(self, n, s, ew, ey) -> None:
+    def _add(self, n, s, ew, ey, k=None) -> None:
+        """Add sums ``s`` (weights in units ``2**ew``, y in ``2**ey``, the mean centred on
+        ``k``; None: on this accumulator's shift)."""
         if self._ew is None:
             self._ew, self._ey = ew, ey
+            if k is not None:
+                self._k = k
         # Common exponents: the larger of each, so nothing overflows.
         new_w, new_y = max(self._ew, ew), max(self._ey, ey)
         mine = self._scaled(self._s, self._ew - new_w, self._ey - new_y)
         if self._values is not None:
             self._values.scale(self._ew - new_w, self._ey - new_y)
         s = self._scaled(s, ew - new_w, ey - new_y)
+        if k is not None and k != self._k:
+            # Their mean from their shift to ours; the difference of two values within a
+            # factor 2 of each other is exact.
+            s[1] += np.ldexp(k, -new_y) - np.ldexp(self._k, -new_y)
         self._ew, self._ey = new_w, new_y
         self.n += n
         self._s = _chan(mine, s)
@@ -338,7 +364,7 @@ class RegressionAccumulator:
         if other._ew is None:  # no rows, or only rows of weight zero
             self.n += other.n
             return self
-        self._add(other.n, other._s, other._ew, other._ey)
+        self._add(other.n, other._s, other._ew, other._ey, other._k)
         if self._values is not None:
             theirs = other._values
             scaled = _ValueSummary(self.bins)  # other's d in units of our y exponent
@@ -361,17 +387,21 @@ class RegressionAccumulator:
             return self._report()
 
     def _report(self) -> dict:
-        ws, mean, m2, sse, sae, sae_ref = self._checked_sums()
+        ws, mean_k, m2, sse, sae, sae_ref = self._checked_sums()
         c = 2.0 ** self._ey  # y's unit (a power of two: exact)
+        k = float(np.ldexp(self._k, -self._ey))
+        mean = mean_k + k
         if self.baseline is None:
             centre = mean
+            off = 0.0
             median, _ = self._values.median()
             mae_ref = self._values.mae_bracket(self._ey)[0] / ws
         else:
             centre = self.baseline[0] / c
+            off = mean_k + (k - centre)  # the mean's distance to the baseline's
             median = self.baseline[1]
             mae_ref = sae_ref / ws
-        mse_ref = m2 / ws + (mean - centre) ** 2
+        mse_ref = m2 / ws + off * off
         out = {"n": self.n, "mean_y": mean * c, "baseline_mean": centre * c,
                "baseline_median": float(median), "mse": sse / ws, "mae": sae / ws,
                "mse_ref": mse_ref, "mae_ref": mae_ref}
@@ -424,6 +454,14 @@ class RegressionAccumulator:
         skill = float(mae * bound / ws / (low * est / ws)) if bound > 0 and low > 0 else (
             0.0 if bound == 0 else float("inf"))
         return {"baseline_median": width, "mae_ref": float(bound / ws * c), "mae_skill": skill}
+
+
+def _midpoint(a: float, b: float) -> float:
+    """``(a + b) / 2`` without overflowing near the float maximum (halving first there:
+    exact for values that large)."""
+    with np.errstate(over="ignore"):
+        m = (a + b) / 2.0
+    return float(m if np.isfinite(m) else a / 2.0 + b / 2.0)
 
 
 def _chan(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -6,6 +6,7 @@ pickling."""
 import pickle
 import re
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -536,3 +537,59 @@ def test_wildly_weighted_scores_in_few_bins_stay_within_the_bounds(K):
     for key in bounds:
         if key in ("roc_auc", "pr_auc", "pr_auc_lift"):
             assert abs(got[key] - want[key]) <= bounds[key] + 1e-12, key
+
+
+def _fixed_chunks(y, pred, size, merge_tree, w=None):
+    parts = [RegressionAccumulator().update(y[i:i + size], pred[i:i + size],
+                                            None if w is None else w[i:i + size])
+             for i in range(0, len(y), size)]
+    if not merge_tree:
+        acc = RegressionAccumulator()
+        for part in parts:
+            acc.merge(part)
+        return acc
+    while len(parts) > 1:
+        parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return parts[0]
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8, 1e10, 1e12])
+@pytest.mark.parametrize("chunks", ["1-row", "37-row", "uneven tree", "37-row tree"])
+def test_a_large_offset_in_many_chunks_keeps_r2_and_mse_ref_exact(offset, chunks):
+    # Merging rounded chunk means lost digits of the spread around 1e10 (mse_ref 7e-8 off
+    # with 37-row chunks, r2 3e-7 at 1e9); the means are now kept from a pinned shift.
+    rng = np.random.default_rng(int(np.log10(offset)))
+    n = 2_000
+    y = offset + rng.normal(size=n)
+    pred = y + rng.normal(size=n)
+    w = rng.uniform(0.5, 2.0, size=n) if chunks == "uneven tree" else None
+    want = metrics.regression_report(y, pred, sample_weight=w)
+    if chunks == "uneven tree":
+        acc = _accumulate(RegressionAccumulator, y, pred, w, n_chunks=60, order="tree")
+        # In memory, the weighted mean of y near 1e12 is itself rounded (mse_ref 3e-9 off):
+        # the reference here is the exact rational value.
+        wf = [Fraction(v) for v in w]
+        total = sum(wf)
+        mean = sum(a * Fraction(b) for a, b in zip(wf, y)) / total
+        mse_ref = sum(a * (Fraction(b) - mean) ** 2 for a, b in zip(wf, y)) / total
+        mse = sum(a * (Fraction(b) - Fraction(c)) ** 2 for a, b, c in zip(wf, y, pred)) / total
+        want = {"mean_y": float(mean), "mse_ref": float(mse_ref), "mse": float(mse),
+                "rmse_ref": float(mse_ref) ** 0.5, "r2": float(1 - mse / mse_ref)}
+    else:
+        acc = _fixed_chunks(y, pred, 1 if chunks == "1-row" else 37, "tree" in chunks)
+    _assert_same(acc.report(), want, ["mse_ref", "r2", "rmse_ref", "mean_y", "mse"],
+                 rtol=1e-9)
+
+
+def test_a_target_near_the_float_maximum_has_a_finite_median():
+    # (1.7e308 + 1.6e308) / 2 overflows; the median is 1.65e308, mae_ref 5e306.
+    y = np.array([1.7e308, 1.6e308])
+    got = RegressionAccumulator().update(y, y).report()
+    assert got["baseline_median"] == pytest.approx(1.65e308, rel=1e-15)
+    assert got["mae_ref"] == pytest.approx(5e306, rel=1e-12)
+    want = metrics.regression_report(y, y)
+    _assert_same(got, want, EXACT_REG + MEDIAN_REG, rtol=1e-12)
+    # and across zero: [-1.7e308, 1.7e308] has its median at 0
+    y = np.array([-1.7e308, 1.7e308])
+    assert RegressionAccumulator().update(y, y).report()["baseline_median"] == 0.0
