@@ -18,7 +18,10 @@ Rows are paired by position. Dask DataFrames and Series with the same known divi
 columns of one frame made by ``from_pandas`` or ``set_index``) pair up partition by partition
 as they are; otherwise -- unknown divisions, as ``read_csv`` gives, or dask arrays -- the
 blocks of ``y``, the predictions and ``sample_weight`` are cut at common row boundaries
-(DataFrame partitions are counted first, which reads them once more).
+(DataFrame partitions are counted first, which reads them once more). As in memory, inputs
+that carry different pandas indexes are refused rather than paired wrongly: two dask frames
+have their indexes compared block by block (a dask array carries none and is paired by
+position).
 
 What is exact and what is approximate is the accumulators': log loss, Brier, their references
 and skills, accuracy, the regression losses and ``r2`` equal the in-memory report to float
@@ -41,7 +44,7 @@ import copy
 import numpy as np
 
 from . import metrics as _metrics
-from ._validation import check_classes, check_same_length, label_columns, to_numpy
+from ._validation import check_aligned, check_classes, check_same_length, label_columns, to_numpy
 
 __all__ = ["classification_report", "regression_report"]
 
@@ -80,9 +83,12 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None) 
     Raises
     ------
     ValueError
-        Inputs of different lengths (the message names them), and anything the in-memory
-        report refuses (labels not in ``classes``, rows not summing to 1, ...), raised from
-        the block that holds the bad row.
+        Inputs of different lengths or shapes (the message names them), dask frames with
+        different pandas indexes, and anything the in-memory report refuses (labels not in
+        ``classes``, rows not summing to 1, ...). An error found in one block starts with
+        ``"block i (rows a to b): "`` (rows counted from 0 over the whole input), or
+        ``"partition i: "`` for frames paired partition by partition; positions in the rest of
+        the message count from the block's first row.
 
     Examples
     --------
@@ -104,7 +110,7 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None) 
             inputs["proba"] = proba[[proba.columns[i] for i in order]]
     template = _metrics.ClassificationAccumulator(classes,
                                                   baseline=_in_memory(baseline, "baseline"))
-    return _accumulate(template, inputs)
+    return _accumulate(template, inputs, n_classes=len(classes))
 
 
 def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
@@ -134,8 +140,10 @@ def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
     Raises
     ------
     ValueError
-        Inputs of different lengths (the message names them), and anything the in-memory
-        report refuses (NaN, negative weights, ...), raised from the block that holds it.
+        Inputs of different lengths or shapes (the message names them), dask frames with
+        different pandas indexes, and anything the in-memory report refuses (NaN, negative
+        weights, ...). An error found in one block names it, as
+        :func:`classification_report` says.
 
     Examples
     --------
@@ -187,32 +195,86 @@ def _in_memory(x, name: str):
     return to_numpy(x.compute(), name)
 
 
-def _accumulate(template, inputs: dict) -> dict:
+def _accumulate(template, inputs: dict, n_classes=None) -> dict:
     """One update per block, a tree of merges, one compute; the merged accumulator's report."""
     dask = _import_dask()
     present = {name: x for name, x in inputs.items() if x is not None}
+    # Shapes of the whole inputs, checked here: a block would report its own shape.
+    _check_shapes(present, n_classes)
     if _same_partitions(present):
         # Frames with the same known divisions: partition i of each input holds the rows of
         # the same index range, so they pair up as they are -- no pass to count rows first.
+        # The accumulator compares the pandas indexes of each partition itself.
         blocks = {name: x.to_delayed() for name, x in present.items()}
+        where = [f"partition {i}" for i in range(len(next(iter(blocks.values()))))]
     else:
         arrays = _as_dask_arrays(present)
-        check_same_length(**arrays)
+        check_same_length(**{k: a for k, a in arrays.items() if not k.endswith(_INDEX)})
         if arrays["y"].shape[0] == 0:
             msg = "y is empty; at least one row is needed."
             raise ValueError(msg)
         arrays = _common_row_chunks(arrays)
         blocks = {name: a.to_delayed().ravel().tolist() for name, a in arrays.items()}
+        bounds = np.cumsum((0,) + arrays["y"].chunks[0])
+        where = [f"block {i} (rows {a} to {b - 1})"
+                 for i, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist()))]
     # The empty accumulator is one node of the graph, so it travels to each worker once.
     start = dask.delayed(template, pure=True)
     update = dask.delayed(_update, pure=True)
     names = tuple(blocks)
-    parts = [update(start, names, *row) for row in zip(*blocks.values())]
+    parts = [update(start, names, at, *row) for at, row in zip(where, zip(*blocks.values()))]
     merge = dask.delayed(_merge, pure=True)
     while len(parts) > 1:
         parts = [merge(*parts[i:i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
     (accumulator,) = dask.compute(parts[0])
+    if accumulator.n == 0:  # e.g. a frame filtered to no rows: every partition empty
+        msg = "y is empty; at least one row is needed."
+        raise ValueError(msg)
     return accumulator.report()
+
+
+# Suffix of the entries that carry the pandas index of a dask frame (arrays path).
+_INDEX = " index"
+
+
+def _shape(x) -> tuple:
+    """The shape of a whole input, rows shown as ``"?"`` where dask does not know them."""
+    if _is_dask_frame(x):
+        return ("?",) if x.ndim == 1 else ("?", len(x.columns))
+    shape = getattr(x, "shape", None)
+    if shape is None or not _is_dask(x):
+        shape = to_numpy(x, "input").shape
+    return tuple("?" if isinstance(n, float) and np.isnan(n) else int(n) for n in shape)
+
+
+def _shown_shape(shape: tuple) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _check_shapes(inputs: dict, n_classes) -> None:
+    """The in-memory report's shape messages, for the whole inputs."""
+    for name, x in inputs.items():
+        if _is_dask(x) and not _is_dask_frame(x) and not hasattr(type(x), "rechunk"):
+            continue  # a Delayed: refused by name with the arrays
+        shape = _shape(x)
+        if name == "proba":
+            if len(shape) not in (1, 2):
+                msg = (f"{name} must be (n, K) or, for binary, 1-D; got shape "
+                       f"{_shown_shape(shape)}.")
+                raise ValueError(msg)
+            columns = 1 if len(shape) == 1 else shape[1]
+            if columns == 1 and n_classes != 2:
+                msg = (f"{name} is 1-dimensional, which is only allowed for binary problems "
+                       f"(the positive-class column); there are {n_classes} classes, so pass "
+                       f"an (n, {n_classes}) matrix.")
+                raise ValueError(msg)
+            if columns not in (1, n_classes):
+                msg = f"{name} has {columns} columns but there are {n_classes} classes."
+                raise ValueError(msg)
+        elif not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
+            msg = (f"{name} must be 1-dimensional, got {name}.ndim={len(shape)} with shape "
+                   f"{_shown_shape(shape)}.")
+            raise ValueError(msg)
 
 
 def _same_partitions(inputs: dict) -> bool:
@@ -231,9 +293,34 @@ def _same_partitions(inputs: dict) -> bool:
                for x in rest)
 
 
-def _update(template, names, *blocks):
-    """The accumulator of one block (a copy: the template is shared by every task)."""
-    rows = {name: len(block) for name, block in zip(names, blocks)}
+def _update(template, names, where, *blocks):
+    """The accumulator of one block (a copy: the template is shared by every task).
+
+    An error names the block (``where``): positions in its message count from the block's
+    first row.
+    """
+    try:
+        return _update_block(template, names, *blocks)
+    except (ValueError, TypeError) as exc:
+        msg = f"{where}: {exc}"
+        try:
+            located = type(exc)(msg)
+        except Exception:  # noqa: BLE001 - an exception class with another signature
+            located = (ValueError if isinstance(exc, ValueError) else TypeError)(msg)
+        raise located from exc
+
+
+def _update_block(template, names, *blocks):
+    inputs = dict(zip(names, blocks))
+    indexes = {name[:-len(_INDEX)]: inputs.pop(name) for name in names if name.endswith(_INDEX)}
+    if len(indexes) > 1:
+        # Frames counted and cut into arrays: their indexes travel beside the values, so the
+        # in-memory rule holds -- inputs carrying different pandas indexes are refused.
+        import pandas as pd  # noqa: PLC0415 - present: the inputs were pandas partitions
+
+        check_aligned(**{name: pd.Series(np.zeros(len(idx)), index=pd.Index(idx))
+                         for name, idx in indexes.items()})
+    rows = {name: len(block) for name, block in inputs.items()}
     if len(set(rows.values())) > 1:
         # Only partitions of dask DataFrames can get here unequal (arrays are cut to common
         # boundaries first): frames with the same divisions whose indexes differ.
@@ -242,7 +329,7 @@ def _update(template, names, *blocks):
                "same divisions but different indexes, so their rows cannot be paired; pass "
                "columns of one DataFrame, or align them first.")
         raise ValueError(msg)
-    y, prediction, *weight = blocks
+    y, prediction, *weight = inputs.values()
     return copy.deepcopy(template).update(y, prediction,
                                           sample_weight=weight[0] if weight else None)
 
@@ -268,6 +355,8 @@ def _as_dask_arrays(inputs: dict) -> dict:
     for name, x in inputs.items():
         if name in frames:
             arr = _frame_values(x, lengths[name])
+            if len(frames) > 1:
+                out[name + _INDEX] = _frame_values(x, lengths[name], index=True)
         elif isinstance(x, da.Array):
             arr = x
         elif _is_dask(x):
@@ -276,17 +365,14 @@ def _as_dask_arrays(inputs: dict) -> dict:
             raise TypeError(msg)
         else:
             arr = da.from_array(to_numpy(x, name), chunks=-1)
-        if arr.ndim == 0 or arr.ndim > 2:
-            msg = f"{name} must be 1- or 2-dimensional, got shape {arr.shape}."
-            raise ValueError(msg)
         if any(np.isnan(c) for c in arr.chunks[0]):
             arr = arr.compute_chunk_sizes()  # e.g. after boolean indexing
         out[name] = arr
     return out
 
 
-def _frame_values(x, lengths):
-    """A dask Series / DataFrame as a dask array whose blocks are its partitions.
+def _frame_values(x, lengths, index: bool = False):
+    """A dask Series / DataFrame (or its index) as a dask array whose blocks are its partitions.
 
     Each partition is converted as the in-memory report converts pandas input (strings,
     categoricals and nullable numbers arrive as their values), not by dask's own converter,
@@ -295,11 +381,11 @@ def _frame_values(x, lengths):
     import dask
     import dask.array as da
 
-    dtypes = [x.dtype] if x.ndim == 1 else list(x.dtypes)
+    dtypes = [x.index.dtype] if index else [x.dtype] if x.ndim == 1 else list(x.dtypes)
     numeric = all(isinstance(d, np.dtype) and d.kind in "biuf" for d in dtypes)
     dtype = np.result_type(*dtypes) if numeric else np.dtype(object)
-    tail = () if x.ndim == 1 else (len(x.columns),)
-    values = dask.delayed(_values, pure=True)
+    tail = () if index or x.ndim == 1 else (len(x.columns),)
+    values = dask.delayed(_index_values if index else _values, pure=True)
     blocks = [da.from_delayed(values(part), shape=(int(n),) + tail, dtype=dtype)
               for part, n in zip(x.to_delayed(), lengths)]
     return da.concatenate(blocks, axis=0)
@@ -307,6 +393,10 @@ def _frame_values(x, lengths):
 
 def _values(part):
     return to_numpy(part, "a partition")
+
+
+def _index_values(part):
+    return np.asarray(part.index, dtype=object if part.index.dtype.kind not in "biuf" else None)
 
 
 def _common_row_chunks(arrays: dict) -> dict:

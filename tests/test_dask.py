@@ -395,3 +395,91 @@ def test_compare_cv_on_the_cluster_equals_local(client, breast_cancer):
                                    local.guard_scores["neg_calibration_mcb"][name],
                                    rtol=0, atol=1e-12)
     assert remote.decisions == local.decisions and remote.chosen == local.chosen
+
+
+def test_an_error_in_a_block_names_the_rows_of_the_whole_input():
+    y = np.zeros(120, dtype=object)
+    y[1::2] = 1
+    y[75] = None
+    p = np.full(120, 0.5)
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^block 2 \(rows 60 to 89\): .*position 15"):
+        cbd.classification_report(da.from_array(y, chunks=30), da.from_array(p, chunks=30),
+                                  [0, 1])
+    # Blocks cut at the common boundaries of both inputs: 0-30-40-60-80-...
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^block 3 \(rows 60 to 79\): .*position 15"):
+        cbd.classification_report(da.from_array(y, chunks=30), da.from_array(p, chunks=40),
+                                  [0, 1])
+
+
+@pytest.mark.parametrize(("report", "kwargs", "match"), [
+    (cbd.regression_report, {"y": np.zeros(100), "pred": np.zeros((100, 2))},
+     r"pred must be 1-dimensional, got pred.ndim=2 with shape \(100, 2\)"),
+    (cbd.regression_report, {"y": np.zeros((100, 3)), "pred": np.zeros(100)},
+     r"y must be 1-dimensional, got y.ndim=2 with shape \(100, 3\)"),
+    (cbd.regression_report, {"y": np.zeros(100), "pred": np.zeros(100),
+                             "sample_weight": np.ones((100, 2))},
+     r"sample_weight must be 1-dimensional, got sample_weight.ndim=2 with shape \(100, 2\)"),
+    (cbd.classification_report, {"y": np.zeros(100), "proba": np.zeros((100, 2, 2))},
+     r"proba must be \(n, K\) or, for binary, 1-D; got shape \(100, 2, 2\)"),
+    (cbd.classification_report, {"y": np.zeros(100), "proba": np.zeros((100, 3))},
+     "proba has 3 columns but there are 2 classes"),
+])
+def test_shapes_of_the_whole_input_are_checked_first(report, kwargs, match):
+    inputs = {k: da.from_array(v, chunks=30) for k, v in kwargs.items()}
+    extra = {"classes": [0, 1]} if report is cbd.classification_report else {}
+    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError, match=match):
+        report(**inputs, **extra)
+    # The in-memory report says the same.
+    with pytest.raises(ValueError, match=match):
+        report(**kwargs, **extra)
+
+
+def test_frame_errors_name_the_partition_and_an_empty_frame_is_refused():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    frame = pd.DataFrame({"y": [0, 1] * 30, "p": np.linspace(0.1, 0.9, 60)})
+    frame.loc[45, "y"] = 7
+    d = dd.from_pandas(frame, npartitions=3)
+    assert d.known_divisions
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^partition 2: .*not in classes"):
+        cbd.classification_report(d["y"], d["p"], [0, 1])
+    # Filtered to no rows: the divisions stay known, every partition is empty.
+    empty = d[d["p"] > 2]
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^y is empty; at least one row is needed\.$"):
+        cbd.classification_report(empty["y"], empty["p"], [0, 1])
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^y is empty; at least one row is needed\.$"):
+        cbd.regression_report(empty["y"], empty["p"])
+
+
+def test_frames_with_different_indexes_are_refused_as_in_memory():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    y = pd.Series([0, 1] * 10)
+    p = pd.Series(np.linspace(0.1, 0.9, 20), index=range(100, 120))
+    with pytest.raises(ValueError, match="y and proba carry different pandas indexes"):
+        metrics.classification_report(y, p, [0, 1])
+    # Other divisions: counted and cut into blocks; the indexes travel beside the values.
+    dy, dp = dd.from_pandas(y, npartitions=2), dd.from_pandas(p, npartitions=3)
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^block \d \(rows \d+ to \d+\): y and proba carry different"):
+        cbd.classification_report(dy, dp, [0, 1])
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match="y and pred carry different pandas indexes"):
+        cbd.regression_report(dy.astype(float), dp.clear_divisions())
+    # The same known divisions, other labels in partition 0 (9.5 for 9): paired partition
+    # by partition, the accumulator compares the pandas blocks.
+    q = pd.Series(np.linspace(0.1, 0.9, 20), index=[*range(9), 9.5, *range(10, 20)])
+    dq = dd.from_pandas(q, npartitions=1).repartition(divisions=list(dy.divisions))
+    assert dq.divisions == dy.divisions
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"^partition 0: y and proba carry different pandas indexes"):
+        cbd.classification_report(dy, dq, [0, 1])
+    # A dask array beside a frame carries no index: paired by position, as in memory.
+    with dask.config.set(scheduler="synchronous"):
+        got = cbd.classification_report(dy, da.from_array(p.to_numpy(), chunks=7), [0, 1])
+    _assert_report_close(got, metrics.classification_report(y, p.to_numpy(), [0, 1]))
