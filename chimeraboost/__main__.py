@@ -168,8 +168,11 @@ def _rows(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of rows such as 100000, got "
                                          f"{text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 row, got {value}")
+    from ._cli import MAX_CHUNK_ROWS  # noqa: PLC0415 - the package loads only when a command runs
+
+    if not 1 <= value <= MAX_CHUNK_ROWS:
+        raise argparse.ArgumentTypeError(f"expected from 1 to {MAX_CHUNK_ROWS:,} rows "
+                                         f"(2**31 - 1), got {value}")
     return value
 
 
@@ -222,7 +225,8 @@ def _parser():
     how.add_argument("--in-memory", action="store_true",
                      help="read every row at once whatever the file's size")
     p.add_argument("--chunk-rows", type=_rows, metavar="N",
-                   help="rows per chunk when streaming (default 500,000); implies --stream")
+                   help="rows per chunk when streaming (default 500,000, at most "
+                        "2**31 - 1); implies --stream")
 
     p = sub.add_parser("table", help="the holdout table of several columns of predictions",
                        description=_TABLE_HELP, epilog=_TABLE_EPILOG, formatter_class=raw)

@@ -234,6 +234,10 @@ STREAM_BYTES = 256 * 2**20
 #: Rows per chunk when streaming: a few tens of MB of cells, and few enough chunks that the
 #: per-chunk overhead does not show.
 CHUNK_ROWS = 500_000
+#: The most rows per chunk --chunk-rows takes: the readers (itertools.islice, pyarrow's batch
+#: size) take counts up to 2**31 - 1 on every platform, and a chunk that size is already
+#: tens of GB of cells.
+MAX_CHUNK_ROWS = 2**31 - 1
 # The numbers that need probabilities: NaN for a 0/1 rule, as metrics.ranking_report gives.
 NEEDS_PROBA = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
                "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
@@ -300,8 +304,9 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
     from .metrics import ClassificationAccumulator, RegressionAccumulator
 
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) \
-            or chunk_rows < 1:
-        msg = f"--chunk-rows must be a whole number of rows of at least 1, got {chunk_rows!r}."
+            or not 1 <= chunk_rows <= MAX_CHUNK_ROWS:
+        msg = (f"--chunk-rows must be a whole number of rows from 1 to {MAX_CHUNK_ROWS:,}, "
+               f"got {chunk_rows!r}.")
         raise ValueError(msg)
     scores = _report_columns(score, baseline_score)
     target_classes = _stream_target(path, target, classes, regression, chunk_rows)

@@ -356,12 +356,29 @@ def test_scores_outside_probabilities_refused(capsys, tmp_path):
            "0/1 flags" in err and "--in-memory" in err
 
 
-@pytest.mark.parametrize("value", ["0", "-3", "x"])
-def test_chunk_rows_must_be_a_positive_count(capsys, files, value):
+@pytest.mark.parametrize("value", ["0", "-3", "x", "2147483648", "9223372036854775808"])
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+def test_chunk_rows_must_be_a_positive_count(capsys, files, columns, tmp_path, value, kind):
+    path = files["csv"] if kind == "csv" else _write_parquet(tmp_path / "h.parquet", columns)
     with pytest.raises(SystemExit) as exc:
-        main(["report", files["csv"], "--target", "y", "--score", "p", "--chunk-rows", value])
+        main(["report", path, "--target", "y", "--score", "p", "--chunk-rows", value])
     assert exc.value.code == 2
-    assert "--chunk-rows" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # Refused while parsing, by name and with the stated maximum; the file is not blamed.
+    assert "--chunk-rows" in err and "Parquet" not in err and "islice" not in err
+    if value.isdigit() and int(value) > 0:
+        assert "from 1 to 2,147,483,647 rows" in err
+
+
+def test_chunk_rows_up_to_the_stated_maximum_is_taken(capsys, files):
+    # One chunk of the whole file: the exact numbers of the in-memory report.
+    memory, streamed = (json.loads(_run(capsys, ["report", files["csv"], "--target", "y",
+                                                 "--score", "p", *how, "--json"])[1])
+                        for how in (["--in-memory", "--no-ci"], ["--chunk-rows", "2147483647"]))
+    assert streamed["streamed"]["chunk_rows"] == 2**31 - 1
+    _same(memory, streamed)
+    with pytest.raises(ValueError, match="--chunk-rows must be a whole number of rows from 1"):
+        _cli.stream_report(files["csv"], target="y", score="p", chunk_rows=2**31)
 
 
 def test_stream_and_in_memory_exclusive(capsys, files):
