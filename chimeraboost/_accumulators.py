@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
+from .exceptions import warn as _warn
 from ._classification import (
     _EVALUATOR_KEYS,
     ClassificationEvaluator,
@@ -48,6 +49,10 @@ _EPS = np.finfo(np.float64).eps
 # also take everything beyond. Uniform in the logit, so that a rare-event score near 0 and a
 # near-separable one near 1 are resolved as finely (relatively) as scores near 1/2.
 _LOGIT_SPAN = 20.0
+# report() warns that the grid cannot resolve the scores beyond these: a worst-case ROC-AUC
+# error above 1e-2 (continuous scores on 4096 bins stay near 1e-3 and below), or one bin
+# holding over 5% of the weight (continuous scores: a few tenths of a percent).
+_UNRESOLVED_AUC, _UNRESOLVED_SHARE = 1e-2, 0.05
 
 
 def _exponent(c: float) -> int:
@@ -279,6 +284,38 @@ class _ScoreSummary:
         dev = np.maximum(hi - pooled, pooled - lo)
         return auc, float(np.sum(pos * np.where(pos > 0, dev, 0.0)) / p_tot)
 
+    def recalibration_gain(self) -> float:
+        """How much lower, at most, the isotonic fit on the exact scores can bring the
+        recalibrated squared error than the fit on the grid's bins (weight units; 0 exact).
+
+        Let ``r*`` be the exact fit and ``rbar_b`` its weighted mean over bin ``b``'s rows:
+        ``rbar`` is monotone across bins, so the grid fit does at least as well as it. In
+        bin ``b`` (events ``e``, non-events ``m``, total ``t``) ``rbar_b`` loses to ``r*`` at
+        most ``e m / t`` (its within-bin error, while ``r*``'s is at least ``t (e / t -
+        rbar_b)^2`` by Jensen) and at most ``2 min(e, m) D_b``, with ``D_b`` the range of
+        ``r*`` in the bin: with ``u = r* - rbar_b`` (weighted mean 0 in the bin) the gain is
+        ``sum w u (2 o - 2 rbar_b - u) <= 2 sum w u o``, which is at most ``2 e D_b``, and
+        equally ``-2 sum w u (1 - o) <= 2 m D_b``. ``r*`` is monotone in [0, 1], so the
+        ``D_b`` sum to at most 1: the largest total of ``min(e m / t, 2 min(e, m) D_b)`` is
+        taken bin by bin, the largest ``min(e, m)`` first (a fractional knapsack).
+        """
+        if self.values is not None:
+            return 0.0
+        _, pos, tot, neg = self.groups()
+        rate = 2.0 * np.minimum(pos, neg)
+        keep = rate > 0  # a bin of one class gains nothing
+        cap, rate = (pos * neg / tot)[keep], rate[keep]
+        order = np.argsort(-rate, kind="stable")
+        cap, rate = cap[order], rate[order]
+        need = np.cumsum(cap / rate)  # the range each bin's full gain uses up
+        full = need <= 1.0
+        gain = float(np.sum(cap[full]))
+        if not full.all():
+            i = int(np.argmin(full))  # the first bin only partly paid for
+            left = 1.0 - (need[i - 1] if i > 0 else 0.0)
+            gain += rate[i] * left
+        return gain
+
 
 # --------------------------------------------------------------------------- classification
 
@@ -326,12 +363,19 @@ class ClassificationAccumulator:
     precision along the bin, see ``_ScoreSummary.grid_average_precision``); the isotonic fit
     of the CORP decomposition is constant inside a bin (the Brier score of the forecast itself
     stays exact, so MCB and DSC err only by what the pooling changes in the fit, and both can
-    only come out lower). :meth:`error_bounds` gives the worst-case error of ``roc_auc``,
-    ``pr_auc`` and ``pr_auc_lift`` for the rows seen. Measured against the in-memory report on
-    200,000 and 1,000,000 rows, four seeds each, with uniform, beta(0.5, 5), rare-event (1%
-    base rate) and near-separable scores: ``roc_auc`` within 2e-5, ``pr_auc`` within 3e-5,
-    ``pr_auc_lift`` within 2e-4 of itself, MCB and DSC within 5e-5 (a three-class problem:
-    the same). The tests assert 1e-3 (relative for the lift) and the bounds.
+    only come out lower; MCB is reported as at least 0, as the exact one is, and DSC so that
+    ``MCB - DSC + UNC`` stays the class's Brier term). :meth:`error_bounds` gives the
+    worst-case error of ``roc_auc``, ``pr_auc``, ``pr_auc_lift``, ``calibration_mcb`` and
+    ``discrimination_dsc`` for the rows seen: that is the guarantee. Measured against the
+    in-memory report on 200,000 and 1,000,000 rows, four seeds each, with uniform, beta(0.5,
+    5), rare-event (1% base rate) and near-separable scores: ``roc_auc`` within 2e-5,
+    ``pr_auc`` within 3e-5, ``pr_auc_lift`` within 2e-4 of itself, MCB and DSC within 5e-5 (a
+    three-class problem: the same). Fewer rows put more weight on each bin's ties: at 20,000
+    rows with a 1% base rate the lift was off by up to 1.6e-2 of itself (four seeds), within
+    the bound. When the scores sit in a few bins (all within 1e-3 of each other, or all below
+    2e-9), the grid cannot resolve them and :meth:`report` warns
+    (``DegenerateMetricWarning``, with the worst-case ROC-AUC error): a ROC-AUC bound above
+    1e-2, or one bin holding over 5% of the weight.
 
     The grid does not depend on the data, so the result depends on which rows were seen, not
     on how they were split into chunks or in which order accumulators were merged (beyond
@@ -505,6 +549,13 @@ class ClassificationAccumulator:
         corp = [_kernels.corp_decomposition(v, ev[None], tot[None], self._sq[j:j + 1],
                                             nonevents=neg[None])
                 for j, (v, ev, tot, neg) in enumerate(groups)]
+        for col, c in zip(self._cols, corp):
+            if col.values is None:
+                # The exact MCB is >= 0 and pooling in bins can only lower it: a negative
+                # grid value says the bins are too coarse. DSC keeps the identity
+                # score = MCB - DSC + UNC per class.
+                c["mcb"] = np.maximum(c["mcb"], 0.0)
+                c["dsc"] = c["unc"] - c["score"] + c["mcb"]
         out["calibration_mcb"] = np.mean([c["mcb"] for c in corp], axis=0)
         out["discrimination_dsc"] = np.mean([c["dsc"] for c in corp], axis=0)
         out["uncertainty_unc"] = np.mean([c["unc"] for c in corp], axis=0)
@@ -525,6 +576,7 @@ class ClassificationAccumulator:
                 out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
         out.update(self._thresholds(ws))
         ClassificationEvaluator._warn(self._warner(), _EVALUATOR_KEYS, r[0], single[0], out)
+        self._warn_unresolved()
         result = {"n": self.n, "classes": self.classes}
         result.update({key: float(v[0]) if v.ndim == 1 else v[0].copy() for key, v in
                        out.items()})
@@ -562,6 +614,21 @@ class ClassificationAccumulator:
                 "balanced_accuracy": _mean_defined(list(recall.T)),
                 "f1_macro": _mean_defined(list(f1.T))}
 
+    def _warn_unresolved(self) -> None:
+        """One warning when the score grid cannot resolve the scores seen."""
+        grid = [col for col in self._cols if col.values is None]
+        if not grid:
+            return
+        heavy = max(float(col.tot.max() / col.tot.sum()) for col in grid)
+        auc = float(np.mean([col.bounds()[0] for col in self._cols]))
+        if auc > _UNRESOLVED_AUC or heavy > _UNRESOLVED_SHARE:
+            _warn(f"ranking and calibration numbers (roc_auc, pr_auc, calibration_mcb, "
+                  f"discrimination_dsc) come from a score grid of {self.bins} bins that "
+                  f"cannot resolve these scores (the fullest bin holds {heavy:.1%} of the "
+                  f"weight; worst-case ROC-AUC error {auc:.3g}, see error_bounds()). Use the "
+                  f"in-memory classification_report, or round or rescale the scores (at "
+                  f"most {self.bins // 2} distinct values are kept exactly).")
+
     def _warner(self):
         """What the in-memory evaluator's warnings read: one message per degenerate case."""
 
@@ -572,16 +639,20 @@ class ClassificationAccumulator:
         return _Facts()
 
     def error_bounds(self) -> dict:
-        """Worst-case absolute errors of the approximate ranking numbers for the rows seen.
+        """Worst-case absolute errors of the approximate numbers for the rows seen.
 
         Returns
         -------
         dict
-            ``roc_auc``, ``pr_auc`` (and ``pr_auc_lift`` for binary): 0 while the scores are
-            kept exactly. ROC-AUC: the weight of positive-negative pairs sharing a grid bin
-            over ``2 P N``; average precision: per bin, its positives' weight times how far
-            the pooled precision can be from any precision inside the bin, over ``P``;
-            multiclass: the mean over classes.
+            ``roc_auc``, ``pr_auc`` (and ``pr_auc_lift`` for binary), ``calibration_mcb``,
+            ``discrimination_dsc``: 0 while the scores are kept exactly. ROC-AUC: the weight
+            of positive-negative pairs sharing a grid bin over ``2 P N``; average precision:
+            per bin, its positives' weight times how far the pooled precision can be from
+            any precision inside the bin, over ``P``; MCB and DSC (one bound for both: the
+            grid values are at most this much *below* the exact ones, never above): how much
+            an isotonic fit on the exact scores could lower the recalibrated Brier score
+            below the fit on the bins (``_ScoreSummary.recalibration_gain``), capped by the
+            class's Brier term; multiclass: the mean over classes.
         """
         ws = self._total_weight()
         b = np.array([col.bounds() for col in self._cols])
@@ -589,4 +660,10 @@ class ClassificationAccumulator:
         if self.n_classes == 2:
             rate = self._class_w[1] / ws
             out["pr_auc_lift"] = float(out["pr_auc"] / rate) if rate > 0 else float("nan")
+        # MCB and DSC come out at most this much below the exact ones, never above: what a
+        # fit on the exact scores could gain over the grid's, and no more than the class
+        # column's Brier term (the exact MCB's ceiling; the grid's is at least 0).
+        gains = [min(col.recalibration_gain(), float(sq)) / ws
+                 for col, sq in zip(self._cols, self._sq)]
+        out["calibration_mcb"] = out["discrimination_dsc"] = float(np.mean(gains))
         return out

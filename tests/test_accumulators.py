@@ -139,8 +139,10 @@ def test_grid_numbers_are_within_1e3_and_within_the_stated_bounds(kind):
         assert abs(got[key] - want[key]) <= bounds[key] + 1e-12, key
     # The bounds are useful, not vacuous: ROC-AUC's at most 1e-3 on these distributions.
     assert bounds["roc_auc"] <= 1e-3
-    # Pooling inside bins can only coarsen the isotonic fit: MCB and DSC come out lower.
-    assert got["calibration_mcb"] <= want["calibration_mcb"] + 1e-12
+    # Pooling inside bins can only coarsen the isotonic fit: MCB and DSC come out lower, by
+    # at most the stated bound.
+    for key in ("calibration_mcb", "discrimination_dsc"):
+        assert -1e-12 <= want[key] - got[key] <= bounds[key] + 1e-12, key
 
 
 @pytest.mark.parametrize("scores", ["rule", "two decimals", "three decimals", "multiclass"])
@@ -174,9 +176,11 @@ def test_the_result_does_not_depend_on_chunks_or_merge_order():
     def make():
         return ClassificationAccumulator([0, 1], bins=64)
 
-    reports = [_accumulate(make, y, p, w, n_chunks=k, order=o, seed=s).report()
-               for k, o, s in [(1, "sequential", 0), (40, "sequential", 1), (40, "tree", 2),
-                               (17, "reversed", 3)]]
+    # 100 values on 64 bins: the grid is too coarse for them, and says so.
+    with pytest.warns(DegenerateMetricWarning, match="cannot resolve these scores"):
+        reports = [_accumulate(make, y, p, w, n_chunks=k, order=o, seed=s).report()
+                   for k, o, s in [(1, "sequential", 0), (40, "sequential", 1),
+                                   (40, "tree", 2), (17, "reversed", 3)]]
     for r in reports[1:]:
         _assert_same(r, reports[0], EXACT_CLS + GRID_CLS, rtol=1e-12, atol=1e-15)
     # and the grid did change the numbers here (so the comparison above is not vacuous)
@@ -529,14 +533,15 @@ def test_wildly_weighted_scores_in_few_bins_stay_within_the_bounds(K):
     classes = list(range(K))
     want = metrics.classification_report(y, p, classes, sample_weight=w)
     acc = _accumulate(lambda: ClassificationAccumulator(classes, bins=16), y, p, w, n_chunks=7)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateMetricWarning)
+    with pytest.warns(DegenerateMetricWarning, match="cannot resolve these scores"):
         got = acc.report()
     bounds = acc.error_bounds()
     assert acc._cols[0].values is None
-    for key in bounds:
-        if key in ("roc_auc", "pr_auc", "pr_auc_lift"):
+    for key in ("roc_auc", "pr_auc", "pr_auc_lift"):
+        if key in bounds:
             assert abs(got[key] - want[key]) <= bounds[key] + 1e-12, key
+    for key in ("calibration_mcb", "discrimination_dsc"):
+        assert -1e-12 <= want[key] - got[key] <= bounds[key] + 1e-12, key
 
 
 def _fixed_chunks(y, pred, size, merge_tree, w=None):
@@ -593,3 +598,50 @@ def test_a_target_near_the_float_maximum_has_a_finite_median():
     # and across zero: [-1.7e308, 1.7e308] has its median at 0
     y = np.array([-1.7e308, 1.7e308])
     assert RegressionAccumulator().update(y, y).report()["baseline_median"] == 0.0
+
+
+@pytest.mark.parametrize("where", ["one bin", "below 2e-9"])
+def test_scores_the_grid_cannot_resolve_warn_and_keep_mcb_non_negative(where):
+    # 20,000 distinct scores inside one bin of the grid: the pooled fit is constant, and
+    # the forecast itself beat it (MCB came out -0.000165 against 0.0848, with no warning).
+    rng = np.random.default_rng(2)
+    n = 20_000
+    x = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < x).astype(int)
+    p = 0.5 + 1e-3 * x if where == "one bin" else 2e-9 * x
+    want = metrics.classification_report(y, p, [0, 1])
+    acc = _accumulate(lambda: ClassificationAccumulator([0, 1]), y, p, n_chunks=7)
+    with pytest.warns(DegenerateMetricWarning, match=r"cannot resolve .* in-memory") as rec:
+        got = acc.report()
+    assert len(rec) == 1
+    assert "worst-case ROC-AUC error 0.5" in str(rec[0].message)
+    bounds = acc.error_bounds()
+    assert got["calibration_mcb"] >= 0.0
+    # The identity of the decomposition holds for the reported terms: Brier (summed over
+    # the two classes, twice the positive column's) = 2 (MCB - DSC + UNC).
+    assert got["brier"] == pytest.approx(
+        2 * (got["calibration_mcb"] - got["discrimination_dsc"] + got["uncertainty_unc"]),
+        rel=1e-12)
+    assert want["brier"] == pytest.approx(
+        2 * (want["calibration_mcb"] - want["discrimination_dsc"] + want["uncertainty_unc"]),
+        rel=1e-12)
+    for key in ("calibration_mcb", "discrimination_dsc"):
+        assert 0.0 <= want[key] - got[key] <= bounds[key], key
+    assert abs(got["roc_auc"] - want["roc_auc"]) <= bounds["roc_auc"]
+
+
+def test_grid_mcb_bound_for_three_classes_and_no_warning_on_continuous_scores():
+    y, p = _multiclass(100_000, seed=6)
+    want = metrics.classification_report(y, p, [0, 1, 2])
+    acc = _accumulate(lambda: ClassificationAccumulator([0, 1, 2]), y, p, n_chunks=5)
+    got, bounds = acc.report(), acc.error_bounds()  # filterwarnings=error: no warning here
+    for key in ("calibration_mcb", "discrimination_dsc"):
+        assert -1e-12 <= want[key] - got[key] <= bounds[key] + 1e-12, key
+    # a useful bound, not only an honest one
+    assert bounds["calibration_mcb"] <= 1e-2
+
+
+def test_exact_scores_have_zero_mcb_bounds():
+    y, p = _binary(2_000, seed=4)
+    acc = ClassificationAccumulator([0, 1]).update(y, np.round(p, 2))
+    assert acc.error_bounds()["calibration_mcb"] == acc.error_bounds()["discrimination_dsc"] == 0
