@@ -59,19 +59,17 @@ def read_target(cells, column, path, *, classes=None, regression=False):
             y = _files.numbers(cells, column, path)  # names the first non-number
         return y.astype(np.float64), None
     if classes is not None:
-        if len(classes) != 2 or classes[0] == classes[1]:
-            msg = f"--classes takes two different labels (negative, then positive), got {classes}."
-            raise ValueError(msg)
-        text = np.array([str(v) for v in y.tolist()])
-        unknown = sorted(set(text.tolist()) - set(classes))
+        given = given_classes(classes)
+        if y.dtype.kind in "iuf" and given.dtype.kind in "iuf":
+            unknown = sorted(set(y[~np.isin(y, given)].tolist()))
+        else:  # text: both compared as the text of each label
+            y, given = _label_text(y), _label_text(given)
+            unknown = sorted(set(y.tolist()) - set(given.tolist()))
         if unknown:
             msg = (f"{path}: column {column!r} holds labels {unknown[:5]} that are not in "
                    f"--classes {list(classes)}.")
             raise ValueError(msg)
-        # Keep the labels' own type when they are numbers: "0", "1" stay 0 and 1.
-        same = {str(v): v for v in y.tolist()}
-        ordered = [same.get(c, c) for c in classes]
-        return y, np.array(ordered) if y.dtype.kind in "iu" else np.array(classes)
+        return y, given
     found = np.unique(y)
     if y.dtype.kind in "iuf" and found.size > 2:
         return y.astype(np.float64), None
@@ -87,6 +85,25 @@ def read_target(cells, column, path, *, classes=None, regression=False):
 
 
 # --------------------------------------------------------------------------- a column of predictions
+
+
+def given_classes(classes) -> np.ndarray:
+    """``--classes NEG POS`` typed as the target's labels are read (:func:`_files.labels`):
+    whole numbers as integers (``"1"`` and ``"1.0"`` are 1), other numbers as floats, else
+    the text -- so ``--classes 0 1`` names the integer labels of a 0/1 column, whichever of
+    them the column holds."""
+    text = [str(c).strip() for c in classes]
+    if len(text) != 2:
+        msg = f"--classes takes two different labels (negative, then positive), got {classes}."
+        raise ValueError(msg)
+    try:
+        typed = _files.labels(np.array(text, dtype=object), "--classes", "--classes")
+    except ValueError:  # a label that reads as missing ("NA"): kept as text
+        typed = np.array(text)
+    if typed[0] == typed[1]:
+        msg = f"--classes takes two different labels (negative, then positive), got {classes}."
+        raise ValueError(msg)
+    return typed
 
 
 def read_kind(values, task: str) -> str:
@@ -316,16 +333,13 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
     accs = {s: RegressionAccumulator() if task == "regression"
             else ClassificationAccumulator(np.array([0, 1])) for s in scores}
     flags = dict.fromkeys(scores, True)  # every value so far 0 or 1: a rule
-    ints, present = True, set()  # integer labels, both seen: kept as integers (read_target)
     names = [target, *scores, *([weight] if weight else [])]
     for start, cols in _files.iter_columns(path, names, int(chunk_rows)):
         if task == "regression":
             y = _stream_numbers(cols[target], target, path, start)
         else:
-            y, kind = _codes(cols[target], target, path, start, target_classes,
-                             given=classes is not None)
-            ints = ints and kind in "iu"
-            present.update(np.unique(y).tolist())
+            y = _codes(cols[target], target, path, start, target_classes,
+                       given=classes is not None)
         w = None if not weight else _files.numbers(cols[weight], weight, path,
                                                    what="weights", start=start)
         for s in scores:
@@ -334,8 +348,6 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
                 _check_probabilities(v, s, path, start)
                 flags[s] = flags[s] and bool(np.all((v == 0) | (v == 1)))
             accs[s].update(y, v, sample_weight=w)
-    if classes is not None:
-        target_classes = _typed_classes(target_classes, ints and len(present) == 2)
     kinds = {s: "predictions" if task == "regression" else "rule" if flags[s]
              else "probabilities" for s in scores}
     reps = [_streamed_report(accs[s].report(), s, kinds[s], target_classes) for s in scores]
@@ -366,8 +378,7 @@ def _stream_target(path, column, classes, regression, chunk_rows):
     if regression:
         return None
     if classes is not None:
-        read_target(np.array([], dtype=str), column, path, classes=classes)  # checks --classes
-        return np.array([str(c) for c in classes])
+        return given_classes(classes)  # typed as read_target types them
     numbers, texts, numeric, whole = set(), set(), True, True
     for start, cols in _files.iter_columns(path, [column], chunk_rows):
         y = _files.labels(cols[column], column, path, start)
@@ -393,7 +404,7 @@ def _stream_target(path, column, classes, regression, chunk_rows):
 
 
 def _codes(cells, column, path, start, classes, *, given):
-    """``(codes, dtype kind)``: 1 for the positive class, 0 for the other."""
+    """Codes: 1 for the positive class, 0 for the other."""
     y = _files.labels(cells, column, path, start)
     if classes.dtype.kind in "iuf" and y.dtype.kind in "iuf":
         # Numbers compare as numbers: a chunk of whole values of a float target reads as
@@ -409,17 +420,7 @@ def _codes(cells, column, path, start, classes, *, given):
         msg = (f"{path}: column {column!r} holds labels {shown} that are not in {named} "
                f"(data row {start + int(np.flatnonzero(unknown)[0]) + 1}).")
         raise ValueError(msg)
-    return positive.astype(np.int64), y.dtype.kind
-
-
-def _typed_classes(classes, ints):
-    """Integer labels stay integers, as read_target keeps them."""
-    if ints:
-        try:
-            return np.array([int(c) for c in classes.tolist()])
-        except ValueError:
-            return classes
-    return classes
+    return positive.astype(np.int64)
 
 
 def _check_probabilities(values, column, path, start) -> None:

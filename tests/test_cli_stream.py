@@ -12,11 +12,14 @@ import re
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.metrics import log_loss as sk_log_loss
 
 from chimeraboost import _cli, metrics
+from chimeraboost.exceptions import DegenerateMetricWarning
 from chimeraboost.__main__ import main
 
 N = 200
@@ -474,3 +477,33 @@ def test_streamed_memory_does_not_grow_with_the_file(tmp_path):
     in_memory = _growth_kb([*args, "--in-memory", "--no-ci"])
     assert in_memory > 25_000  # the in-memory read holds the file: about 50 MB measured
     assert streamed < in_memory / 3
+
+
+@pytest.mark.parametrize(("target", "classes", "want"), [
+    ([1] * 40, ["0", "1"], [0, 1]),             # one class present, the other named
+    ([0] * 40, ["0", "1"], [0, 1]),
+    ([1.0, 0.0] * 20, ["0", "1.0"], [0, 1]),    # "1.0" is the label 1, as in the file
+    ([0.5, 1.5] * 20, ["1.5", "0.5"], [1.5, 0.5]),
+    ([0] * 40, ["0", "one"], ["0", "one"]),     # text: compared as text
+])
+def test_classes_are_typed_as_the_target_in_both_paths(capsys, tmp_path, target, classes,
+                                                        want):
+    p = np.linspace(0.05, 0.95, 40)
+    path = _write(tmp_path / "one.csv", {"y": np.array(target), "p": p})
+    args = ["--target", "y", "--score", "p", "--classes", *classes]
+    got = {}
+    for how in (["--in-memory", "--no-ci"], ["--stream"]):
+        with warnings.catch_warnings():
+            # One class in y: skills are NaN with a warning, the subject of other tests.
+            warnings.simplefilter("ignore", DegenerateMetricWarning)
+            code, out, err = _run(capsys, ["report", path, *args, *how, "--json"])
+        assert code == 0, err
+        got[how[0]] = json.loads(out)["metrics"]
+    assert got["--in-memory"]["classes"] == got["--stream"]["classes"] == want
+    # Against scikit-learn: the log loss of the rows, the positive class second in --classes.
+    positive = [str(v) == str(want[1]) for v in target] if isinstance(want[1], str) else \
+        [v == want[1] for v in target]
+    expected = sk_log_loss(np.array(positive, dtype=int), p, labels=[0, 1])
+    for report in got.values():
+        assert report["log_loss"] == pytest.approx(expected, rel=1e-9)
+        assert report["n"] == 40
