@@ -5,8 +5,9 @@ Re-exported by :mod:`chimeraboost.metrics`. Questions this module answers:
 - My predictions do not fit in memory, or are produced in pieces (per file, per worker, per
   day): what is the report on all the rows? :class:`ClassificationAccumulator`,
   :class:`RegressionAccumulator` (the latter in :mod:`chimeraboost._regression_accumulator`,
-  with the scaling and merging rules of this module) (``update`` per chunk, ``merge`` across processes,
-  ``report`` at the end: the keys of ``classification_report`` / ``regression_report``).
+  with the scaling and merging rules of this module) (``update`` per chunk, ``merge`` across
+  processes, ``report`` at the end: the keys of ``classification_report`` /
+  ``regression_report``).
 - Which of those numbers are exact, and how far off can the others be?
   ``error_bounds()`` of either accumulator.
 

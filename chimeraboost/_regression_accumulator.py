@@ -440,8 +440,9 @@ class RegressionAccumulator:
         -------
         dict
             ``baseline_median`` (the width of the bin holding it), ``mae_ref`` (the distance
-            from the estimate to the farther end of the bracket, see Notes) and ``mae_skill`` (what that bound can do to ``1 - mae /
-            mae_ref``): all 0 with ``baseline=`` or while the values are kept exactly.
+            from the estimate to the farther end of the bracket, see Notes) and
+            ``mae_skill`` (what that bound can do to ``1 - mae / mae_ref``): all 0 with
+            ``baseline=`` or while the values are kept exactly.
         """
         ws, *_ = self._checked_sums()
         if self._values is None:
