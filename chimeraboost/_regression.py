@@ -63,7 +63,18 @@ class RegressionEvaluator:
         out = {"mean_y": mean_y, "baseline_mean": centre, "baseline_median": median}
         out["mse"] = W @ self._sq / ws
         out["mae"] = W @ self._abs / ws
-        out["mse_ref"] = np.sum(W * (self.y[None, :] - centre[:, None]) ** 2, axis=1) / ws
+        dev = self.y[None, :] - centre[:, None]
+        out["mse_ref"] = np.sum(W * dev**2, axis=1) / ws
+        if self.baseline is None:
+            # The corrected two-pass formula (Chan, Golub & LeVeque 1983, "Algorithms for
+            # computing the sample variance", Am. Stat. 37(3)): the rounding error of the
+            # mean, which is eps times the offset of y (1e-4 at y = 1e12 + noise), is the
+            # mean deviation from it; removing it keeps mse_ref exact to rounding of the
+            # spread, not of the offset.
+            shift = np.sum(W * dev, axis=1) / ws
+            out["mse_ref"] -= shift * shift
+            out["mean_y"] = out["baseline_mean"] = mean_y + shift
+        del dev
         out["mae_ref"] = np.sum(W * np.abs(self.y[None, :] - median[:, None]), axis=1) / ws
         out["rmse"] = np.sqrt(out["mse"])
         out["rmse_ref"] = np.sqrt(out["mse_ref"])

@@ -406,9 +406,11 @@ class RegressionAccumulator:
                "baseline_median": float(median), "mse": sse / ws, "mae": sae / ws,
                "mse_ref": mse_ref, "mae_ref": mae_ref}
         out["rmse"], out["rmse_ref"] = np.sqrt(out["mse"]), np.sqrt(mse_ref)
-        # A constant y gives a zero reference up to the rounding of its mean (the in-memory
-        # report's test, on the same scale).
-        flat = mse_ref <= 16 * _EPS**2 * max(m2 / ws + mean**2, np.finfo(np.float64).tiny)
+        # The in-memory report's rule: without a baseline, y is constant when every row of
+        # positive weight holds the same y -- here when every centred y - _k is zero, so that
+        # M2 (a sum of non-negative terms, Chan's merges included) is exactly zero; against
+        # a baseline, when its mean is every y.
+        flat = m2 <= 0 if self.baseline is None else mse_ref <= 0
         with np.errstate(invalid="ignore", divide="ignore"):
             out["r2"] = np.nan if flat else 1.0 - out["mse"] / mse_ref
             out["mae_skill"] = np.nan if flat or mae_ref <= 0 else 1.0 - out["mae"] / mae_ref

@@ -284,6 +284,39 @@ def test_regression_numbers_are_scale_free(scale):
     assert got["mean_y"] == pytest.approx(np.mean(y) * scale, rel=1e-12)
 
 
+@pytest.mark.parametrize("offset", [1e6, 1e10, 1e12, -1e12])
+def test_regression_reference_is_exact_whatever_the_offset_of_y(offset):
+    # The mean of y = 1e12 + noise rounds by eps * 1e12 = 2e-4, which a one-pass reference
+    # loss squares into a 1e-8 relative error; exact rational arithmetic is the judge.
+    from fractions import Fraction
+
+    rng = np.random.default_rng(3)
+    y = offset + rng.normal(size=500)
+    w = rng.uniform(0.5, 2.0, size=500)
+    fy, fw = [Fraction(v) for v in y], [Fraction(v) for v in w]
+    mean = sum(a * b for a, b in zip(fw, fy)) / sum(fw)
+    exact = float(sum(b * (a - mean) ** 2 for a, b in zip(fy, fw)) / sum(fw))
+    for chunks in (1, 7):
+        in_memory = metrics.regression_report(y, y + 1.0, sample_weight=w)
+        acc = metrics.RegressionAccumulator()
+        for part in np.array_split(np.arange(500), chunks):
+            acc.update(y[part], y[part] + 1.0, sample_weight=w[part])
+        for r in (in_memory, acc.report()):
+            assert r["mse_ref"] == pytest.approx(exact, rel=1e-12)
+            assert r["mean_y"] == pytest.approx(float(mean), rel=1e-15)
+
+
+def test_a_nearly_constant_y_is_not_constant_in_memory_or_in_chunks():
+    # One row one ulp above the others: not constant, so r2 is defined, in memory and in
+    # chunks alike (a threshold of 16 eps^2 times the mean square had called it constant).
+    y = np.ones(50)
+    y[-1] = np.nextafter(1.0, 2.0)
+    pred = y[::-1].copy()
+    r = metrics.regression_report(y, pred)
+    acc = metrics.RegressionAccumulator().update(y[:20], pred[:20]).update(y[20:], pred[20:])
+    assert np.isfinite(r["r2"]) and acc.report()["r2"] == pytest.approx(r["r2"], rel=1e-6)
+
+
 # ------------------------------------------------------------ 7. compare_cv's default score
 
 
