@@ -50,10 +50,11 @@ _EPS = np.finfo(np.float64).eps
 # also take everything beyond. Uniform in the logit, so that a rare-event score near 0 and a
 # near-separable one near 1 are resolved as finely (relatively) as scores near 1/2.
 _LOGIT_SPAN = 20.0
-# report() warns that the grid cannot resolve the scores beyond these: a worst-case ROC-AUC
-# error above 1e-2 (continuous scores on 4096 bins stay near 1e-3 and below), or one bin
-# holding over 5% of the weight (continuous scores: a few tenths of a percent).
-_UNRESOLVED_AUC, _UNRESOLVED_SHARE = 1e-2, 0.05
+# report() warns that the grid cannot resolve the scores beyond a worst-case ROC-AUC error of
+# 1e-2 (continuous scores on 4096 bins stay near 1e-3 and below). The weight in one bin is no
+# sign: a tree model's leaf value or a clipped probability puts many rows on one score, which
+# the grid keeps exactly.
+_UNRESOLVED_AUC = 1e-2
 
 
 def _exponent(c: float) -> int:
@@ -102,6 +103,27 @@ def _check_mergeable(self, other, what: list) -> None:
 def _equal(a, b) -> bool:
     # As Python lists: numpy 1.x warns when asked to compare string labels with numbers.
     return np.shape(a) == np.shape(b) and np.asarray(a).tolist() == np.asarray(b).tolist()
+
+
+# The layout of an accumulator's state; raised whenever what the sums mean changes, so that an
+# accumulator pickled by another version (a worker running an older release) is refused
+# rather than merged into wrong numbers.
+_FORMAT = 2
+
+
+class _Pickled:
+    """Pickling with the layout's version: another version's state is refused on load."""
+
+    def __getstate__(self):
+        return {**self.__dict__, "_format": _FORMAT}
+
+    def __setstate__(self, state):
+        if state.get("_format") != _FORMAT:
+            msg = (f"This {type(self).__name__} was pickled by another version of chimeraboost, "
+                   "whose sums mean other things; accumulators travel only between processes "
+                   "running the same version: install it on every worker and rebuild it.")
+            raise ValueError(msg)
+        self.__dict__.update({k: v for k, v in state.items() if k != "_format"})
 
 
 def _shown(value):
@@ -321,7 +343,7 @@ class _ScoreSummary:
 # --------------------------------------------------------------------------- classification
 
 
-class ClassificationAccumulator:
+class ClassificationAccumulator(_Pickled):
     """The classification report of many chunks of rows, without keeping the rows.
 
     ``update`` adds a chunk (checked as :func:`chimeraboost.metrics.classification_report`
@@ -375,8 +397,8 @@ class ClassificationAccumulator:
     rows with a 1% base rate the lift was off by up to 1.6e-2 of itself (four seeds), within
     the bound. When the scores sit in a few bins (all within 1e-3 of each other, or all below
     2e-9), the grid cannot resolve them and :meth:`report` warns
-    (``DegenerateMetricWarning``, with the worst-case ROC-AUC error): a ROC-AUC bound above
-    1e-2, or one bin holding over 5% of the weight.
+    (``DegenerateMetricWarning``, with the worst-case ROC-AUC error) when the ROC-AUC bound
+    exceeds 1e-2.
 
     The grid does not depend on the data, so the result depends on which rows were seen, not
     on how they were split into chunks or in which order accumulators were merged (beyond
@@ -620,15 +642,14 @@ class ClassificationAccumulator:
         grid = [col for col in self._cols if col.values is None]
         if not grid:
             return
-        heavy = max(float(col.tot.max() / col.tot.sum()) for col in grid)
         auc = float(np.mean([col.bounds()[0] for col in self._cols]))
-        if auc > _UNRESOLVED_AUC or heavy > _UNRESOLVED_SHARE:
+        if auc > _UNRESOLVED_AUC:
             _warn(f"ranking and calibration numbers (roc_auc, pr_auc, calibration_mcb, "
                   f"discrimination_dsc) come from a score grid of {self.bins} bins that "
-                  f"cannot resolve these scores (the fullest bin holds {heavy:.1%} of the "
-                  f"weight; worst-case ROC-AUC error {auc:.3g}, see error_bounds()). Use the "
-                  f"in-memory classification_report, or round or rescale the scores (at "
-                  f"most {self.bins // 2} distinct values are kept exactly).")
+                  f"cannot resolve these scores (worst-case ROC-AUC error {auc:.3g}, see "
+                  f"error_bounds()). Use the in-memory classification_report, or round or "
+                  f"rescale the scores (at most {self.bins // 2} distinct values are kept "
+                  f"exactly).")
 
     def _warner(self):
         """What the in-memory evaluator's warnings read: one message per degenerate case."""

@@ -27,6 +27,14 @@ class RegressionEvaluator:
         # near 1e-170 underflow, while r2 and the MAE skill do not depend on the scale. The
         # scale is y's alone, so that the reference losses depend on y only: one wild
         # prediction makes the model's loss infinite, never the reference's zero.
+        if sample_weight is not None and not np.all(sample_weight > 0):
+            # Rows of zero weight count in no number and in no resample (their weight times
+            # any count is 0), but their values would: a y of 1e300 would set the scale and
+            # underflow every other square, a prediction of 1e200 give 0 * inf = NaN. They
+            # take the values of a row that counts.
+            zero = sample_weight <= 0
+            some = y[np.argmin(zero)]
+            y, pred = np.where(zero, some, y), np.where(zero, some, pred)
         self._scale = pow2_below(float(np.max(np.abs(y))))
         y, pred = y / self._scale, pred / self._scale
         baseline = None if baseline is None else baseline / self._scale

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._accumulators import _EPS, _check_mergeable, _chunk_weights, _exponent, _rows
+from ._accumulators import (
+    _EPS,
+    _check_mergeable,
+    _chunk_weights,
+    _exponent,
+    _Pickled,
+    _rows,
+)
 from ._kernels import weighted_quantiles
 from ._validation import (
     check_aligned,
@@ -201,7 +208,7 @@ class _ValueSummary:
         return estimate, max(upper - estimate, estimate - lower)
 
 
-class RegressionAccumulator:
+class RegressionAccumulator(_Pickled):
     """The regression report of many chunks of rows, without keeping the rows.
 
     ``update`` adds a chunk (checked as :func:`chimeraboost.metrics.regression_report`
@@ -300,19 +307,23 @@ class RegressionAccumulator:
         if ew is None:  # all weights zero: rows counted, nothing summed
             self.n += n
             return self
+        if w is not None and not np.all(w > 0):
+            # Rows of zero weight count in no number; their values must not either (a y of
+            # 1e300 would set the scale, a prediction of 1e200 give 0 * inf = NaN).
+            keep = w > 0
+            y, pred, w = y[keep], pred[keep], w[keep]
         ey = _exponent(pow2_below(float(np.max(np.abs(y)))))
         if self._ey is not None:  # the sums' scale: at most 2 for every y seen, K included
             ey = max(ey, self._ey)
         if self._k is None:
-            self._k = float(y[np.argmax(w > 0)] if w is not None else y[0])
+            self._k = float(y[0])
         # The chunk on the sums' scale (y / 2**ey) and its own weights' (w / 2**ew).
         ys, ps = np.ldexp(y, -ey), np.ldexp(pred, -ey)
         with np.errstate(over="ignore", invalid="ignore"):
             sums = self._chunk_sums(ys, ps, w, ey)
         self._add(n, sums, ew, ey)
         if self._values is not None:
-            keep = slice(None) if w is None or np.all(w > 0) else w > 0
-            chunk = _ValueSummary.of_rows(self.bins, y[keep], None if w is None else w[keep])
+            chunk = _ValueSummary.of_rows(self.bins, y, w)
             self._values.merge(chunk, ew - self._ew, self._ey)
         return self
 

@@ -553,7 +553,8 @@ class Report(Mapping):
         out = [f"{percent(self.ci_level)} bootstrap intervals (percentile; {self.n_boot:,} "
                "resamples of the rows)", *table(columns, rows)]
         if dropped:
-            out.append("  left out: resamples in which the metric is undefined (a class missing); "
+            why = "y constant" if self.task == "regression" else "a class missing"
+            out.append(f"  left out: resamples in which the metric is undefined ({why}); "
                        "the interval is taken over the others")
         return out
 

@@ -647,3 +647,18 @@ def test_exact_scores_have_zero_mcb_bounds():
     y, p = _binary(2_000, seed=4)
     acc = ClassificationAccumulator([0, 1]).update(y, np.round(p, 2))
     assert acc.error_bounds()["calibration_mcb"] == acc.error_bounds()["discrimination_dsc"] == 0
+
+
+def test_a_pickle_of_another_layout_is_refused_not_merged():
+    # What the sums mean changed between versions (the non-events' weight replaced the total):
+    # a worker running another version must not merge its accumulator into wrong numbers.
+    for acc in (ClassificationAccumulator([0, 1]).update([0, 1, 1], [0.2, 0.7, 0.9]),
+                RegressionAccumulator().update([1.0, 2.0, 4.0], [1.5, 2.0, 3.0])):
+        state = acc.__getstate__()
+        state["_format"] = 1
+        clone = object.__new__(type(acc))
+        with pytest.raises(ValueError, match="pickled by another version"):
+            clone.__setstate__(state)
+        del state["_format"]  # a pickle from before the layout had a version
+        with pytest.raises(ValueError, match="pickled by another version"):
+            clone.__setstate__(state)

@@ -306,6 +306,30 @@ def test_regression_reference_is_exact_whatever_the_offset_of_y(offset):
             assert r["mean_y"] == pytest.approx(float(mean), rel=1e-15)
 
 
+@pytest.mark.parametrize(("wild_y", "wild_pred"), [(1e300, 0.0), (1.0, 1e200),
+                                                   (1.7e308, -1.7e308)])
+def test_a_row_of_zero_weight_changes_no_regression_number(wild_y, wild_pred):
+    # Its y set the scale (every other square underflowed: r2 NaN, rmse 0) or its square
+    # overflowed (0 * inf = NaN); weight 0 means it counts in nothing, in memory or in chunks.
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=300)
+    pred = y + 0.5 * rng.normal(size=300)
+    want = metrics.regression_report(y, pred)
+    y2, p2, w2 = np.r_[y, wild_y], np.r_[pred, wild_pred], np.r_[np.ones(300), 0.0]
+    acc = metrics.RegressionAccumulator().update(y2, p2, w2)
+    for got in (metrics.regression_report(y2, p2, sample_weight=w2), acc.report()):
+        assert got["n"] == 301
+        for key in ("mse", "rmse", "mae", "mse_ref", "r2", "mae_skill", "mean_y"):
+            assert got[key] == pytest.approx(want[key], rel=1e-12), key
+
+
+def test_a_constant_resample_is_named_in_the_regression_intervals():
+    X = np.arange(200.0)[:, None]
+    y = np.r_[np.full(199, 3.0), 4.0]  # most resamples miss the one 4.0: y constant there
+    text = str(cb.report(LinearRegression().fit(X, y), X, y, ci=0.95, n_boot=1000))
+    assert "undefined (y constant)" in text and "a class missing" not in text
+
+
 def test_a_nearly_constant_y_is_not_constant_in_memory_or_in_chunks():
     # One row one ulp above the others: not constant, so r2 is defined, in memory and in
     # chunks alike (a threshold of 16 eps^2 times the mean square had called it constant).
