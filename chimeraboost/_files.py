@@ -73,18 +73,22 @@ def _missing_columns(path, names, have) -> None:
         raise ValueError(msg)
 
 
+def _header(path, header, names) -> tuple:
+    """``(column names, {asked name: its position})`` of a CSV header row (None: empty file)."""
+    if header is None:
+        msg = f"{path} is empty; expected a header row naming the columns."
+        raise ValueError(msg)
+    header = [h.strip() for h in header]
+    _missing_columns(path, names, header)
+    return header, {name: header.index(name) for name in names}
+
+
 def _read_csv(path, names, delimiter) -> dict:
     opener = gzip.open if path.lower().endswith(".gz") else open
     try:
         with opener(path, "rt", newline="", encoding="utf-8-sig") as f:
             reader = csv.reader(f, delimiter=delimiter)
-            header = next(reader, None)
-            if header is None:
-                msg = f"{path} is empty; expected a header row naming the columns."
-                raise ValueError(msg)
-            header = [h.strip() for h in header]
-            _missing_columns(path, names, header)
-            where = {name: header.index(name) for name in names}
+            header, where = _header(path, next(reader, None), names)
             out, _ = _cells_of_rows(reader, path, header, where, line=1)
     except UnicodeDecodeError as exc:
         msg = f"{path} is not a UTF-8 text file ({exc.reason}); pass a CSV or Parquet file."
@@ -145,13 +149,8 @@ def _iter_csv(path, names, delimiter, chunk_rows):
     opener = gzip.open if path.lower().endswith(".gz") else open
     with opener(path, "rt", newline="", encoding="utf-8-sig") as f:
         first = f.readline()
-        header = next(csv.reader([first], delimiter=delimiter), None) if first else None
-        if header is None:
-            msg = f"{path} is empty; expected a header row naming the columns."
-            raise ValueError(msg)
-        header = [h.strip() for h in header]
-        _missing_columns(path, names, header)
-        where = {name: header.index(name) for name in names}
+        header, where = _header(
+            path, next(csv.reader([first], delimiter=delimiter), None) if first else None, names)
         line, start = 1, 0  # the header's line; data rows before the chunk
         while True:
             lines = list(itertools.islice(f, chunk_rows))
