@@ -52,11 +52,11 @@ from threadpoolctl import ThreadpoolController
 from . import _boosting as B
 from .metrics import regression_report
 from .quantile_metrics import crps_skill
+from ._quantile_checks import check_quantile_levels
 from ._validation import (
     check_aligned,
     check_level,
     check_positive_int,
-    check_quantile_levels,
     check_sample_weight,
 )
 from ._report import ReportMixin

@@ -47,11 +47,10 @@ import numpy as np
 
 from ._format import Col, fmt, table
 from ._kernels import fraction, replicate_weights, weighted_quantiles
+from ._quantile_checks import check_quantile_levels, check_quantile_pred
 from ._validation import (
     check_aligned,
     check_numeric_1d,
-    check_quantile_levels,
-    check_quantile_pred,
     check_same_length,
     check_sample_weight,
     unit_scale,
