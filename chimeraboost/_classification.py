@@ -10,6 +10,7 @@ point estimate (``B = 1``) and every bootstrap replicate share one definition.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 
 import numpy as np
@@ -177,6 +178,23 @@ class ClassificationEvaluator:
             sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
         rows = self._row_sums(W, curves)
         ws = rows["class"].sum(axis=1) if curves is not None else W.sum(axis=1)
+        empty = ~(ws > 0)
+        # A replicate that drew only rows of zero weight has no numbers: its 0 / 0 are NaN
+        # (silently), and so is everything else below, a reference loss of 0 included, so
+        # that it is left out of the percentiles like a one-class replicate.
+        quiet = np.errstate(invalid="ignore", divide="ignore")
+        with quiet if empty.any() else contextlib.nullcontext():
+            out, r, single = self._numbers(W, ws, rows, sums, curves, want, K)
+        if empty.any():
+            for key, v in out.items():
+                if v.shape[:1] == empty.shape and v.dtype.kind == "f":
+                    out[key] = np.where(empty.reshape((-1,) + (1,) * (v.ndim - 1)), np.nan, v)
+        if warn:
+            self._warn(want, r[0], single[0], out)
+        return out
+
+    def _numbers(self, W, ws, rows, sums, curves, want, K):
+        """``(numbers, class shares r, single-class flags)`` of :meth:`evaluate`."""
         r = _kernels.fraction(rows["class"], ws[:, None])
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r,
@@ -191,9 +209,7 @@ class ClassificationEvaluator:
             out.update(self._ranking(W, r, sums, curves))
         if want & _THRESHOLD_KEYS:
             out.update(self._thresholds(W, ws, curves))
-        if warn:
-            self._warn(want, r[0], single[0], out)
-        return out
+        return out, r, single
 
     def _warn(self, want, r, single, out) -> None:
         """One warning per degenerate case of the first weight vector, saying what is NaN."""

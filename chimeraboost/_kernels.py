@@ -646,7 +646,9 @@ class BinaryCurves:
             fit = isotonic_regression(d_e / d_t, weights=d_t, increasing=False)
             e_l = np.add.reduceat(d_e, fit.blocks[:-1])
             t_l = np.add.reduceat(d_t, fit.blocks[:-1])
-            sq_iso[i] = np.sum(e_l * (t_l - e_l) / t_l)
+            # The share first: e (t - e) of weights near 1e-160 would fall below the
+            # smallest normal number and lose its digits.
+            sq_iso[i] = np.sum(e_l * ((t_l - e_l) / t_l))
         return sq_iso
 
     def _hull_candidates(self, T: np.ndarray, E: np.ndarray, work: Workspace) -> np.ndarray:

@@ -461,7 +461,10 @@ def roc_auc_interval(
     The bootstrap resamples rows; each replicate's AUC comes from one gather and one
     cumulative sum over the replicate's counts, the rows having been sorted by score once
     (so that every gather reads memory in order). At n = 100,000 this is far faster than
-    calling ``roc_auc_score`` per replicate: see ``benchmarks/bench_bootstrap.py``.
+    calling ``roc_auc_score`` per replicate: see ``benchmarks/bench_bootstrap.py``. The
+    counts are drawn over the rows in that order, so the replicates are not those that
+    :func:`bootstrap` or ``report(ci=...)`` draw with the same ``random_state`` for the rows
+    as given: the two intervals are equally valid and differ by Monte Carlo error.
     """
     level = check_level(level, "level")
     check_aligned(y=y, score=score)

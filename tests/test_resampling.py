@@ -358,3 +358,32 @@ def test_95_percent_intervals_cover_the_truth():
     coverage = {key: v / reps for key, v in hits.items()}
     for key, cov in coverage.items():
         assert 0.90 <= cov <= 0.99, coverage
+
+
+@pytest.mark.parametrize("tiny", [1e-160, 1e-200, 1e-300])
+def test_replicate_calibration_survives_weights_far_below_the_heaviest_row(tiny):
+    # A replicate that does not draw the one heavy row holds only weights of 1e-160 and less:
+    # its isotonic fit's squared error must not fall below the smallest normal number.
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
+    p = np.array([.9, .8, .3, .6, .7, .2, .25, .65])
+    w = np.full(8, tiny)
+    w[0] = 1.0
+    counts = np.array([[0, 1, 1, 2, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1]])
+    ev = metrics.classification_evaluator(y, [0, 1], proba=p, sample_weight=w)
+    got = ev.evaluate(counts, warn=False)
+    for i, row in enumerate(counts):
+        want = metrics.classification_report(y, p, [0, 1], sample_weight=row * w)
+        for key in ("calibration_mcb", "discrimination_dsc", "brier"):
+            assert got[key][i] == pytest.approx(want[key], rel=1e-9), key
+
+
+def test_a_replicate_of_zero_weight_rows_only_has_no_numbers():
+    # Rows of weight 0 can be all a replicate draws: it has no reference loss (not 0) and is
+    # left out of the interval like a one-class replicate.
+    ev = metrics.classification_evaluator([0, 1, 0, 1], [0, 1], proba=[.2, .7, .4, .9],
+                                          sample_weight=[0, 0, 1, 1])
+    out = ev.evaluate(np.array([[2, 2, 0, 0], [1, 1, 1, 1]]), warn=False)
+    for key in ("log_loss_ref", "log_loss", "brier_ref", "calibration_mcb", "base_rate"):
+        assert np.isnan(out[key][0]) and np.isfinite(out[key][1]), key
+    want = metrics.classification_report([0, 1], [.4, .9], [0, 1])  # the rows that count
+    assert out["log_loss"][1] == pytest.approx(want["log_loss"], rel=1e-12)
