@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _kernels
+from . import _curves, _kernels
 from ._kernels import replicate_weights as _weights
 from ._validation import (
     check_aligned,
@@ -124,13 +124,13 @@ class ClassificationEvaluator:
     def _curves(self):
         # Per score column (one for binary problems, one per class otherwise): every ranking
         # and calibration number of that column's event from one sort and two cumulative sums
-        # per weight vector (_kernels.BinaryCurves). None without scores.
+        # per weight vector (_curves.BinaryCurves). None without scores.
         if self._curves_cache is None and self._score is not None:
             if self._score.ndim == 1:
                 self._curves_cache = [
-                    _kernels.BinaryCurves(self._score, self.codes == 1, self.pred)]
+                    _curves.BinaryCurves(self._score, self.codes == 1, self.pred)]
             else:
-                self._curves_cache = [_kernels.BinaryCurves(s, self.codes == j)
+                self._curves_cache = [_curves.BinaryCurves(s, self.codes == j)
                                       for j, s in enumerate(self._score.T)]
         return self._curves_cache
 
@@ -156,7 +156,7 @@ class ClassificationEvaluator:
         ``None`` evaluates the data as given (B = 1). ``metrics`` (key names, default all)
         computes only the groups of numbers those keys belong to; the dict then holds at
         least those keys plus ``base_rate`` and ``positives``. ``metrics=["roc_auc"]`` on a
-        binary problem takes a lean path (:class:`_kernels.BinaryRocAuc`), same number.
+        binary problem takes a lean path (:class:`_curves.BinaryRocAuc`), same number.
         ``work`` (a :class:`_kernels.Workspace`) keeps the row-length buffers from one call
         to the next; the bootstrap passes one per run, shared by the evaluators it runs.
         """
@@ -256,7 +256,7 @@ class ClassificationEvaluator:
     def _roc_auc_only(self, W, work=None) -> dict:
         """Binary ROC-AUC alone: the lean kernel, same number (the bootstrap's hot path)."""
         if self._auc_only is None:
-            self._auc_only = _kernels.BinaryRocAuc(self._score, self.codes == 1)
+            self._auc_only = _curves.BinaryRocAuc(self._score, self.codes == 1)
         res = self._auc_only(W, work)
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = res["pos"] / (res["pos"] + res["neg"])

@@ -7,7 +7,7 @@ import pytest
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from chimeraboost import _kernels
+from chimeraboost import _curves, _kernels
 
 
 def _grouped(score, event, W):
@@ -43,7 +43,7 @@ def test_binary_curves_equal_grouped_kernels(kind):
     assert kind != "near_ties_only" or np.unique(score).shape[0] == n
     W[0] = 1.0
     ref, corp = _grouped(score, event, W)
-    got = _kernels.BinaryCurves(score, event == 1)(W)
+    got = _curves.BinaryCurves(score, event == 1)(W)
     np.testing.assert_allclose(got["roc_auc"], ref["roc_auc"], rtol=1e-12)
     np.testing.assert_allclose(got["pr_auc"], ref["pr_auc"], rtol=1e-12)
     terms = _kernels.corp_terms(W @ (score - event) ** 2, got["sq_iso"], got["pos"],
@@ -59,7 +59,7 @@ def test_binary_curves_cutoff_confusion_counts():
     score = np.round(rng.random(n), 2)
     pred = (score > 0.5).astype(int)
     W = rng.poisson(1.0, size=(3, n)).astype(float)
-    got = _kernels.BinaryCurves(score, event, pred)(W, corp=False)
+    got = _curves.BinaryCurves(score, event, pred)(W, corp=False)
     np.testing.assert_allclose(got["tp_cut"], W @ (event & (pred == 1)), rtol=1e-12)
     np.testing.assert_allclose(got["fp_cut"], W @ (~event & (pred == 1)), rtol=1e-12)
 
@@ -90,11 +90,11 @@ def test_integer_counts_equal_their_float_copy_and_sklearn(kind):
     score, event = _scores(kind, rng, n)
     counts = rng.poisson(1.0, size=(7, n))
     counts[1, event == 1] = 0  # no positives: ROC-AUC and PR-AUC undefined
-    curves = _kernels.BinaryCurves(score, event == 1)
+    curves = _curves.BinaryCurves(score, event == 1)
     got = curves(counts)
     assert curves._hull is not None  # the integer batch took the majorant shortcut
     for b, c in enumerate(counts):
-        one = _kernels.BinaryCurves(score, event == 1)(c[None, :].astype(float))
+        one = _curves.BinaryCurves(score, event == 1)(c[None, :].astype(float))
         for key in ("roc_auc", "pr_auc", "pos", "neg"):
             np.testing.assert_array_equal(got[key][b], one[key][0], err_msg=key)
         np.testing.assert_allclose(got["sq_iso"][b], one["sq_iso"][0], rtol=1e-12)
@@ -118,7 +118,7 @@ def test_majorant_shortcut_with_fractional_weights_equals_plain_pav():
     score, event = _scores("distinct", rng, n)
     W = rng.poisson(1.0, size=(5, n)) * rng.random(n)
     W[2, :300] = 0.0
-    got = _kernels.BinaryCurves(score, event == 1)(W)["sq_iso"]
+    got = _curves.BinaryCurves(score, event == 1)(W)["sq_iso"]
     ref = [_iso_sq_sklearn(score, event, w) for w in W]
     np.testing.assert_allclose(got, ref, rtol=1e-10)
 
@@ -128,7 +128,7 @@ def test_workspace_reuse_and_shorter_chunks_give_the_same_numbers():
     n = 300
     score, event = _scores("ties", rng, n)
     counts = rng.poisson(1.0, size=(6, n))
-    curves = _kernels.BinaryCurves(score, event == 1)
+    curves = _curves.BinaryCurves(score, event == 1)
     work = _kernels.Workspace()
     first = curves(counts, work=work)
     again = [curves(counts[i:i + 4], work=work) for i in (0, 4)]
@@ -143,7 +143,7 @@ def test_lean_roc_auc_kernel_on_integer_counts_equals_sklearn(ties):
     score, event = _scores("ties" if ties else "distinct", rng, n)
     counts = rng.poisson(1.0, size=(5, n))
     counts[3, event == 0] = 0  # no negatives
-    got = _kernels.BinaryRocAuc(score, event == 1)(counts)
+    got = _curves.BinaryRocAuc(score, event == 1)(counts)
     for b, c in enumerate(counts):
         if b == 3:
             assert np.isnan(got["roc_auc"][b])
