@@ -24,12 +24,11 @@ from . import _kernels
 from .exceptions import warn as _warn
 from ._classification import (
     _EVALUATOR_KEYS,
-    ClassificationEvaluator,
     _baseline_prior,
     _mean_defined,
-    _skill,
-    ref_brier,
-    ref_log_loss,
+    confusion_numbers,
+    proper_scores,
+    warn_cases,
 )
 from ._score_grid import _ScoreSummary
 from ._validation import (
@@ -296,13 +295,18 @@ class ClassificationAccumulator(_Pickled):
             self._exp = e
         return e - self._exp
 
-    def _add(self, c: dict, e: int) -> None:
+    def _add_sums(self, n: int, e: int, class_w, cm, sq, loss) -> int:
+        """Add the sums of ``n`` rows, in units of ``2 ** e``; returns their shift."""
         shift = self._align(e)
-        self.n += c["n"]
-        self._class_w += np.ldexp(c["class_w"], shift)
-        self._cm += np.ldexp(c["cm"], shift)
-        self._sq += np.ldexp(c["sq"], shift)
-        self._loss += np.ldexp(c["loss"], shift)
+        self.n += n
+        self._class_w += np.ldexp(class_w, shift)
+        self._cm += np.ldexp(cm, shift)
+        self._sq += np.ldexp(sq, shift)
+        self._loss += np.ldexp(loss, shift)
+        return shift
+
+    def _add(self, c: dict, e: int) -> None:
+        shift = self._add_sums(c["n"], e, c["class_w"], c["cm"], c["sq"], c["loss"])
         w = c["w"]
         if w is not None and shift:
             w = np.ldexp(w, shift)
@@ -318,12 +322,8 @@ class ClassificationAccumulator(_Pickled):
             ("bins", self.bins, getattr(other, "bins", None))])
         if other.n == 0:
             return self
-        shift = self._align(other._exp)
-        self.n += other.n
-        self._class_w += np.ldexp(other._class_w, shift)
-        self._cm += np.ldexp(other._cm, shift)
-        self._sq += np.ldexp(other._sq, shift)
-        self._loss += np.ldexp(other._loss, shift)
+        shift = self._add_sums(other.n, other._exp, other._class_w, other._cm, other._sq,
+                               other._loss)
         for col, theirs in zip(self._cols, other._cols):
             col.merge(theirs, shift)
         return self
@@ -343,18 +343,10 @@ class ClassificationAccumulator(_Pickled):
         K = self.n_classes
         r = _kernels.fraction(self._class_w, ws)[None, :]
         single = np.sum(r > 0, axis=1) < 2
-        one = np.ones(1)
         out = {"base_rate": r[:, 1] if K == 2 else r,
                "positives": r[:, -1] * ws * 2.0 ** self._exp}
-        q = r if self.base_prior is None else self.base_prior
-        undefined = single if self.base_prior is None else np.zeros_like(single)
-        out["log_loss"] = self._loss[0] / ws * one
-        out["log_loss_ref"] = ref_log_loss(r, q)
-        out["brier"] = self._loss[1] / ws * one
-        out["brier_ref"] = ref_brier(r, q)
-        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
-                                       undefined | np.isinf(out["log_loss_ref"]))
-        out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
+        out.update(proper_scores(self._loss[:1], self._loss[1:], ws, r, single,
+                                 self.base_prior))
         groups = [col.groups() for col in self._cols]
         corp = [_kernels.corp_decomposition(v, ev[None], tot[None], self._sq[j:j + 1],
                                             nonevents=neg[None])
@@ -384,8 +376,8 @@ class ClassificationAccumulator(_Pickled):
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
                 out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
-        out.update(self._thresholds(ws))
-        ClassificationEvaluator._warn(self._warner(), _EVALUATOR_KEYS, r[0], single[0], out)
+        out.update(confusion_numbers(self._cm.reshape(1, K, K), ws))
+        warn_cases(self.classes, self.base_prior, True, _EVALUATOR_KEYS, r[0], single[0], out)
         self._warn_unresolved()
         result = {"n": self.n, "classes": self.classes}
         result.update({key: float(v[0]) if v.ndim == 1 else v[0].copy() for key, v in
@@ -401,28 +393,11 @@ class ClassificationAccumulator(_Pickled):
         if self.n == 0:
             msg = f"{type(self).__name__}.report(): no rows seen yet; call update() first."
             raise ValueError(msg)
-        ws = float(self._total())
+        ws = float(self._class_w.sum())
         if ws <= 0:
             msg = "sample_weight sums to zero; at least one row needs a positive weight."
             raise ValueError(msg)
         return ws
-
-    def _total(self):
-        return self._class_w.sum()
-
-    def _thresholds(self, ws) -> dict:
-        K = self.n_classes
-        cm = self._cm.reshape(1, K, K)  # [true class, predicted class]
-        tp = np.diagonal(cm, axis1=1, axis2=2)
-        actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
-            # F1 = 2TP / (2TP + FP + FN), labels absent from y and predictions left out.
-            f1 = np.where(actual + predicted > 0,
-                          _kernels.fraction(2 * tp, actual + predicted), np.nan)
-        return {"accuracy": _kernels.fraction(tp.sum(axis=1), ws),
-                "balanced_accuracy": _mean_defined(list(recall.T)),
-                "f1_macro": _mean_defined(list(f1.T))}
 
     def _warn_unresolved(self) -> None:
         """One warning when the score grid cannot resolve the scores seen."""
@@ -437,15 +412,6 @@ class ClassificationAccumulator(_Pickled):
                   f"error_bounds()). Use the in-memory classification_report, or round or "
                   f"rescale the scores (at most {self.bins // 2} distinct values are kept "
                   f"exactly).")
-
-    def _warner(self):
-        """What the in-memory evaluator's warnings read: one message per degenerate case."""
-
-        class _Facts:
-            _score = True  # probabilities are always given
-            base_prior, classes, n_classes = self.base_prior, self.classes, self.n_classes
-
-        return _Facts()
 
     def error_bounds(self) -> dict:
         """Worst-case absolute errors of the approximate numbers for the rows seen.

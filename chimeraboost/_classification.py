@@ -79,6 +79,83 @@ def _skill(loss: np.ndarray, ref: np.ndarray, undefined: np.ndarray) -> np.ndarr
 # --------------------------------------------------------------------------- evaluators
 
 
+def proper_scores(log_loss_sum, brier_sum, ws, r, single, base_prior) -> dict:
+    """Log loss and Brier with their references and skills, for B weight vectors.
+
+    ``log_loss_sum``, ``brier_sum``: (B,) weighted sums of the per-row losses; ``ws`` their
+    total weight; ``r`` (B, K) the class shares; ``single`` whether a vector holds one class;
+    ``base_prior`` the reference prior (None: ``r`` itself, whose skills are then undefined on
+    a single class). Shared by the evaluator and the accumulators.
+    """
+    q = r if base_prior is None else base_prior
+    undefined = single if base_prior is None else np.zeros_like(single)
+    out = {"log_loss": log_loss_sum / ws, "log_loss_ref": ref_log_loss(r, q)}
+    out["brier"] = brier_sum / ws
+    out["brier_ref"] = ref_brier(r, q)
+    out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
+                                   undefined | np.isinf(out["log_loss_ref"]))
+    out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
+    return out
+
+
+def confusion_numbers(cm, ws) -> dict:
+    """Accuracy, balanced accuracy and macro F1 from (B, K, K) confusion matrices (rows: true
+    class, columns: predicted) of total weight ``ws``. Shared by the evaluator and the
+    accumulators."""
+    tp = np.diagonal(cm, axis1=1, axis2=2)
+    actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
+        # F1 = 2TP / (2TP + FP + FN); labels absent from y and from the predictions
+        # are left out of the macro average, as in sklearn's f1_score.
+        f1 = np.where(
+            actual + predicted > 0, _kernels.fraction(2 * tp, actual + predicted), np.nan
+        )
+    return {
+        "accuracy": _kernels.fraction(tp.sum(axis=1), ws),
+        "balanced_accuracy": _mean_defined(list(recall.T)),
+        "f1_macro": _mean_defined(list(f1.T)),
+    }
+
+
+def warn_cases(classes, base_prior, scored: bool, want, r, single, out) -> None:
+    """One warning per degenerate case of the first weight vector, saying what is NaN.
+
+    ``classes``, ``base_prior`` (None: the prior of y), whether a score ranks the rows
+    (``scored``), the keys computed (``want``), the class shares ``r`` and single-class flag
+    of the first weight vector, and its numbers ``out``. Shared by the evaluator and the
+    accumulators, so that both say the same thing of the same rows.
+    """
+    undefined = ["ROC-AUC"] if want & {"roc_auc"} and scored else []
+    if base_prior is None:
+        undefined += [k for k in ("log_loss_skill", "brier_skill") if k in want]
+    if single and undefined:
+        label = plain(classes[int(np.argmax(r))])
+        why = "" if base_prior is not None else (
+            " (skills are measured against y's own base rate, which is then certain)")
+        warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
+                        f"{'is' if len(undefined) == 1 else 'are'} undefined{why}: NaN.")
+    if base_prior is not None:
+        perfect = [k for k in ("log_loss", "brier")
+                   if f"{k}_skill" in want and out.get(f"{k}_ref", [1.0])[0] <= 0]
+        if perfect:
+            warn_degenerate(
+                f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
+                f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
+    absent = [plain(c) for c, rk in zip(classes, r) if rk <= 0]
+    if len(classes) > 2 and absent and not single and want & {"roc_auc", "pr_auc"} and scored:
+        warn_degenerate(f"y holds no rows of class(es) {absent}: the macro one-vs-rest "
+                        "ROC-AUC and PR-AUC over all classes are undefined (NaN).")
+    ref = out.get("log_loss_ref")
+    if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
+        zero = [plain(c) for c, q, rk in zip(classes, base_prior, r) if q == 0 and rk > 0]
+        warn_degenerate(
+            f"The reference prior gives class(es) {zero} probability 0, but y holds them: "
+            "the no-skill forecast's log loss is infinite, so log_loss_skill is undefined "
+            "(NaN). Use a baseline in which every class occurs, or the Brier skill."
+        )
+
+
 class ClassificationEvaluator:
     """Validated classification data, sorted once; ``evaluate`` scores any weight vectors.
 
@@ -212,37 +289,8 @@ class ClassificationEvaluator:
         return out, r, single
 
     def _warn(self, want, r, single, out) -> None:
-        """One warning per degenerate case of the first weight vector, saying what is NaN."""
-        undefined = ["ROC-AUC"] if want & {"roc_auc"} and self._score is not None else []
-        if self.base_prior is None:
-            undefined += [k for k in ("log_loss_skill", "brier_skill") if k in want]
-        if single and undefined:
-            label = plain(self.classes[int(np.argmax(r))])
-            why = "" if self.base_prior is not None else (
-                " (skills are measured against y's own base rate, which is then certain)")
-            warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
-                            f"{'is' if len(undefined) == 1 else 'are'} undefined{why}: NaN.")
-        if self.base_prior is not None:
-            perfect = [k for k in ("log_loss", "brier")
-                       if f"{k}_skill" in want and out.get(f"{k}_ref", [1.0])[0] <= 0]
-            if perfect:
-                warn_degenerate(
-                    f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
-                    f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
-        absent = [plain(c) for c, rk in zip(self.classes, r) if rk <= 0]
-        if self.n_classes > 2 and absent and not single and want & {"roc_auc", "pr_auc"} \
-                and self._score is not None:
-            warn_degenerate(f"y holds no rows of class(es) {absent}: the macro one-vs-rest "
-                            "ROC-AUC and PR-AUC over all classes are undefined (NaN).")
-        ref = out.get("log_loss_ref")
-        if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
-            zero = [plain(c) for c, q, rk in zip(self.classes, self.base_prior, r)
-                    if q == 0 and rk > 0]
-            warn_degenerate(
-                f"The reference prior gives class(es) {zero} probability 0, but y holds them: "
-                "the no-skill forecast's log loss is infinite, so log_loss_skill is undefined "
-                "(NaN). Use a baseline in which every class occurs, or the Brier skill."
-            )
+        """One warning per degenerate case of the first weight vector (:func:`warn_cases`)."""
+        warn_cases(self.classes, self.base_prior, self._score is not None, want, r, single, out)
 
     @staticmethod
     def _check_keys(metrics) -> set:
@@ -310,16 +358,8 @@ class ClassificationEvaluator:
 
     def _losses(self, W, ws, r, single, rows=None) -> dict:
         """Log loss and Brier with their references and skills: no sort needed."""
-        q = r if self.base_prior is None else self.base_prior
-        undefined = single if self.base_prior is None else np.zeros_like(single)
         rows = self._row_sums(W) if rows is None else rows
-        out = {"log_loss": rows["log_loss"] / ws, "log_loss_ref": ref_log_loss(r, q)}
-        out["brier"] = rows["brier"] / ws
-        out["brier_ref"] = ref_brier(r, q)
-        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
-                                       undefined | np.isinf(out["log_loss_ref"]))
-        out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
-        return out
+        return proper_scores(rows["log_loss"], rows["brier"], ws, r, single, self.base_prior)
 
     def decomposition(self, W, sums=None) -> dict:
         """Per-class CORP decomposition: dict of (B, K') arrays, K' = 1 for binary.
@@ -396,20 +436,7 @@ class ClassificationEvaluator:
             cm[:, 1, 0], cm[:, 1, 1] = curves["pos"] - tp1, tp1
         else:
             cm = _kernels.dense_group_sums(self.codes * K + self.pred, K * K, W).reshape(B, K, K)
-        tp = np.diagonal(cm, axis1=1, axis2=2)
-        actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
-            # F1 = 2TP / (2TP + FP + FN); labels absent from y and from the predictions
-            # are left out of the macro average, as in sklearn's f1_score.
-            f1 = np.where(
-                actual + predicted > 0, _kernels.fraction(2 * tp, actual + predicted), np.nan
-            )
-        return {
-            "accuracy": _kernels.fraction(tp.sum(axis=1), ws),
-            "balanced_accuracy": _mean_defined(list(recall.T)),
-            "f1_macro": _mean_defined(list(f1.T)),
-        }
+        return confusion_numbers(cm, ws)
 
 
 # Above this many elements (rows x classes) the class indicators are not kept for the
