@@ -84,8 +84,6 @@ class RegressionEvaluator:
             out["mean_y"] = out["baseline_mean"] = mean_y + shift
         del dev
         out["mae_ref"] = np.sum(W * np.abs(self.y[None, :] - median[:, None]), axis=1) / ws
-        out["rmse"] = np.sqrt(out["mse"])
-        out["rmse_ref"] = np.sqrt(out["mse_ref"])
         if self.baseline is None:
             # A constant y: its reference loss is zero, but the rounding of its mean leaves
             # a residue of any size (63 rows of 0.7 give 1e-31, and r2 = -1e30), so
@@ -93,25 +91,30 @@ class RegressionEvaluator:
             # are equal.
             flat = _constant(y_sorted, w_sorted)
             out["mse_ref"] = np.where(flat, 0.0, out["mse_ref"])
-            out["rmse_ref"] = np.sqrt(out["mse_ref"])
         else:
             flat = out["mse_ref"] <= 0  # the baseline's mean is every y, exactly
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out["r2"] = np.where(flat, np.nan, 1.0 - out["mse"] / out["mse_ref"])
-            out["mae_skill"] = np.where(
-                flat | (out["mae_ref"] <= 0), np.nan, 1.0 - out["mae"] / out["mae_ref"]
-            )
-        if warn and flat[0]:
-            warn_degenerate(
-                "y is constant: r2 and mae_skill against the constant forecast are undefined "
-                "(NaN)."
-            )
-        c = self._scale
-        for key in ("mean_y", "baseline_mean", "baseline_median", "mae", "mae_ref", "rmse",
-                    "rmse_ref"):
-            out[key] = out[key] * c
-        out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
-        return out
+        return finish(out, flat, self._scale, warn and flat[0])
+
+
+def finish(out: dict, flat, scale: float, warn: bool) -> dict:
+    """The rest of a regression report from its losses on y's scale: rmse, r2 and mae_skill
+    (NaN where ``flat``, y constant), the warning when ``warn``, and every number back in y's
+    units (``scale``, a power of two: exact). Shared by the evaluator and the accumulator."""
+    out["rmse"], out["rmse_ref"] = np.sqrt(out["mse"]), np.sqrt(out["mse_ref"])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["r2"] = np.where(flat, np.nan, 1.0 - out["mse"] / out["mse_ref"])
+        out["mae_skill"] = np.where(
+            flat | (out["mae_ref"] <= 0), np.nan, 1.0 - out["mae"] / out["mae_ref"]
+        )
+    if warn:
+        warn_degenerate(
+            "y is constant: r2 and mae_skill against the constant forecast are undefined (NaN)."
+        )
+    for key in ("mean_y", "baseline_mean", "baseline_median", "mae", "mae_ref", "rmse",
+                "rmse_ref"):
+        out[key] = out[key] * scale
+    out["mse"], out["mse_ref"] = out["mse"] * scale * scale, out["mse_ref"] * scale * scale
+    return out
 
 
 def _constant(y_sorted: np.ndarray, w_sorted: np.ndarray) -> np.ndarray:

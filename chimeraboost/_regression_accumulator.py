@@ -21,13 +21,13 @@ from ._accumulators import (
     _rows,
 )
 from ._kernels import weighted_quantiles
+from ._regression import finish
 from ._validation import (
     check_aligned,
     check_numeric_1d,
     check_positive_int,
     check_same_length,
     pow2_below,
-    warn_degenerate,
 )
 
 __all__ = ["RegressionAccumulator"]
@@ -413,24 +413,17 @@ class RegressionAccumulator(_Pickled):
             median = self.baseline[1]
             mae_ref = sae_ref / ws
         mse_ref = m2 / ws + off * off
-        out = {"n": self.n, "mean_y": mean * c, "baseline_mean": centre * c,
-               "baseline_median": float(median), "mse": sse / ws, "mae": sae / ws,
-               "mse_ref": mse_ref, "mae_ref": mae_ref}
-        out["rmse"], out["rmse_ref"] = np.sqrt(out["mse"]), np.sqrt(mse_ref)
+        # numpy scalars: a 0 / 0 of a constant y is NaN, not a ZeroDivisionError.
+        out = {key: np.float64(v) for key, v in (
+            ("mean_y", mean), ("baseline_mean", centre), ("baseline_median", median / c),
+            ("mse", sse / ws), ("mae", sae / ws), ("mse_ref", mse_ref), ("mae_ref", mae_ref))}
         # The in-memory report's rule: without a baseline, y is constant when every row of
         # positive weight holds the same y -- here when every centred y - _k is zero, so that
         # M2 (a sum of non-negative terms, Chan's merges included) is exactly zero; against
         # a baseline, when its mean is every y.
-        flat = m2 <= 0 if self.baseline is None else mse_ref <= 0
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out["r2"] = np.nan if flat else 1.0 - out["mse"] / mse_ref
-            out["mae_skill"] = np.nan if flat or mae_ref <= 0 else 1.0 - out["mae"] / mae_ref
-        if flat:
-            warn_degenerate("y is constant: r2 and mae_skill against the constant forecast are "
-                            "undefined (NaN).")
-        for key in ("mae", "mae_ref", "rmse", "rmse_ref"):
-            out[key] = out[key] * c
-        out["mse"], out["mse_ref"] = out["mse"] * c * c, out["mse_ref"] * c * c
+        flat = bool(m2 <= 0 if self.baseline is None else mse_ref <= 0)
+        out = finish(out, flat, c, warn=flat)
+        out["n"] = self.n
         order = ("n", "mean_y", "baseline_mean", "baseline_median", "mse", "mae", "mse_ref",
                  "mae_ref", "rmse", "rmse_ref", "r2", "mae_skill")
         result = {key: out[key] if key == "n" else float(out[key]) for key in order}
