@@ -33,6 +33,7 @@ from ._report import score_estimator
 from ._validation import (
     as_1d,
     check_aligned,
+    check_baseline_name,
     check_k,
     check_level,
     check_random_state_int,
@@ -400,11 +401,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     if split is not None and not (isinstance(split, str) and split.strip()):
         msg = f"split must be a non-empty string or None, got {split!r}."
         raise TypeError(msg)
-    if baseline is None:
-        baseline = next(iter(models))
-    elif baseline not in models:
-        msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
-        raise ValueError(msg)
+    baseline = check_baseline_name(baseline, models)
     task = _task(models, y)
     if task == "regression" and to_numpy(y, "y").dtype.kind in "USO":
         msg = ("y holds labels (strings or objects) but the models are regressors; pass the "

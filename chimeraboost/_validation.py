@@ -50,6 +50,7 @@ __all__ = [
     "final_estimator",
     "quantile_levels",
     "check_k",
+    "check_baseline_name",
     "check_random_state_int",
     "check_positive_int",
     "warn_degenerate",
@@ -498,6 +499,17 @@ def check_rows(X, y, sample_weight=None) -> int:
         raise ValueError(msg)
     check_aligned(X=X, y=y, sample_weight=sample_weight)
     return n_x
+
+
+def check_baseline_name(baseline, models):
+    """The name of the baseline among ``models`` (a mapping of names): the first when
+    ``baseline`` is None, else ``baseline`` itself if it is one of them."""
+    if baseline is None:
+        return next(iter(models))
+    if baseline not in models:
+        msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
+        raise ValueError(msg)
+    return baseline
 
 
 def check_k(k, n, name: str = "k") -> float:

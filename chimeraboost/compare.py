@@ -86,6 +86,7 @@ from ._paired_tests import (
 )
 from ._validation import (
     as_1d,
+    check_baseline_name,
     check_level,
     check_real,
     check_rows,
@@ -403,11 +404,7 @@ def _check_settings(models, baseline, rope, alpha, threshold) -> tuple:
         # Above one half, at most one of the three posterior probabilities can exceed it.
         msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
         raise ValueError(msg)
-    if baseline is None:
-        baseline = next(iter(models))
-    elif baseline not in models:
-        msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
-        raise ValueError(msg)
+    baseline = check_baseline_name(baseline, models)
     return baseline, rope, alpha, threshold
 
 
