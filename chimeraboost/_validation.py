@@ -195,14 +195,49 @@ def check_aligned(**inputs) -> None:
         raise ValueError(msg)
 
 
+def shown_shape(shape: tuple) -> str:
+    """A shape as numpy prints it, rows possibly unknown (``"?"``, a dask collection's)."""
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def check_1d_shape(shape: tuple, name: str) -> None:
+    """A column of values: 1-D, or (n, 1)."""
+    if not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
+        msg = (f"{name} must be 1-dimensional, got {name}.ndim={len(shape)} with shape "
+               f"{shown_shape(shape)}.")
+        raise ValueError(msg)
+
+
+def check_proba_shape(shape: tuple, n_classes: int, name: str = "proba", *,
+                      empty: bool = True) -> None:
+    """Probabilities' shape: (n, K), or for binary one column (1-D or (n, 1)); ``empty``
+    also refuses zero rows. Rows may be ``"?"`` (unknown, a dask collection's)."""
+    if len(shape) == 1 or (len(shape) == 2 and shape[1] == 1):
+        if n_classes != 2:
+            msg = (
+                f"{name} is 1-dimensional, which is only allowed for binary problems "
+                f"(the positive-class column); there are {n_classes} classes, so pass an "
+                f"(n, {n_classes}) matrix."
+            )
+            raise ValueError(msg)
+        return
+    if len(shape) != 2:
+        msg = f"{name} must be (n, K) or, for binary, 1-D; got shape {shown_shape(shape)}."
+        raise ValueError(msg)
+    if empty and shape[0] == 0:
+        msg = f"{name} is empty; at least one row is needed."
+        raise ValueError(msg)
+    if shape[1] != n_classes:
+        msg = f"{name} has {shape[1]} columns but there are {n_classes} classes."
+        raise ValueError(msg)
+
+
 def as_1d(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
     """Return ``x`` as a 1-D numpy array; an (n, 1) column is accepted and flattened."""
     arr = _to_numpy(x, name)
-    if arr.ndim == 2 and arr.shape[1] == 1:
+    check_1d_shape(arr.shape, name)
+    if arr.ndim == 2:
         arr = arr[:, 0]
-    if arr.ndim != 1:
-        msg = f"{name} must be 1-dimensional, got {name}.ndim={arr.ndim} with shape {arr.shape}."
-        raise ValueError(msg)
     if arr.shape[0] == 0 and not allow_empty:
         msg = f"{name} is empty; at least one row is needed."
         raise ValueError(msg)
@@ -404,26 +439,11 @@ def check_proba(proba, classes, name: str = "proba") -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         _check_one_column(proba, classes, name)
         arr = arr[:, 0]
+    check_proba_shape(arr.shape, n_classes, name)
     if arr.ndim == 1:
-        if n_classes != 2:
-            msg = (
-                f"{name} is 1-dimensional, which is only allowed for binary problems "
-                f"(the positive-class column); there are {n_classes} classes, so pass an "
-                f"(n, {n_classes}) matrix."
-            )
-            raise ValueError(msg)
         arr = check_numeric_1d(arr, name)
         _check_range(arr, name)
         return np.column_stack([1.0 - arr, arr])
-    if arr.ndim != 2:
-        msg = f"{name} must be (n, K) or, for binary, 1-D; got shape {arr.shape}."
-        raise ValueError(msg)
-    if arr.shape[0] == 0:
-        msg = f"{name} is empty; at least one row is needed."
-        raise ValueError(msg)
-    if arr.shape[1] != n_classes:
-        msg = f"{name} has {arr.shape[1]} columns but there are {n_classes} classes."
-        raise ValueError(msg)
     arr = finite_float(arr, name)
     _check_range(arr, name)
     row_sum = arr.sum(axis=1)

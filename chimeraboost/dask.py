@@ -44,7 +44,15 @@ import copy
 import numpy as np
 
 from . import metrics as _metrics
-from ._validation import check_aligned, check_classes, check_same_length, label_columns, to_numpy
+from ._validation import (
+    check_1d_shape,
+    check_aligned,
+    check_classes,
+    check_proba_shape,
+    check_same_length,
+    label_columns,
+    to_numpy,
+)
 
 __all__ = ["classification_report", "regression_report"]
 
@@ -247,34 +255,16 @@ def _shape(x) -> tuple:
     return tuple("?" if isinstance(n, float) and np.isnan(n) else int(n) for n in shape)
 
 
-def _shown_shape(shape: tuple) -> str:
-    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
 def _check_shapes(inputs: dict, n_classes) -> None:
-    """The in-memory report's shape messages, for the whole inputs."""
+    """The in-memory report's shape checks, on the whole inputs (emptiness is checked once
+    the rows are counted)."""
     for name, x in inputs.items():
         if _is_dask(x) and not _is_dask_frame(x) and not hasattr(type(x), "rechunk"):
             continue  # a Delayed: refused by name with the arrays
-        shape = _shape(x)
         if name == "proba":
-            if len(shape) not in (1, 2):
-                msg = (f"{name} must be (n, K) or, for binary, 1-D; got shape "
-                       f"{_shown_shape(shape)}.")
-                raise ValueError(msg)
-            columns = 1 if len(shape) == 1 else shape[1]
-            if columns == 1 and n_classes != 2:
-                msg = (f"{name} is 1-dimensional, which is only allowed for binary problems "
-                       f"(the positive-class column); there are {n_classes} classes, so pass "
-                       f"an (n, {n_classes}) matrix.")
-                raise ValueError(msg)
-            if columns not in (1, n_classes):
-                msg = f"{name} has {columns} columns but there are {n_classes} classes."
-                raise ValueError(msg)
-        elif not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
-            msg = (f"{name} must be 1-dimensional, got {name}.ndim={len(shape)} with shape "
-                   f"{_shown_shape(shape)}.")
-            raise ValueError(msg)
+            check_proba_shape(_shape(x), n_classes, name, empty=False)
+        else:
+            check_1d_shape(_shape(x), name)
 
 
 def _same_partitions(inputs: dict) -> bool:
