@@ -40,6 +40,7 @@ from ._validation import (
     check_same_length,
     check_sample_weight,
     encode_labels,
+    require_proba,
     unit_scale,
 )
 
@@ -233,9 +234,7 @@ class ClassificationAccumulator(_Pickled):
             Predicted probabilities, columns in the order of ``classes``.
         sample_weight : array-like of shape (n,), default=None
         """
-        from .metrics import _require_proba  # noqa: PLC0415 - metrics imports this module
-
-        _require_proba(proba)
+        require_proba(proba)
         if _rows(y) == 0 and _rows(proba) == 0 and (
                 sample_weight is None or _rows(sample_weight) == 0):
             return self

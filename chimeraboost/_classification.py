@@ -259,10 +259,11 @@ class ClassificationEvaluator:
         # A replicate that drew only rows of zero weight has no numbers: its 0 / 0 are NaN
         # (silently), and so is everything else below, a reference loss of 0 included, so
         # that it is left out of the percentiles like a one-class replicate.
+        some_empty = bool(empty.any())
         quiet = np.errstate(invalid="ignore", divide="ignore")
-        with quiet if empty.any() else contextlib.nullcontext():
+        with quiet if some_empty else contextlib.nullcontext():
             out, r, single = self._numbers(W, ws, rows, sums, curves, want, K)
-        if empty.any():
+        if some_empty:
             for key, v in out.items():
                 if v.shape[:1] == empty.shape and v.dtype.kind == "f":
                     out[key] = np.where(empty.reshape((-1,) + (1,) * (v.ndim - 1)), np.nan, v)

@@ -50,6 +50,7 @@ __all__ = [
     "final_estimator",
     "quantile_levels",
     "check_k",
+    "require_proba",
     "check_baseline_name",
     "check_random_state_int",
     "check_positive_int",
@@ -424,6 +425,14 @@ def _check_one_column(proba, classes, name: str) -> None:
                f"probability of the positive class. Pass that column (labelled "
                f"{np.asarray(classes).tolist()[1]!r}), or both columns.")
         raise ValueError(msg)
+
+
+def require_proba(proba) -> None:
+    """``proba`` given: None is a model that only ranks, pointed to ranking_report."""
+    if proba is None:
+        msg = ("proba is None; pass predicted probabilities (predict_proba output). For a "
+               "model that only ranks, use ranking_report with its decision_function.")
+        raise TypeError(msg)
 
 
 def check_proba(proba, classes, name: str = "proba") -> np.ndarray:

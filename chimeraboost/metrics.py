@@ -60,6 +60,7 @@ from ._validation import (
     check_sample_weight,
     encode_labels,
     plain,
+    require_proba,
     unit_scale,
     warn_degenerate,
 )
@@ -232,7 +233,7 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None, 
     >>> round(r["brier"], 4), round(r["brier_skill"], 4), r["roc_auc"]
     (0.185, 0.63, 1.0)
     """
-    _require_proba(proba)
+    require_proba(proba)
     ev = classification_evaluator(
         y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline, k=k
     )
@@ -333,15 +334,8 @@ def class_prior(y, classes, sample_weight=None) -> np.ndarray:
     return prior_of(codes, classes.shape[0], unit_scale(w)[0])
 
 
-def _require_proba(proba) -> None:
-    if proba is None:
-        msg = ("proba is None; pass predicted probabilities (predict_proba output). For a "
-               "model that only ranks, use ranking_report with its decision_function.")
-        raise TypeError(msg)
-
-
 def _one(y, proba, classes, sample_weight, baseline, key) -> float:
-    _require_proba(proba)
+    require_proba(proba)
     ev = classification_evaluator(
         y, classes, proba=proba, sample_weight=sample_weight, baseline=baseline
     )
@@ -535,7 +529,7 @@ def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
     >>> [round(d[key], 4) for key in ("mcb", "dsc", "unc", "score")]
     [0.0925, 0.25, 0.25, 0.0925]
     """
-    _require_proba(proba)
+    require_proba(proba)
     ev = classification_evaluator(y, classes, proba=proba, sample_weight=sample_weight)
     per = {key: v[0] for key, v in ev.decomposition(_weights(ev.sample_weight, None, ev.n)).items()}
     if ev.n_classes == 2:
