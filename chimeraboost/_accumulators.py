@@ -28,6 +28,7 @@ from ._classification import (
     _mean_defined,
     confusion_numbers,
     proper_scores,
+    row_losses,
     warn_cases,
 )
 from ._score_grid import _ScoreSummary
@@ -46,7 +47,6 @@ from ._validation import (
 
 __all__ = ["ClassificationAccumulator"]
 
-_EPS = np.finfo(np.float64).eps
 # report() warns that the grid cannot resolve the scores beyond a worst-case ROC-AUC error of
 # 1e-2 (continuous scores on 4096 bins stay near 1e-3 and below). The weight in one bin is no
 # sign: a tree model's leaf value or a clipped probability puts many rows on one score, which
@@ -248,15 +248,7 @@ class ClassificationAccumulator(_Pickled):
 
     def _chunk_sums(self, codes, p, w, n) -> dict:
         K = self.n_classes
-        p_true = np.take_along_axis(p, codes[:, None], axis=1)[:, 0]
-        # Per row, as the in-memory evaluator: K-sum Brier and clipped log loss.
-        brier = np.square(p[:, 0])
-        for j in range(1, K):
-            brier += np.square(p[:, j])
-        brier -= 2.0 * p_true
-        brier += 1.0
-        ll = -np.log(np.clip(p_true, _EPS, 1 - _EPS))
-        pred = (p[:, 1] > p[:, 0]).astype(np.intp) if K == 2 else np.argmax(p, axis=1)
+        ll, brier, pred = row_losses(p, codes)  # per row, as the in-memory evaluator
         dot = (lambda v: float(np.sum(v))) if w is None else (lambda v: float(w @ v))
         out = {
             "n": n,

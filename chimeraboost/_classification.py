@@ -118,6 +118,29 @@ def confusion_numbers(cm, ws) -> dict:
     }
 
 
+def row_losses(proba: np.ndarray, codes: np.ndarray) -> tuple:
+    """``(log loss, K-sum Brier, predicted class)`` of each row of an (n, K) probability
+    matrix against the class codes: the per-row numbers every report sums. The log loss
+    clips ``p`` to ``[eps, 1 - eps]``; the predicted class is the first of the largest
+    probabilities, as ``np.argmax``."""
+    # In place, with one row-length temporary: at 10^7 rows every copy is 80 MB.
+    p_true = np.take_along_axis(proba, codes[:, None], axis=1)[:, 0]
+    # sum_k p_k^2 - 2 p_true + 1, column by column (einsum over a short inner axis is slower).
+    brier, tmp = np.square(proba[:, 0]), np.empty_like(p_true)
+    for j in range(1, proba.shape[1]):
+        brier += np.square(proba[:, j], out=tmp)
+    brier -= np.multiply(p_true, 2.0, out=tmp)
+    brier += 1.0
+    del tmp
+    np.clip(p_true, _EPS, 1 - _EPS, out=p_true)
+    log_loss = np.negative(np.log(p_true, out=p_true), out=p_true)
+    if proba.shape[1] == 2:
+        pred = (proba[:, 1] > proba[:, 0]).astype(np.int8)
+    else:
+        pred = np.argmax(proba, 1)
+    return log_loss, brier, pred
+
+
 def warn_cases(classes, base_prior, scored: bool, want, r, single, out) -> None:
     """One warning per degenerate case of the first weight vector, saying what is NaN.
 
@@ -173,22 +196,8 @@ class ClassificationEvaluator:
         self.has_proba = proba is not None
         binary = self.n_classes == 2
         if proba is not None:
-            # In place, with one row-length temporary: at 10^7 rows every copy is 80 MB.
-            p_true = np.take_along_axis(proba, codes[:, None], axis=1)[:, 0]
-            # sum_k p_k^2 - 2 p_true + 1, column by column (einsum over a short inner axis is
-            # slower).
-            brier, tmp = np.square(proba[:, 0]), np.empty_like(p_true)
-            for j in range(1, self.n_classes):
-                brier += np.square(proba[:, j], out=tmp)
-            brier -= np.multiply(p_true, 2.0, out=tmp)
-            brier += 1.0
-            del tmp
-            self._brier_row = brier
-            np.clip(p_true, _EPS, 1 - _EPS, out=p_true)
-            self._log_loss_row = np.negative(np.log(p_true, out=p_true), out=p_true)
+            self._log_loss_row, self._brier_row, pred = row_losses(proba, codes)
             score = proba[:, 1] if binary else proba
-            # The predicted class is the first of the largest probabilities, as np.argmax.
-            pred = (proba[:, 1] > proba[:, 0]).astype(np.int8) if binary else np.argmax(proba, 1)
         self.pred = pred
         # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
         # Binary problems need the positive class only (class 0 is its mirror image).

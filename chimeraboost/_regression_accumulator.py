@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._accumulators import (
-    _EPS,
     _check_mergeable,
     _chunk_weights,
     _exponent,
@@ -31,6 +30,8 @@ from ._validation import (
 )
 
 __all__ = ["RegressionAccumulator"]
+
+_EPS = np.finfo(np.float64).eps
 
 
 class _ValueSummary:
