@@ -120,7 +120,7 @@ class _ScoreSummary:
 
     def merge(self, other: _ScoreSummary, shift: int) -> None:
         """Add ``other``'s sums, multiplied by ``2 ** shift``."""
-        theirs = np.ldexp(other.sums, np.array([shift, shift, 2 * shift])[:, None])
+        theirs = self._scaled(other.sums, shift)
         if self.values is not None and other.values is not None:
             union = np.union1d(self.values, other.values)
             if union.shape[0] <= self.cap:
@@ -131,7 +131,12 @@ class _ScoreSummary:
         self.sums += theirs if other.values is None else self._binned(other.values, theirs)
 
     def scale(self, shift: int) -> None:
-        self.sums = np.ldexp(self.sums, np.array([shift, shift, 2 * shift])[:, None])
+        self.sums = self._scaled(self.sums, shift)
+
+    @staticmethod
+    def _scaled(sums, shift: int) -> np.ndarray:
+        """Sums times ``2 ** shift``: weights once, squared weights twice."""
+        return np.ldexp(sums, np.array([shift, shift, 2 * shift])[:, None])
 
     def groups(self):
         """(values, events, totals, non-events) of the non-empty groups, ascending."""
