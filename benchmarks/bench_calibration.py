@@ -82,7 +82,7 @@ def scalar_mle(raw, codes):
 def scalar_map(sd_down, sd_up, lower=np.log(1 / 50)):
     """Temperature with a normal prior on log T, sd ``sd_down`` below 0 and ``sd_up`` above."""
     def fit(raw, codes):
-        from chimeraboost import _boosting as B
+        from chimeraboost.estimators import _boosting as B
 
         if B.all_correct(raw, codes):
             return lambda r: r
@@ -100,7 +100,7 @@ def vector_scaling(raw, codes, sd=0.5, soften_only=False, bias=True):
     """One scale (and one bias) per class, normal prior (sd) on log-scale and bias."""
     if raw.ndim == 1:
         return None
-    from chimeraboost import _boosting as B
+    from chimeraboost.estimators import _boosting as B
 
     if soften_only and B.all_correct(raw, codes):
         return lambda r: r
@@ -128,7 +128,7 @@ STRATEGIES = {
 def run(tables, seeds, strategies, log):
     from sklearn.model_selection import train_test_split
 
-    from chimeraboost import _boosting as B
+    from chimeraboost.estimators import _boosting as B
     from chimeraboost.estimators import ChimeraBoostClassifier
 
     rows = []

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import expit, softmax
 
-from chimeraboost._facts import is_loss as _is_loss
+from chimeraboost._shared.facts import is_loss as _is_loss
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))  # targets.py, bench_calibration.py

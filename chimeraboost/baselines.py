@@ -37,8 +37,8 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.multiclass import type_of_target
 
-from ._progress import counting
-from ._validation import (
+from ._shared.progress import counting
+from ._shared.validation import (
     _is_sparse,
     as_1d,
     categorical_columns,

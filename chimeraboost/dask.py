@@ -44,7 +44,7 @@ import copy
 import numpy as np
 
 from . import metrics as _metrics
-from ._validation import (
+from ._shared.validation import (
     check_1d_shape,
     check_aligned,
     check_classes,

@@ -29,7 +29,7 @@ that lacks a class the model knows then misaligns the probability columns (sciki
 numbers themselves are computed by :mod:`chimeraboost.metrics` -- one definition per number.
 
 scikit-learn has no public registry of scoring strings. Everything that touches its internals
-sits in the private module ``chimeraboost._sklearn_scoring``; if a future scikit-learn moves
+sits in the private module ``chimeraboost._shared.sklearn_scoring``; if a future scikit-learn moves
 them, ``register()`` warns instead of crashing, the scorer objects keep working (weights still
 routed), and ``tests/test_scorers.py::test_sklearn_internals_are_where_we_expect`` says what
 moved.
@@ -44,9 +44,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import metrics
-from ._sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
-from ._facts import is_loss
-from ._validation import (
+from ._shared.sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
+from ._shared.facts import is_loss
+from ._shared.validation import (
     as_1d,
     binary_target,
     check_classes,

@@ -19,7 +19,6 @@ import pytest
 
 import chimeraboost
 from chimeraboost import (
-    _classification,
     compare,
     estimators,
     metrics,
@@ -27,6 +26,7 @@ from chimeraboost import (
     resampling,
     scorers,
 )
+from chimeraboost.metrics import _classification
 
 ROOT = Path(chimeraboost.__file__).resolve().parents[1]
 
@@ -35,7 +35,7 @@ ROOT = Path(chimeraboost.__file__).resolve().parents[1]
 PUBLIC = {
     # 13 + 1: classification_evaluator's example moved with it to _classification.
     "chimeraboost.metrics": (metrics, 13),
-    "chimeraboost._classification": (_classification, 1),
+    "chimeraboost.metrics._classification": (_classification, 1),
     "chimeraboost.quantile_metrics": (quantile_metrics, 8),
     "chimeraboost.scorers": (scorers, 4),
     "chimeraboost.compare": (compare, 1),

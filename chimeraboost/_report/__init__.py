@@ -27,10 +27,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import metrics, quantile_metrics, resampling
-from ._facts import ABOUT_THE_ROWS, is_loss
-from ._progress import working
-from ._format import (
+from .. import metrics, quantile_metrics, resampling
+from .._shared.facts import ABOUT_THE_ROWS, is_loss
+from .._shared.progress import working
+from .._shared.format import (
     NA,
     NO_PROBA,
     Col,
@@ -43,7 +43,7 @@ from ._format import (
     report_lines,
     table,
 )
-from ._validation import (
+from .._shared.validation import (
     as_1d,
     check_features,
     check_fitted,
@@ -656,7 +656,7 @@ class Report(Mapping):
         See :mod:`chimeraboost.plotting`. Needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """
-        from .plotting import plot_report  # plotting draws reports; reports never import it
+        from ..plotting import plot_report  # plotting draws reports; reports never import it
 
         return plot_report(self, n_boot=n_boot, random_state=random_state)
 

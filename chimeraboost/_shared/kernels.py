@@ -8,7 +8,7 @@ weight vector and every metric that needs it (ROC-AUC, average precision, recall
 isotonic recalibration of the CORP decomposition).
 
 The curves of one binary score for many weight vectors (``BinaryCurves``,
-``BinaryRocAuc``) are in :mod:`chimeraboost._curves`, built on the pieces here.
+``BinaryRocAuc``) are in :mod:`chimeraboost.metrics._curves`, built on the pieces here.
 
 This module is private: ``metrics`` builds its public numbers from it; ``resampling``
 reaches it through ``metrics``, and takes from it only the :class:`Workspace` that keeps a

@@ -1,7 +1,7 @@
 """Checks of quantile forecasts: the levels, and a prediction matrix with one column per level.
 
 Used by :mod:`chimeraboost.quantile_metrics` and the quantile regressor; the row checks they
-build on are in :mod:`chimeraboost._validation`. Every failure is a ``ValueError`` or
+build on are in :mod:`chimeraboost._shared.validation`. Every failure is a ``ValueError`` or
 ``TypeError`` naming the argument.
 """
 
@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from ._validation import _to_numpy, check_numeric_1d, finite_float
+from .validation import _to_numpy, check_numeric_1d, finite_float
 
 __all__ = ["check_quantile_levels", "check_quantile_pred"]
 

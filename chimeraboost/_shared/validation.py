@@ -3,7 +3,7 @@
 Every public function of chimeraboost calls these helpers first, so a bad input is reported
 with the name of the argument, what was wrong and what was expected -- never as a numpy
 traceback from deep inside a kernel. Messages are built in a variable, then raised. The
-checks of quantile forecasts, built on these, are in :mod:`chimeraboost._quantile_checks`.
+checks of quantile forecasts, built on these, are in :mod:`chimeraboost._shared.quantile_checks`.
 
 Accepted containers: lists, numpy arrays, pandas / polars Series and DataFrames (anything
 ``numpy.asarray`` understands). Labels may be strings.
@@ -16,15 +16,15 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ._estimator_checks import (  # noqa: F401 - re-exported: one place to import checks from
+from .estimator_checks import (  # noqa: F401 - re-exported: one place to import checks from
     check_features,
     check_fitted,
     estimator_family,
     final_estimator,
     quantile_levels,
 )
-from .exceptions import DegenerateMetricWarning
-from .exceptions import warn as _warn
+from ..exceptions import DegenerateMetricWarning
+from ..exceptions import warn as _warn
 
 __all__ = [
     "plain",

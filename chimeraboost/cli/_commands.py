@@ -1,6 +1,6 @@
 """What the command line computes on a file of predictions: ``report FILE`` and ``table FILE``.
 
-Questions answered here (:mod:`chimeraboost.__main__` parses the arguments and prints):
+Questions answered here (:mod:`chimeraboost.cli._main` parses the arguments and prints):
 
 - Is the system that wrote this column any good? :func:`file_report` -- the column is read
   by :func:`read_kind` (probabilities, scores, a 0/1 rule or predictions) and scored by
@@ -10,7 +10,7 @@ Questions answered here (:mod:`chimeraboost.__main__` parses the arguments and p
 - How do several systems' columns compare on the same rows? :func:`file_table` --
   :func:`chimeraboost.compare.holdout_table` with each column as an array.
 - The same report of a file too large for memory? :func:`stream_report` -- the file is read
-  a chunk of rows at a time (:func:`chimeraboost._files.iter_columns`) into the mergeable
+  a chunk of rows at a time (:func:`chimeraboost.cli._files.iter_columns`) into the mergeable
   accumulators of :mod:`chimeraboost.metrics`; memory holds one chunk, whatever the file's
   size. Bootstrap intervals, the paired bootstrap, DeLong's test and recall@k need every row
   at once and are not computed; ROC AUC, PR AUC and the calibration terms come from the
@@ -32,11 +32,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from . import _files
-from .compare import holdout_table
-from ._facts import ABOUT_THE_ROWS
-from ._format import Col, table
-from ._progress import working
-from ._report import Report, report
+from ..compare import holdout_table
+from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.format import Col, table
+from .._shared.progress import working
+from .._report import Report, report
 
 __all__ = ["file_report", "file_table", "read_kind", "stream_report", "streams", "to_json"]
 
@@ -318,7 +318,7 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
     report's; ROC AUC, PR AUC, MCB and DSC (and a regression's median-based numbers) come
     from the accumulator's score grid, within its stated error.
     """
-    from .metrics import ClassificationAccumulator, RegressionAccumulator
+    from ..metrics import ClassificationAccumulator, RegressionAccumulator
 
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) \
             or not 1 <= chunk_rows <= MAX_CHUNK_ROWS:

@@ -9,7 +9,7 @@ Which command answers which question:
 - How do several systems (models, rules) compare on the same rows? ``table FILE --target COL
   --score COL --score COL ...``.
 
-The numbers come from :mod:`chimeraboost._cli` (the library's report and holdout table on the
+The numbers come from ``chimeraboost.cli._commands`` (the library's report and holdout table on the
 file's columns); this module parses arguments, prints, and turns bad input into one line on
 stderr and exit status 2.
 """
@@ -35,8 +35,8 @@ def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from . import ChimeraBoostClassifier, ChimeraBoostRegressor, baselines, compare, report
-    from ._format import Col, table
+    from .. import ChimeraBoostClassifier, ChimeraBoostRegressor, baselines, compare, report
+    from .._shared.format import Col, table
 
     def show(text):
         print(text, file=out)
@@ -168,7 +168,9 @@ def _rows(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of rows such as 100000, got "
                                          f"{text!r}") from None
-    from ._cli import MAX_CHUNK_ROWS  # noqa: PLC0415 - the package loads only when a command runs
+    from ._commands import (  # noqa: PLC0415 - the package loads only when a command runs
+        MAX_CHUNK_ROWS,
+    )
 
     if not 1 <= value <= MAX_CHUNK_ROWS:
         raise argparse.ArgumentTypeError(f"expected from 1 to {MAX_CHUNK_ROWS:,} rows "
@@ -191,7 +193,7 @@ def _common(p, n_boot_help):
 
 
 def _parser():
-    from . import __version__
+    from .. import __version__
 
     parser = argparse.ArgumentParser(
         prog="chimeraboost", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -256,7 +258,7 @@ def _parser():
 
 
 def _run_report(args, out):
-    from ._cli import CHUNK_ROWS, file_report, streams, to_json
+    from ._commands import CHUNK_ROWS, file_report, streams, to_json
 
     if args.chunk_rows is not None and args.in_memory:
         msg = "--chunk-rows reads the file in chunks; it cannot go with --in-memory."
@@ -280,8 +282,8 @@ def _run_report(args, out):
 
 
 def _run_streamed(args, out, chunk_rows):
-    from ._cli import stream_report, streamed_json, streamed_lines
-    from ._progress import working
+    from ._commands import stream_report, streamed_json, streamed_lines
+    from .._shared.progress import working
 
     if args.k is not None:
         msg = ("--k (recall@k) ranks every row at once; a streamed report cannot give it. "
@@ -299,7 +301,7 @@ def _run_streamed(args, out, chunk_rows):
 
 
 def _run_table(args, out):
-    from ._cli import file_table, plain
+    from ._commands import file_table, plain
 
     t = file_table(args.file, target=args.target, scores=args.score, baseline=args.baseline,
                    primary=args.primary, split=args.split, weight=args.weight,
@@ -358,6 +360,3 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"chimeraboost: {category.__name__}: {_one_line(message)}",
           file=sys.stderr if file is None else file)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -70,8 +70,8 @@ from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
 from ._rules import GuardrailResult, one_se_refit
 from ._compare_holdout import MIN_ROWS_DECISION, HoldoutComparison, compare_holdout
 from ._holdout_table import HoldoutTable, holdout_table
-from ._format import EMPTY, Col, fmt_p, html_table, percent, table
-from ._progress import counting
+from .._shared.format import EMPTY, Col, fmt_p, html_table, percent, table
+from .._shared.progress import counting
 from ._paired_tests import (
     BayesianTTestResult,
     CorrectedTTestResult,
@@ -84,7 +84,7 @@ from ._paired_tests import (
     posterior_from_moments,
     ttest_from_moments,
 )
-from ._validation import (
+from .._shared.validation import (
     as_1d,
     check_baseline_name,
     check_level,
@@ -95,9 +95,9 @@ from ._validation import (
     quantile_levels,
     warn_degenerate,
 )
-from .metrics import regression_report
-from .quantile_metrics import crps_skill
-from .resampling import ConfidenceInterval
+from ..metrics import regression_report
+from ..quantile_metrics import crps_skill
+from ..resampling import ConfidenceInterval
 
 __all__ = [
     "CorrectedTTestResult",

@@ -42,9 +42,9 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from ._format import Col, fmt, fmt_p, table
+from .._shared.format import Col, fmt, fmt_p, table
 from ._paired_tests import holm
-from ._validation import (
+from .._shared.validation import (
     _is_missing_value,
     check_level,
     check_positive_int,
@@ -52,8 +52,8 @@ from ._validation import (
     warn_degenerate,
     to_numpy,
 )
-from .exceptions import LowPowerWarning
-from .exceptions import warn as _warn
+from ..exceptions import LowPowerWarning
+from ..exceptions import warn as _warn
 
 __all__ = ["DatasetComparison", "FriedmanResult", "PairwiseResult", "compare_datasets",
            "nemenyi_q"]

@@ -12,12 +12,12 @@ import math
 
 import numpy as np
 
-from . import _facts
-from ._facts import is_loss
-from ._format import fmt, fmt_p, percent
-from ._report import distinct_names, report
+from .._shared import facts as _facts
+from .._shared.facts import is_loss
+from .._shared.format import fmt, fmt_p, percent
+from .._report import distinct_names, report
 from ._rules import EQUIVALENT, KEEP, REPLACE
-from ._validation import (
+from .._shared.validation import (
     check_fitted,
     check_level,
     check_positive_int,
@@ -25,7 +25,7 @@ from ._validation import (
     check_rows,
     estimator_family,
 )
-from .resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
+from ..resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
 

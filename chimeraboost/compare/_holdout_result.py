@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 
-from . import resampling
-from ._facts import FACTS, is_loss
-from ._format import EMPTY, NA, Col, count, fmt, html_table, percent, table
-from ._validation import import_pandas
+from .. import resampling
+from .._shared.facts import FACTS, is_loss
+from .._shared.format import EMPTY, NA, Col, count, fmt, html_table, percent, table
+from .._shared.validation import import_pandas
 
 __all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "interval", "orient"]
 

@@ -26,11 +26,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import metrics as _metrics
-from . import resampling
-from ._facts import ABOUT_THE_ROWS, FACTS
-from ._report import score_estimator
-from ._validation import (
+from .. import metrics as _metrics
+from .. import resampling
+from .._shared.facts import ABOUT_THE_ROWS, FACTS
+from .._report import score_estimator
+from .._shared.validation import (
     as_1d,
     check_aligned,
     check_baseline_name,
@@ -48,7 +48,7 @@ from ._validation import (
     to_numpy,
 )
 from ._holdout_result import NEEDS_PROBA, HoldoutTable
-from .exceptions import FewResamplesWarning
+from ..exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
 

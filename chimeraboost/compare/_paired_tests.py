@@ -29,14 +29,14 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from ._validation import (
+from .._shared.validation import (
     check_level,
     check_real,
     check_numeric_1d,
     check_pvalues,
     warn_degenerate,
 )
-from .resampling import ConfidenceInterval
+from ..resampling import ConfidenceInterval
 
 __all__ = [
     "CorrectedTTestResult",

@@ -50,16 +50,16 @@ from sklearn.utils.validation import (
 from threadpoolctl import ThreadpoolController
 
 from . import _boosting as B
-from .metrics import regression_report
-from .quantile_metrics import crps_skill
-from ._quantile_checks import check_quantile_levels
-from ._validation import (
+from ..metrics import regression_report
+from ..quantile_metrics import crps_skill
+from .._shared.quantile_checks import check_quantile_levels
+from .._shared.validation import (
     check_aligned,
     check_level,
     check_positive_int,
     check_sample_weight,
 )
-from ._report import ReportMixin
+from .._report import ReportMixin
 
 __all__ = ["ChimeraBoostRegressor", "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor"]
 

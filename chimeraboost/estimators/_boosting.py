@@ -24,7 +24,7 @@ from scipy.special import expit, log_expit, logsumexp, softmax
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_array
 
-from ._validation import categorical_columns
+from .._shared.validation import categorical_columns
 
 # Speed/accuracy presets. Lower learning rates need more iterations and more patience before
 # early stopping gives up; quality 3 is tuned to cost about what HistGradientBoosting's

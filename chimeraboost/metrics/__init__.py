@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _kernels
+from .._shared import kernels as _kernels
 from ._accumulators import ClassificationAccumulator
 from ._regression_accumulator import RegressionAccumulator
-from ._format import format_report
-from ._kernels import replicate_weights as _weights
+from .._shared.format import format_report
+from .._shared.kernels import replicate_weights as _weights
 from ._classification import (
     ClassificationEvaluator,
     as_prior,
@@ -50,7 +50,7 @@ from ._classification import (
 )
 from ._regression import RegressionEvaluator, regression_evaluator, regression_report
 from ._reliability import ReliabilityCurve, reliability_curve
-from ._validation import (
+from .._shared.validation import (
     binary_target,
     check_aligned,
     check_classes,

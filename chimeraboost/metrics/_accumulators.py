@@ -4,7 +4,7 @@ Re-exported by :mod:`chimeraboost.metrics`. Questions this module answers:
 
 - My predictions do not fit in memory, or are produced in pieces (per file, per worker, per
   day): what is the report on all the rows? :class:`ClassificationAccumulator`,
-  :class:`RegressionAccumulator` (the latter in :mod:`chimeraboost._regression_accumulator`,
+  :class:`RegressionAccumulator` (the latter in :mod:`chimeraboost.metrics._regression_accumulator`,
   with the scaling and merging rules of this module) (``update`` per chunk, ``merge`` across
   processes, ``report`` at the end: the keys of ``classification_report`` /
   ``regression_report``).
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _kernels
-from .exceptions import warn as _warn
+from .._shared import kernels as _kernels
+from ..exceptions import warn as _warn
 from ._classification import (
     _EVALUATOR_KEYS,
     _baseline_prior,
@@ -32,7 +32,7 @@ from ._classification import (
     warn_cases,
 )
 from ._score_grid import _ScoreSummary
-from ._validation import (
+from .._shared.validation import (
     check_aligned,
     check_classes,
     check_numeric_1d,

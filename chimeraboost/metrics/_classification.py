@@ -15,9 +15,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _curves, _kernels
-from ._kernels import replicate_weights as _weights
-from ._validation import (
+from . import _curves
+from .._shared import kernels as _kernels
+from .._shared.kernels import replicate_weights as _weights
+from .._shared.validation import (
     check_aligned,
     check_classes,
     check_k,

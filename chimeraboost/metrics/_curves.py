@@ -1,7 +1,7 @@
 """ROC and precision-recall curves of one binary score, for one weight vector or many.
 
-Private: :mod:`chimeraboost._classification` builds the ranking numbers and the CORP
-isotonic fit from these two classes, with the shared pieces of :mod:`chimeraboost._kernels`
+Private: :mod:`chimeraboost.metrics._classification` builds the ranking numbers and the CORP
+isotonic fit from these two classes, with the shared pieces of :mod:`chimeraboost._shared.kernels`
 (the buffers of a bootstrap, row-wise dot products, the near-tie rule). The questions:
 
 - What is the ROC-AUC of one score for ``B`` weight vectors, fast? :class:`BinaryRocAuc`.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from ._kernels import (
+from .._shared.kernels import (
     ISOTONIC_TIE_EPS,
     Workspace,
     fraction,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import replicate_weights, weighted_quantiles
-from ._validation import (
+from .._shared.kernels import replicate_weights, weighted_quantiles
+from .._shared.validation import (
     check_aligned,
     check_numeric_1d,
     check_same_length,

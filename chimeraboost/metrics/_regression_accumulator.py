@@ -1,7 +1,7 @@
 """Regression metrics over chunks: :class:`RegressionAccumulator`.
 
 Re-exported by :mod:`chimeraboost.metrics`; the classification twin, and the scaling and
-merging rules both share, are in :mod:`chimeraboost._accumulators`. Questions answered here:
+merging rules both share, are in :mod:`chimeraboost.metrics._accumulators`. Questions answered here:
 
 - What is the regression report of rows that arrive in pieces? :class:`RegressionAccumulator`
   (``update`` per chunk, ``merge`` across processes, ``report`` at the end).
@@ -19,9 +19,9 @@ from ._accumulators import (
     _Pickled,
     _rows,
 )
-from ._kernels import weighted_quantiles
+from .._shared.kernels import weighted_quantiles
 from ._regression import finish
-from ._validation import (
+from .._shared.validation import (
     check_aligned,
     check_numeric_1d,
     check_positive_int,

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from . import _kernels
-from ._validation import (
+from .._shared import kernels as _kernels
+from .._shared.validation import (
     check_aligned,
     check_classes,
     check_level,

@@ -1,6 +1,6 @@
 """The scores of one class column, summarised for ranking and calibration over chunks.
 
-Private to the accumulators (:mod:`chimeraboost._accumulators`). The question answered here:
+Private to the accumulators (:mod:`chimeraboost.metrics._accumulators`). The question answered here:
 what must be kept of a chunk's scores so that ROC AUC, average precision and the CORP
 decomposition of all chunks can be computed later, in memory that does not grow with the
 rows? :class:`_ScoreSummary` -- the weight of the events and non-events per distinct score
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _kernels
+from .._shared import kernels as _kernels
 
 # The score grid spans logit(p) in [-20, 20] (p from 2e-9 to 1 - 2e-9); the first and last bins
 # also take everything beyond. Uniform in the logit, so that a rare-event score near 0 and a

@@ -32,10 +32,10 @@ import html
 
 import numpy as np
 
-from . import metrics as _metrics
-from . import resampling as _resampling
-from ._format import Col, fmt, html_table, percent, rates, table
-from ._validation import (
+from .. import metrics as _metrics
+from .. import resampling as _resampling
+from .._shared.format import Col, fmt, html_table, percent, rates, table
+from .._shared.validation import (
     as_1d,
     check_aligned,
     check_classes,
@@ -609,6 +609,6 @@ class SkillOverTime:
             panel (``ax.twinx()``), dotted grey. Needs matplotlib
             (``pip install "chimeraboost[plot]"``).
         """
-        from ._plot_monitor import plot_skill_over_time
+        from ._plot import plot_skill_over_time
 
         return plot_skill_over_time(self, ax)

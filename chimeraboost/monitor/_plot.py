@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._format import percent
+from .._shared.format import percent
 
 _SKILL_KEY = {"classification": "log_loss_skill", "regression": "r2"}
 

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import metrics
-from ._validation import check_classes
+from .. import metrics
+from .._shared.validation import check_classes
 
 __all__ = [
     "reliability_diagram",
@@ -464,7 +464,7 @@ def plot_report(report, *, n_boot=200, random_state=None):
             roc_curve(y, models, classes=classes, sample_weight=w, ax=axes[1])
             pr_curve(y, models, classes=classes, sample_weight=w, ax=axes[2])
         return axes
-    from ._plot_regression import predicted_vs_observed, residuals
+    from ._regression import predicted_vs_observed, residuals
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 5), layout="constrained")
     predicted_vs_observed(scored["y"], scored["pred"], report["r2"], report.estimator_name,

@@ -45,10 +45,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._format import Col, fmt, table
-from ._kernels import fraction, replicate_weights, weighted_quantiles
-from ._quantile_checks import check_quantile_levels, check_quantile_pred
-from ._validation import (
+from .._shared.format import Col, fmt, table
+from .._shared.kernels import fraction, replicate_weights, weighted_quantiles
+from .._shared.quantile_checks import check_quantile_levels, check_quantile_pred
+from .._shared.validation import (
     check_aligned,
     check_numeric_1d,
     check_same_length,

@@ -42,9 +42,9 @@ from typing import NamedTuple
 import numpy as np
 from scipy.stats import norm, rankdata
 
-from . import _kernels
-from . import metrics as _metrics
-from ._validation import (
+from .._shared import kernels as _kernels
+from .. import metrics as _metrics
+from .._shared.validation import (
     as_1d,
     binary_target,
     check_aligned,
@@ -55,8 +55,8 @@ from ._validation import (
     check_same_length,
     warn_degenerate,
 )
-from .exceptions import FewResamplesWarning
-from .exceptions import warn as _warn
+from ..exceptions import FewResamplesWarning
+from ..exceptions import warn as _warn
 
 __all__ = [
     "MIN_RESAMPLES_DECISION",

@@ -11,9 +11,9 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import train_test_split
 
 from chimeraboost import ChimeraBoostClassifier, metrics
-from chimeraboost.__main__ import demo, main
+from chimeraboost.cli._main import demo, main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _readme_commands():

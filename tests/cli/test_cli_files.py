@@ -11,9 +11,10 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
-from chimeraboost import __version__, _files, compare, metrics
-from chimeraboost._progress import counting, working
-from chimeraboost.__main__ import main
+from chimeraboost import __version__, compare, metrics
+from chimeraboost.cli import _files
+from chimeraboost._shared.progress import counting, working
+from chimeraboost.cli._main import main
 
 N_TRAIN, N_TEST = 300, 200
 
@@ -284,7 +285,7 @@ def test_docs_cli_page_shows_real_output(capsys, tmp_path, monkeypatch):
     import shlex
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
     script = re.search(r"```python\n(.*?)\n```", page, flags=re.S).group(1)
     (tmp_path / "make_holdout.py").write_text(script)
     monkeypatch.chdir(tmp_path)

@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import log_loss as sk_log_loss
 
-from chimeraboost import _cli, metrics
+from chimeraboost import metrics
+from chimeraboost.cli import _commands as _cli
 from chimeraboost.exceptions import DegenerateMetricWarning
-from chimeraboost.__main__ import main
+from chimeraboost.cli._main import main
 
 N = 200
 CHUNK = "7"  # rows per chunk: 29 chunks of 200 rows, the last one short
@@ -436,7 +437,7 @@ def test_parquet_missing_value_in_a_later_batch(capsys, tmp_path):
 # start at the size of the pytest process the child was forked from.
 MEMORY_SCRIPT = textwrap.dedent("""
     import sys
-    from chimeraboost.__main__ import main
+    from chimeraboost.cli._main import main
 
     def peak_kb():
         with open("/proc/self/status") as f:

@@ -22,7 +22,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-from chimeraboost import _paired_tests, compare, resampling
+from chimeraboost import compare, resampling
+from chimeraboost.compare import _paired_tests
 from chimeraboost.exceptions import DegenerateMetricWarning
 from chimeraboost import report
 

@@ -14,7 +14,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from chimeraboost import _boosting
+from chimeraboost.estimators import _boosting
 from chimeraboost.estimators import (
     ChimeraBoostClassifier,
     ChimeraBoostQuantileRegressor,

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 from sklearn.isotonic import IsotonicRegression
 
-import chimeraboost._format
-import chimeraboost._regression
+import chimeraboost._shared.format
+import chimeraboost.metrics._regression
 from chimeraboost import metrics
 from chimeraboost.exceptions import DegenerateMetricWarning
 
@@ -492,7 +492,7 @@ def test_ranking_report_decision_function_equals_sklearn():
 
 
 @pytest.mark.parametrize(
-    "module", [metrics, chimeraboost._regression, chimeraboost._format], ids=lambda m: m.__name__
+    "module", [metrics, chimeraboost.metrics._regression, chimeraboost._shared.format], ids=lambda m: m.__name__
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module)

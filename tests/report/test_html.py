@@ -10,7 +10,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 
 from chimeraboost import compare, report
-from chimeraboost._format import Col, fmt, html_table
+from chimeraboost._shared.format import Col, fmt, html_table
 
 
 class _Page(HTMLParser):

@@ -20,7 +20,7 @@ from sklearn.utils.estimator_checks import check_estimator
 from threadpoolctl import threadpool_limits
 
 from chimeraboost import metrics, quantile_metrics, resampling
-from chimeraboost._format import NO_PROBA
+from chimeraboost._shared.format import NO_PROBA
 from chimeraboost.estimators import ChimeraBoostClassifier, ChimeraBoostQuantileRegressor
 from chimeraboost import Report, ReportMixin, report
 
@@ -414,7 +414,7 @@ def test_report_progress_shows_on_a_terminal_only(monkeypatch, capsys):
     import io
     import sys
 
-    from chimeraboost import _progress
+    from chimeraboost._shared import progress as _progress
 
     X, y = make_classification(n_samples=300, random_state=0)
     model = LogisticRegression().fit(X, y)

@@ -47,7 +47,8 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
 import chimeraboost
-from chimeraboost import _sklearn_scoring, metrics, report, scorers
+from chimeraboost import metrics, report, scorers
+from chimeraboost._shared import sklearn_scoring as _sklearn_scoring
 from chimeraboost.exceptions import DegenerateMetricWarning
 
 NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
@@ -247,7 +248,8 @@ _FALLBACK_SCRIPT = textwrap.dedent(
     with pytest.MonkeyPatch.context() as mp:
         mp.delattr(_scorer, "_BaseScorer")
         import chimeraboost
-    from chimeraboost import _sklearn_scoring, scorers
+        from chimeraboost import scorers
+        from chimeraboost._shared import sklearn_scoring as _sklearn_scoring
 
     assert _sklearn_scoring.ScorerBase is _sklearn_scoring.FallbackScorerBase
     assert not isinstance(scorers.brier_skill_scorer, _scorer._BaseScorer)

@@ -21,7 +21,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from chimeraboost import ReportMixin, compare, metrics, quantile_metrics, report
-from chimeraboost._format import NA, Col, count, fmt, fmt_p, table
+from chimeraboost._shared.format import NA, Col, count, fmt, fmt_p, table
 from chimeraboost._report import Report
 from chimeraboost.compare import ChallengerResult, ComparisonResult, HoldoutComparison
 from chimeraboost.resampling import ConfidenceInterval, DeLongResult
@@ -392,7 +392,7 @@ def test_report_mixin_takes_the_same_name_keywords():
 
 def test_docs_report_sample_is_what_the_code_prints(capsys):
     # docs/report.md shows the output of its first example; run it and compare, line by line.
-    text = (Path(__file__).resolve().parents[1] / "docs" / "report.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "report.md").read_text()
     section = text.split("## A report with intervals, against the training prior")[1]
     code = re.search(r"```python\n(.*?)\n```", section, flags=re.S).group(1)
     shown = re.search(r"```text\n(.*?)\n```", section, flags=re.S).group(1)

@@ -7,7 +7,8 @@ import pytest
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from chimeraboost import _curves, _kernels
+from chimeraboost.metrics import _curves
+from chimeraboost._shared import kernels as _kernels
 
 
 def _grouped(score, event, W):

@@ -1,0 +1,14 @@
+"""What every layer of chimeraboost shares, private to the package.
+
+- ``validation`` (with ``estimator_checks`` and ``quantile_checks``): every check of an argument,
+  in one place, each error naming the argument, what was wrong and what was expected.
+- ``facts``: the one table of facts about every number (loss or score, about the rows or the
+  model, its label).
+- ``kernels``: the numerical kernels every number is computed with; each takes weights of shape
+  ``(B, n)``, so a bootstrap replicate is one more weight vector.
+- ``format``: numbers, tables and HTML as the reports print them.
+- ``progress``: the progress line of long runs.
+- ``sklearn_scoring``: the one place that touches scikit-learn's private scorer machinery.
+
+Modules of the public packages import from here and from each other's public names only.
+"""
