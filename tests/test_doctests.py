@@ -8,8 +8,10 @@ checks that pytest, with the project's own configuration, collects each of them.
 """
 
 import doctest
+import importlib
 import inspect
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -46,10 +48,16 @@ PUBLIC = {
 
 
 def _doctests(obj):
-    """The docstrings of ``obj`` (a module: those of what it defines) that hold examples,
-    named as pytest names them (``chimeraboost._report.report``)."""
+    """The docstrings of ``obj`` (a module: those of what it defines; a package: those of its
+    modules too) that hold examples, named as pytest names them
+    (``chimeraboost._report.report``)."""
     name = None if inspect.ismodule(obj) else f"{obj.__module__}.{obj.__qualname__}"
-    return [test for test in doctest.DocTestFinder().find(obj, name) if test.examples]
+    found = [test for test in doctest.DocTestFinder().find(obj, name) if test.examples]
+    if inspect.ismodule(obj) and hasattr(obj, "__path__"):
+        for info in pkgutil.walk_packages(obj.__path__, obj.__name__ + "."):
+            module = importlib.import_module(info.name)
+            found += [test for test in doctest.DocTestFinder().find(module) if test.examples]
+    return found
 
 
 @pytest.mark.parametrize("name", list(PUBLIC))
@@ -62,7 +70,9 @@ def test_public_modules_have_examples(name):
 def _own_public_functions(module):
     for name in module.__all__:
         obj = getattr(module, name)
-        if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+        # Defined in the module or, for a package, in one of its modules.
+        if inspect.isfunction(obj) and (obj.__module__ == module.__name__
+                                        or obj.__module__.startswith(module.__name__ + ".")):
             yield name, obj
 
 
