@@ -55,13 +55,13 @@ def small_tables():
 
 
 def panel_tables():
-    import run_benchmarks as rb
+    from panel import PANEL, load, subsample
 
     out = {}
-    for spec in rb.PANEL:
+    for spec in PANEL:
         if spec[4] == "classification":
-            X, y = rb.load(*spec)
-            out[spec[0]] = rb.subsample(X, y, 4000, 0, "classification")
+            X, y = load(*spec)
+            out[spec[0]] = subsample(X, y, 4000, 0, "classification")
     return out
 
 

