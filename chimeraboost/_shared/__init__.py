@@ -1,7 +1,8 @@
 """What every layer of chimeraboost shares, private to the package.
 
-- ``validation`` (with ``estimator_checks`` and ``quantile_checks``): every check of an argument,
-  in one place, each error naming the argument, what was wrong and what was expected.
+- ``validation`` (with ``array_checks``, ``proba_checks``, ``param_checks``, ``estimator_checks``
+  and ``quantile_checks``): every check of an argument, imported from one place, each error
+  naming the argument, what was wrong and what was expected.
 - ``facts``: the one table of facts about every number (loss or score, about the rows or the
   model, its label).
 - ``kernels``: the numerical kernels every number is computed with; each takes weights of shape

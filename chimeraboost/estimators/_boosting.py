@@ -9,8 +9,8 @@ Questions answered here, one helper each:
   rows not tell?  -> ``fit_temperature``, ``all_correct``
 - How do raw scores become probabilities?  -> ``scores_to_proba``
 
-The estimators in ``estimators.py`` only orchestrate these pieces; nothing here knows about
-scikit-learn's estimator API beyond ``check_array``.
+The estimators (``_regressor``, ``_classifier``, ``_quantile``, on ``_base``) only orchestrate
+these pieces; nothing here knows about scikit-learn's estimator API beyond ``check_array``.
 """
 
 from __future__ import annotations

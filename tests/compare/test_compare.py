@@ -23,7 +23,7 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from chimeraboost import compare, resampling
-from chimeraboost.compare import _paired_tests
+from chimeraboost.compare import _compare_cv, _paired_tests
 from chimeraboost.exceptions import DegenerateMetricWarning
 from chimeraboost import report
 
@@ -498,7 +498,7 @@ def test_compare_cv_leaves_out_folds_without_a_score():
 def test_docstring_examples():
     import doctest
 
-    for module in (compare, _paired_tests):
+    for module in (_compare_cv, _paired_tests):
         failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert tried >= 1 and failures == 0
 

@@ -614,7 +614,7 @@ def test_n_threads_limits_openmp_during_fit(monkeypatch, clf_data):
     def openmp_threads():
         return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "openmp"]
 
-    monkeypatch.setattr(estimators, "_fit_engine", spy)
+    monkeypatch.setattr("chimeraboost.estimators._base._fit_engine", spy)
     X, y = clf_data
     before = openmp_threads()
     # 2, not 1: the tests may run under OMP_NUM_THREADS=1, so only the limit can show 2.

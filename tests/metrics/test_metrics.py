@@ -1,6 +1,7 @@
 """chimeraboost.metrics against scikit-learn, closed forms and invariants."""
 
 import doctest
+import importlib
 import math
 import warnings
 
@@ -492,11 +493,14 @@ def test_ranking_report_decision_function_equals_sklearn():
 
 
 @pytest.mark.parametrize(
-    "module", [metrics, chimeraboost.metrics._regression, chimeraboost._shared.format], ids=lambda m: m.__name__
+    "module",
+    ["chimeraboost.metrics._proper_scores", "chimeraboost.metrics._calibration",
+     "chimeraboost.metrics._ranking", "chimeraboost.metrics._regression",
+     "chimeraboost._shared.format"],
 )
 def test_docstring_examples(module):
-    result = doctest.testmod(module)
-    assert result.failed == 0
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_polars_and_pyarrow_input_equal_numpy():

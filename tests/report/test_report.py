@@ -428,7 +428,7 @@ def test_report_progress_shows_on_a_terminal_only(monkeypatch, capsys):
     screen = Terminal()
     monkeypatch.setattr(sys, "stderr", screen)
     real = _progress.working
-    monkeypatch.setattr("chimeraboost._report.working",
+    monkeypatch.setattr("chimeraboost._report._compute.working",
                         lambda message: real(message, delay=0.05, interval=0.01))
     slow = resampling.bootstrap
 

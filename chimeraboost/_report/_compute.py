@@ -1,0 +1,163 @@
+"""How good is this fitted model on these rows, against a stated reference, and how sure is it?
+
+:func:`report` scores the model (and a fitted baseline) with ``_scoring``, resamples it with
+:mod:`chimeraboost.resampling` for the intervals and the paired differences, adds DeLong's
+paired ROC-AUC test, and hands the numbers to :class:`Report`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import resampling
+from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.progress import working
+from .._shared.validation import (
+    check_level,
+    check_positive_int,
+    check_rows,
+    check_sample_weight,
+)
+from ._naming import _names
+from ._result import Report, _scalar
+from ._scoring import _check_fitted, _check_same_task, _Scored
+
+__all__ = ["report"]
+
+
+def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
+           random_state=None, k=None, name=None, baseline_name=None) -> Report:
+    """Score a fitted estimator on ``(X, y)`` against a stated reference.
+
+    Parameters
+    ----------
+    estimator : fitted scikit-learn estimator
+        Anything with ``predict``: a classifier, a regressor, a ``Pipeline``, a fitted
+        ``GridSearchCV``, a ``CalibratedClassifierCV``, a ChimeraBoost model. What it is
+        judged on follows from what it offers (see Notes).
+    X : array-like or DataFrame of shape (n, p)
+        Rows to score, as the estimator expects them.
+    y : array-like of shape (n,)
+        True targets (class labels may be strings).
+    baseline : None, array-like of targets, or fitted estimator, default=None
+        What the model is judged against. ``None``: the scored ``y``'s own class prior /
+        mean. Targets (e.g. ``y_train``): their prior / mean, the no-skill forecast the model
+        could have known. A fitted estimator (the incumbent): it is scored on the same rows,
+        and every metric's paired difference ``model - baseline`` goes to
+        :attr:`Report.vs_baseline` with a paired-bootstrap interval at level ``ci`` (0.95 when
+        ``ci`` is None); the skills of both are then measured against the scored ``y``'s prior.
+    sample_weight : array-like of shape (n,), default=None
+    ci : float in (0, 1), default=None
+        Confidence level of the percentile bootstrap intervals in :attr:`Report.ci`
+        (0.95 = 95%). None: no intervals (except for the comparison with a fitted baseline).
+    n_boot : int, default=2000
+        Bootstrap replicates.
+    random_state : None, int or numpy Generator
+        Makes the intervals reproducible.
+    k : int or float, default=None
+        Binary classifiers: also recall and precision among the ``k`` highest-scored rows
+        (a float in (0, 1) is a fraction of the rows).
+    name, baseline_name : str, default=None
+        What to call the model and the baseline in the printed report. None: the class
+        name (``Pipeline(StandardScaler, LogisticRegression)``); when a fitted baseline has
+        the same class name as the model, the parameters in which the two differ are added
+        (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
+        ``baseline_name`` also names baseline targets (``"y_train"``).
+
+    Returns
+    -------
+    Report
+        A read-only mapping of every number (``r["brier_skill"]``); ``print(r)`` shows them.
+
+    Notes
+    -----
+    - ``predict_proba``: the full classification report (:func:`metrics.classification_report`).
+    - ``decision_function`` only: ranking metrics from the scores and threshold metrics from
+      ``predict`` (:func:`metrics.ranking_report`); log loss, Brier and calibration are NaN.
+    - ``predict`` only (a 0/1 rule): threshold metrics, and for binary problems ranking
+      metrics of the rule's decision (flagged rows first, ties shared). No probabilities: NaN
+      log loss and calibration, shown as "n/a".
+    - Regressors: :func:`metrics.regression_report`. Quantile regressors (a ``quantiles`` /
+      ``quantiles_`` attribute and an (n, K) ``predict``): :func:`quantile_metrics.quantile_report`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = LogisticRegression(max_iter=5000).fit(X[:400], y[:400])
+    >>> r = report(model, X[400:], y[400:], baseline=y[:400])
+    >>> r["roc_auc"] > 0.9
+    True
+    """
+    level = None if ci is None else check_level(ci, "ci")
+    n_boot = check_positive_int(n_boot, "n_boot")
+    n = check_rows(X, y, sample_weight)
+    check_sample_weight(sample_weight, n)
+    base_est = baseline if hasattr(baseline, "predict") else None
+    targets = None if base_est is not None else baseline
+    model = _Scored(estimator, X, y, sample_weight, targets, k, "estimator")
+    incumbent = None
+    if base_est is not None:
+        _check_fitted(base_est, "baseline")
+        _check_same_task(model, base_est)
+        incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
+                            classes=getattr(model, "classes", None))
+    model_name, base_name = _names(estimator, baseline, name, baseline_name)
+    ci_dict, dropped, vs = None, {}, None
+    if incumbent is not None:
+        # A status line on a terminal only, and only past 2 s (see _progress): silent in
+        # notebooks, pipes, logs and tests.
+        with working(f"report: {n_boot:,} paired resamples"):
+            paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
+                                                 random_state=random_state)
+        vs = _differences(model.point, incumbent.point, paired, level or 0.95)
+        if level is not None:
+            ci_dict, dropped = _intervals(paired.model, model.point, level)
+    elif level is not None:
+        with working(f"report: {n_boot:,} resamples"):
+            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
+        ci_dict, dropped = _intervals(boot, model.point, level)
+    base_report, delong = None, None
+    if incumbent is not None:
+        base_report = Report(incumbent.point, base_name, incumbent.task, "y")
+        delong = _delong(model, incumbent, y, level or 0.95)
+    out = Report(model.point, model_name, model.task,
+                 "y" if targets is None else base_name or "baseline targets",
+                 ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
+                 vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
+    out._scored = getattr(model, "plot_data", None)
+    return out
+
+
+def _delong(model: _Scored, incumbent: _Scored, y, level):
+    """DeLong's paired ROC-AUC test, model minus baseline, for two binary rankers."""
+    scores = (getattr(model, "binary_score", None), getattr(incumbent, "binary_score", None))
+    if any(s is None for s in scores) or np.isnan(model.point.get("roc_auc", np.nan)):
+        return None  # not binary rankers, or one class only in y
+    return resampling.delong_roc_auc_difference(
+        y, scores[0], scores[1], pos_label=model.classes[1], level=level
+    )
+
+
+def _intervals(boot, point, level):
+    ci, dropped = {}, {}
+    for key, reps in boot.replicates.items():
+        if key in point and _scalar(point[key]) and key not in ("n", "positives"):
+            ci[key], dropped[key] = resampling.percentile_interval(reps, level)
+    return ci, dropped
+
+
+def _differences(model_point, base_point, paired, level) -> dict:
+    out = {}
+    for key, reps in paired.replicates.items():
+        if key in ABOUT_THE_ROWS or not _scalar(model_point.get(key)):
+            continue
+        diff = float(model_point[key]) - float(base_point[key])
+        if math.isnan(diff):
+            continue
+        lo, hi = resampling.percentile_interval(reps, level)[0]
+        out[key] = (diff, lo, hi)
+    return out

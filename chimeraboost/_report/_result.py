@@ -1,0 +1,270 @@
+"""What does a report hold, and how is it read: text, HTML, plain values, a data frame, a plot?
+
+:class:`Report` is the read-only result of :func:`~chimeraboost.report`; it presents numbers
+computed elsewhere and computes none itself.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from .. import quantile_metrics
+from .._shared.facts import ABOUT_THE_ROWS, is_loss
+from .._shared.format import (
+    NA,
+    NO_PROBA,
+    Col,
+    count,
+    fmt,
+    fmt_p,
+    html_table,
+    percent,
+    rates,
+    report_lines,
+    table,
+)
+from .._shared.validation import import_pandas, plain
+
+__all__ = ["Report"]
+
+
+class Report(Mapping):
+    """Every number of one model on one set of rows, read-only, with its reference.
+
+    A mapping from metric names to values (``r["brier_skill"]``, ``dict(r)``); the keys are
+    those of :func:`metrics.classification_report` (also for ranking-only models and rules,
+    with NaN where the model gives no probabilities), :func:`metrics.regression_report` or
+    :func:`quantile_metrics.quantile_report`.
+
+    Attributes
+    ----------
+    estimator_name : str
+    task : {"classification", "ranking", "rule", "regression", "quantile"}
+    ci : dict or None
+        Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, percentile bootstrap
+        at level :attr:`ci_level`, when ``ci`` was set.
+    n_dropped : dict
+        Metric -> replicates left out of its interval because the metric was undefined there.
+    vs_baseline : dict or None
+        With a fitted baseline: metric -> ``(model - baseline, low, high)``, paired bootstrap.
+        Positive favours the model for scores (skills, AUC, accuracy), negative for losses.
+    baseline_report : Report or None
+        The fitted baseline's own report on the same rows.
+    delong_vs_baseline : resampling.DeLongResult or None
+        With a fitted baseline and a binary problem: DeLong's paired test of the ROC-AUC
+        difference, model minus baseline (``estimate``, ``se``, ``low``, ``high``,
+        ``pvalue``), an analytic second opinion next to the bootstrap.
+    """
+
+    def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
+                 ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
+                 baseline_report=None, delong_vs_baseline=None):
+        self._values = {key: _frozen(v) for key, v in values.items()}
+        self.estimator_name, self.task = estimator_name, task
+        self._reference_from = reference_from
+        self.ci, self.ci_level, self.n_boot = ci, ci_level, n_boot
+        self.n_dropped = dict(n_dropped or {})
+        self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
+        self.delong_vs_baseline = delong_vs_baseline
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    # ---- text
+    def reference(self) -> str:
+        """What the model was judged against, in words."""
+        v, src = self._values, self._reference_from
+        if self.task == "quantile":
+            return f"empirical quantiles of {src}"
+        if self.task == "regression":
+            return f"mean of {src} ({fmt(v['baseline_mean'])})"
+        if self.task != "classification":
+            return f"rates of y only ({NO_PROBA})"
+        prior = np.asarray(v["reference_prior"])
+        shown = fmt(prior[1], 3) if prior.size == 2 else rates(prior, v.get("classes"))
+        return f"class prior of {src} ({shown})"
+
+    def header(self) -> str:
+        """Rows scored, positives and base rate, and the reference."""
+        v = self._values
+        parts = [self.estimator_name, f"{v['n']:,} rows scored"]
+        if "positives" in v and np.ndim(v.get("base_rate")) == 0:
+            parts.append(f"{count(v['positives'])} positives (base rate {fmt(v['base_rate'], 3)})")
+        elif "base_rate" in v:
+            parts.append(f"class rates {rates(v['base_rate'], v.get('classes'))}")
+        parts.append(f"judged against: {self.reference()}")
+        return " · ".join(parts)
+
+    def headline(self) -> str:
+        """The four-number line: the loss, the base rate (and the baseline's prior or mean when
+        it is another number), the reference loss and the skill."""
+        if self.task == "quantile":
+            return quantile_metrics.format_report(self._values).splitlines()[1]
+        return report_lines(self._values, header=False)[0]
+
+    def __str__(self) -> str:
+        if self.task == "quantile":
+            text = quantile_metrics.format_report(self._values, title="Quantile forecast")
+        else:
+            text = "\n".join(report_lines(self._values, header=False))
+        lines = [self.header(), "", text]
+        if self.ci:
+            lines += ["", *self._ci_lines()]
+        if self.vs_baseline is not None:
+            lines += ["", *self._vs_lines()]
+        return "\n".join(lines)
+
+    def _ci_lines(self) -> list[str]:
+        rows, dropped = [], False
+        for key, (lo, hi) in self.ci.items():
+            if key in ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
+                continue
+            if math.isnan(float(self._values[key])):
+                continue
+            left_out = int(self.n_dropped.get(key) or 0)
+            dropped = dropped or left_out > 0
+            rows.append([key, self._values[key], lo, hi, left_out])
+        columns = [Col("metric", None), Col("value"), Col("low"), Col("high")]
+        if dropped:  # the count column only when some resample was left out
+            columns.append(Col("left out"))
+        else:
+            rows = [row[:4] for row in rows]
+        out = [f"{percent(self.ci_level)} bootstrap intervals (percentile; {self.n_boot:,} "
+               "resamples of the rows)", *table(columns, rows)]
+        if dropped:
+            why = "y constant" if self.task == "regression" else "a class missing"
+            out.append(f"  left out: resamples in which the metric is undefined ({why}); "
+                       "the interval is taken over the others")
+        return out
+
+    def _vs_table(self):
+        """(title, columns, rows, DeLong sentence or None) of the paired comparison, shared by
+        the text and the HTML."""
+        base = self.baseline_report
+        level = self.ci_level or 0.95
+        rows = []
+        for key, (diff, lo, hi) in self.vs_baseline.items():
+            b = base[key] if base is not None else np.nan
+            rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
+        title = (f"vs baseline {base.estimator_name if base else NA} on the same rows: model "
+                 f"minus baseline, paired bootstrap {percent(level)} ({self.n_boot:,} resamples)")
+        columns = [Col("metric", None), Col("model"), Col("baseline"),
+                   Col("difference", signed=True), Col("low", signed=True),
+                   Col("high", signed=True), Col("verdict", None)]
+        d, delong = self.delong_vs_baseline, None
+        if d is not None:
+            delong = (f"DeLong paired test of the ROC-AUC difference: {fmt(d.estimate, signed=True)} "
+                      f"(se {fmt(d.se)}, {percent(level)} [{fmt(d.low, signed=True)}, "
+                      f"{fmt(d.high, signed=True)}], p = {fmt_p(d.pvalue)})")
+        return title, columns, rows, delong
+
+    def _vs_lines(self) -> list[str]:
+        title, columns, rows, delong = self._vs_table()
+        return [title, *table(columns, rows), *([f"  {delong}"] if delong else [])]
+
+    def __repr__(self) -> str:
+        main = "crps_skill" if self.task == "quantile" else (
+            "r2" if self.task == "regression" else
+            "brier_skill" if self.task == "classification" else "roc_auc")
+        return (f"<Report {self.task} of {self.estimator_name}: n={self._values['n']}, "
+                f"{main}={fmt(self._values.get(main))}>")
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the four-number line as a heading, the header, then tables -- every
+        metric with its interval in columns of its own, and the paired comparison."""
+        esc = html.escape
+        parts = [f"<h4>{esc(self.headline())}</h4>", f"<p>{esc(self.header())}</p>"]
+        columns = [Col("metric", None), Col("value")]
+        caption = None
+        if self.ci:
+            columns += [Col("low"), Col("high")]
+            caption = (f"{percent(self.ci_level)} bootstrap intervals (percentile; "
+                       f"{self.n_boot:,} resamples of the rows)")
+        rows = []
+        for key, v in self._values.items():
+            if not _scalar(v) or key in ("n", "positives"):
+                continue
+            row = [key, v]
+            if self.ci:
+                row += list(self.ci.get(key, (np.nan, np.nan)))
+            rows.append(row)
+        parts.append(html_table(columns, rows, caption=caption))
+        if self.vs_baseline is not None:
+            title, columns, rows, delong = self._vs_table()
+            parts.append(html_table(columns, rows, caption=title))
+            if delong:
+                parts.append(f"<p>{esc(delong)}</p>")
+        return "<div>" + "".join(parts) + "</div>"
+
+    # ---- export
+    def to_dict(self) -> dict:
+        """Plain Python values (arrays as lists), plus ``ci`` and ``vs_baseline`` if set."""
+        out = {key: plain(v) for key, v in self._values.items()}
+        if self.ci is not None:
+            out["ci"] = {key: (float(lo), float(hi)) for key, (lo, hi) in self.ci.items()}
+        if self.vs_baseline is not None:
+            out["vs_baseline"] = {key: tuple(map(float, v)) for key, v in self.vs_baseline.items()}
+        return out
+
+    def to_frame(self):
+        """One row per scalar metric: ``value`` (and ``low``, ``high``; ``baseline``,
+        ``difference``, ``diff_low``, ``diff_high`` when set). Needs pandas."""
+        pd = import_pandas("Report.to_frame")
+        rows = {}
+        for key, v in self._values.items():
+            if not _scalar(v) or key == "n":
+                continue
+            row = {"value": float(v)}
+            if self.ci is not None and key in self.ci:
+                row["low"], row["high"] = self.ci[key]
+            if self.vs_baseline is not None and key in self.vs_baseline:
+                row["baseline"] = float(self.baseline_report[key])
+                row["difference"], row["diff_low"], row["diff_high"] = self.vs_baseline[key]
+            rows[key] = row
+        return pd.DataFrame.from_dict(rows, orient="index")
+
+    # ---- pictures
+    _scored = None  # the scored targets and predictions, kept by report() for plot()
+
+    def plot(self, *, n_boot=200, random_state=None):
+        """One figure of the scored rows; returns the list of matplotlib Axes.
+
+        Classification: the CORP reliability diagram with its consistency band (``n_boot``
+        resamples, seeded by ``random_state``), and for binary problems the ROC and
+        precision-recall curves. Regression: predicted against observed, and the residuals.
+        See :mod:`chimeraboost.plotting`. Needs matplotlib
+        (``pip install "chimeraboost[plot]"``).
+        """
+        from ..plotting import plot_report  # plotting draws reports; reports never import it
+
+        return plot_report(self, n_boot=n_boot, random_state=random_state)
+
+
+def _verdict(key, lo, hi) -> str:
+    if math.isnan(lo) or math.isnan(hi):
+        return "n/a"
+    if lo <= 0 <= hi:
+        return "no clear difference"
+    model_better = (hi < 0) if is_loss(key) else (lo > 0)
+    return "model better" if model_better else "baseline better"
+
+
+def _frozen(value):
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
+
+
+def _scalar(value) -> bool:
+    return np.ndim(value) == 0 and isinstance(value, (float, int, np.floating, np.integer))

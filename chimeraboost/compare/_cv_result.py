@@ -1,0 +1,199 @@
+"""What :func:`compare_cv` returns: one challenger's tests and decision, and the whole comparison.
+
+:class:`ChallengerResult` holds one challenger against the champion (difference, interval,
+corrected t-test, Holm-adjusted p-value, Bayesian correlated t-test, decision);
+:class:`ComparisonResult` holds every model's per-fold scores with the rule's choice and shows
+them as text, HTML (Jupyter), a dict or a pandas DataFrame. Both are built by
+:mod:`chimeraboost.compare._compare_cv` and re-exported by :mod:`chimeraboost.compare`.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _rules
+from ._paired_tests import BayesianTTestResult, CorrectedTTestResult
+from .._shared.format import EMPTY, Col, fmt_p, html_table, percent, table
+from .._shared.validation import import_pandas
+from ..resampling import ConfidenceInterval
+
+__all__ = ["ChallengerResult", "ComparisonResult"]
+
+
+@dataclass(frozen=True)
+class ChallengerResult:
+    """One challenger against the champion in :func:`compare_cv` (differences are
+    challenger minus champion; positive favours the challenger)."""
+
+    name: str
+    difference: float
+    ci: ConfidenceInterval
+    ttest: CorrectedTTestResult
+    pvalue: float
+    pvalue_holm: float
+    bayes: BayesianTTestResult
+    decision: str
+    reason: str
+
+    @property
+    def p_champion_better(self) -> float:
+        return self.bayes.p_left
+
+    @property
+    def p_equivalent(self) -> float:
+        return self.bayes.p_rope
+
+    @property
+    def p_challenger_better(self) -> float:
+        return self.bayes.p_right
+
+
+class ComparisonResult:
+    """The outcome of :func:`compare_cv`.
+
+    Attributes
+    ----------
+    scores : dict
+        Model name -> per-fold scores, shape (n_folds,), on the shared folds.
+    champion : str
+    challengers : dict
+        Challenger name -> :class:`ChallengerResult`.
+    decisions : dict
+        Challenger name -> "replace champion", "keep champion" or "practically equivalent".
+    scoring, cv : str
+    n_folds : int
+    n_train, n_test : float
+        Mean rows per training and per test fold.
+    rope, alpha, threshold : float
+    rule, chosen, reason : str
+        The decision rule, the model it picks and one sentence naming the evidence.
+    guard_scores : dict
+        Guardrail scoring -> {model: per-fold scores} (the scorer's sign: greater is better).
+    guardrails : dict
+        Model -> {guardrail scoring: ``GuardrailResult``} against the champion (``difference``,
+        ``rope``, ``p_degrades``, ``blocks``).
+    """
+
+    def __init__(self, scores, champion, challengers, *, scoring, cv, n_train, n_test, rope,
+                 alpha, threshold, rule="champion_challenger", chosen=None, reason=None,
+                 guard_scores=None, guardrails=None):
+        self.scores, self.champion, self.challengers = scores, champion, challengers
+        self.scoring, self.cv, self.n_train, self.n_test = scoring, cv, n_train, n_test
+        self.rope, self.alpha, self.threshold = rope, alpha, threshold
+        self.rule, self.chosen, self.reason = rule, chosen, reason
+        self.guard_scores, self.guardrails = guard_scores or {}, guardrails or {}
+        self.n_folds = len(next(iter(scores.values())))
+
+    @property
+    def decisions(self) -> dict:
+        return {name: c.decision for name, c in self.challengers.items()}
+
+    def mean(self, name) -> float:
+        """Mean score over the folds as humans read it: a loss scored as ``neg_*`` with its
+        natural sign (``log_loss`` 0.32, where ``scores`` hold -0.32)."""
+        return _rules.natural_sign(self.scoring)[1] * float(np.mean(self.scores[name]))
+
+    def sd(self, name) -> float:
+        return float(np.std(self.scores[name], ddof=1))
+
+    def _head(self) -> list:
+        shown, sign = _rules.natural_sign(self.scoring)
+        label = self.scoring if sign > 0 else f"{shown} (a loss, lower is better)"
+        return [
+            f"{label} on the same {self.n_folds} folds for every model ({self.cv}; "
+            f"~{self.n_train:.0f} training / ~{self.n_test:.0f} test rows per fold)",
+            f"champion: {self.champion} · difference = challenger - champion (positive favours "
+            f"the challenger) · rope ±{self.rope:g}",
+        ]
+
+    def _cells(self):
+        """Columns and rows of the table, shared by the text and the HTML."""
+        level = percent(1 - self.alpha)
+        rows = []
+        for name in self.scores:
+            c = self.challengers.get(name)
+            if c is None:  # the champion: no difference to itself
+                rows.append([name, self.mean(name), self.sd(name), *[EMPTY] * 8, "champion"])
+                continue
+            # Probabilities as p-values are shown: scientific below 1e-4.
+            rows.append([name, self.mean(name), self.sd(name), c.difference, c.ci.low,
+                         c.ci.high, *map(fmt_p, (c.pvalue, c.pvalue_holm, c.p_champion_better,
+                                                 c.p_equivalent, c.p_challenger_better)),
+                         f"{c.decision} ({c.reason})"])
+        columns = [Col("model", None), Col("mean"), Col("sd"), Col("difference", signed=True),
+                   Col(level + " low", signed=True), Col("high", signed=True), Col("p"),
+                   Col("p_holm"), Col("P(champ)"), Col("P(rope)"), Col("P(chall)"),
+                   Col("decision", None)]
+        return columns, rows
+
+    def _foot(self) -> list:
+        level = percent(1 - self.alpha)
+        lines = [
+            f"low/high: {level} interval of the mean difference; p: corrected resampled t-test "
+            "(Nadeau & Bengio 2003); p_holm: Holm-adjusted over the challengers;",
+            "P(...): Bayesian correlated t-test (Benavoli et al. 2017) -- champion better by more "
+            "than the rope, within the rope, challenger better by more than the rope.",
+            f"Rule: replace if P(chall) > {self.threshold:g} and p_holm < {self.alpha:g}; "
+            f"practically equivalent if P(rope) > {self.threshold:g}; otherwise keep.",
+        ]
+        lines += _rules.guardrail_lines(self.guard_scores, self.guardrails, self.threshold)
+        if self.chosen is not None:
+            lines += ["", f"chosen ({self.rule}): {self.chosen} -- {self.reason}"]
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join([*self._head(), "", *table(*self._cells(), indent=0), "",
+                          *self._foot()])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the setting as a heading, the table with numbers right-aligned, the
+        rule and the choice below it."""
+        esc = html.escape
+        head, foot = self._head(), self._foot()
+        notes = "".join(f"<p>{esc(line.strip())}</p>" for line in foot if line.strip())
+        return (f"<div><h4>{esc(head[0])}</h4><p>{esc(head[1])}</p>"
+                f"{html_table(*self._cells())}{notes}</div>")
+
+    def __repr__(self) -> str:
+        return (f"<ComparisonResult {self.scoring}, {self.n_folds} folds, champion "
+                f"{self.champion!r}: {self.decisions}>")
+
+    def to_dict(self) -> dict:
+        """Plain Python values: settings, per-model scores, per-challenger tests."""
+        return {
+            "scoring": self.scoring, "cv": self.cv, "champion": self.champion,
+            "n_folds": self.n_folds, "n_train": self.n_train, "n_test": self.n_test,
+            "rope": self.rope, "alpha": self.alpha, "threshold": self.threshold,
+            "rule": self.rule, "chosen": self.chosen, "reason": self.reason,
+            "models": {n: {"mean": self.mean(n), "sd": self.sd(n), "scores": s.tolist()}
+                       for n, s in self.scores.items()},
+            "challengers": {n: _row(c) for n, c in self.challengers.items()},
+        }
+
+    def to_frame(self):
+        """One row per model: ``mean``, ``sd``, then (challengers) ``difference``, ``low``,
+        ``high``, ``pvalue``, ``pvalue_holm``, ``p_champion_better``, ``p_equivalent``,
+        ``p_challenger_better``, ``decision``, ``reason``. Needs pandas."""
+        pd = import_pandas("ComparisonResult.to_frame")
+        rows = {}
+        for name in self.scores:
+            row = {"mean": self.mean(name), "sd": self.sd(name)}
+            c = self.challengers.get(name)
+            row.update(_row(c) if c else {"decision": "champion"})
+            rows[name] = row
+        columns = ["mean", "sd", *_ROW_COLUMNS]
+        return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+
+
+_ROW_COLUMNS = ("difference", "low", "high", "pvalue", "pvalue_holm", "p_champion_better",
+                "p_equivalent", "p_challenger_better", "decision", "reason")
+
+
+def _row(c: ChallengerResult) -> dict:
+    values = (c.difference, *c.ci, c.pvalue, c.pvalue_holm, c.p_champion_better,
+              c.p_equivalent, c.p_challenger_better, c.decision, c.reason)
+    return {key: (float(v) if isinstance(v, (float, np.floating)) else v)
+            for key, v in zip(_ROW_COLUMNS, values)}

@@ -1,0 +1,153 @@
+"""*I want a strong tabular model without tuning*, for a number: ``ChimeraBoostRegressor``.
+
+One booster per ensemble member with the chosen loss (squared or absolute error, pinball,
+Poisson or Gamma deviance), early-stopped on held-out rows and averaged over the members.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import RegressorMixin
+from sklearn.ensemble import HistGradientBoostingRegressor
+
+from . import _boosting as B
+from ._base import (
+    _COMMON_ATTRS_DOC,
+    _COMMON_PARAMS_DOC,
+    _ChimeraBoostBase,
+    _check_target,
+    _staged_mean,
+)
+from ..metrics import regression_report
+from .._report import ReportMixin
+from .._shared.validation import check_level
+
+
+# Our loss names (CatBoost-style, as in the issue) -> HistGradientBoosting's.
+REGRESSION_LOSSES = {
+    "RMSE": "squared_error",
+    "MAE": "absolute_error",
+    "Quantile": "quantile",
+    "Poisson": "poisson",
+    "Gamma": "gamma",
+}
+
+
+class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
+    __doc__ = f"""Gradient-boosted regressor with presets, early stopping and bagging.
+
+    Parameters
+    ----------
+    loss : {{"RMSE", "MAE", "Quantile", "Poisson", "Gamma"}}, default="RMSE"
+        Training loss: squared error, absolute error, pinball loss at level ``alpha``,
+        Poisson deviance (counts, ``y >= 0``) or Gamma deviance (``y > 0``). Early stopping
+        monitors the same loss.
+    alpha : float in (0, 1), default=0.5
+        Quantile level, used only with ``loss="Quantile"``.
+    {_COMMON_PARAMS_DOC}
+    Attributes
+    ----------
+    {_COMMON_ATTRS_DOC}
+    See Also
+    --------
+    ChimeraBoostQuantileRegressor : several quantiles at once, never crossing.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_regression
+    >>> from chimeraboost.estimators import ChimeraBoostRegressor
+    >>> X, y = make_regression(n_samples=300, n_features=5, noise=1.0, random_state=0)
+    >>> model = ChimeraBoostRegressor(quality=1, random_state=0).fit(X, y)
+    >>> model.predict(X[:2]).shape
+    (2,)
+    """
+
+    def __init__(self, loss="RMSE", *, alpha=0.5, quality=3, learning_rate=None,
+                 max_iter=None, max_leaf_nodes=None, min_samples_leaf=None,
+                 l2_regularization=None, n_iter_no_change=None, max_features=None,
+                 early_stopping=True,
+                 validation_fraction=0.15, n_ensembles=1, n_threads=None, random_state=None):
+        self.loss = loss
+        self.alpha = alpha
+        self.quality = quality
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.n_iter_no_change = n_iter_no_change
+        self.max_features = max_features
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_ensembles = n_ensembles
+        self.n_threads = n_threads
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None, cat_features=None):
+        """Fit the boosters.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Missing values (NaN) are allowed; the engine learns where to send them.
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative; rows of weight 0 are dropped before anything else. Weights whose
+            largest value is below 1e-2 or above 1e8 are divided by their mean, because the
+            engine's split thresholds are absolute: weights that sum to 1 over many rows
+            would otherwise leave nothing to split on.
+        cat_features : list of int or str, or bool mask, default=None
+            Categorical columns by index or name, in addition to the category / object /
+            string columns of a DataFrame, which are detected.
+
+        Returns
+        -------
+        self
+        """
+        params = self._check_params()
+        if self.loss not in REGRESSION_LOSSES:
+            msg = f"loss must be one of {sorted(REGRESSION_LOSSES)}, got {self.loss!r}."
+            raise ValueError(msg)
+        engine_loss = REGRESSION_LOSSES[self.loss]
+        if engine_loss == "quantile":
+            params["quantile"] = check_level(self.alpha, "alpha", example="0.5 for the median")
+        Xf, y, w, rows = self._prepare_fit(X, y, sample_weight, cat_features)
+        y = _check_target(y)
+        if engine_loss == "squared_error" and rows.size > 1:
+            params["tol"] = B.REGRESSION_REL_TOL * float(
+                np.cov(y[rows], aweights=None if w is None else w[rows], bias=True))
+
+        def make_engines(seed, early):
+            kwargs = self._engine_kwargs(params, seed, early)
+            return [HistGradientBoostingRegressor(loss=engine_loss, **kwargs)]
+
+        members, _ = self._fit_members(Xf, y, w, rows, make_engines, stratify=False)
+        self.estimators_ = [m[0] for m in members]
+        self.n_iter_ = self.n_iter_[:, 0]
+        self.params_ = params
+        return self
+
+    def predict(self, X):
+        """Mean prediction of the ensemble members, shape (n_samples,)."""
+        Xf = self._transform(X)
+        with self._threads():
+            return np.mean([e.predict(Xf) for e in self.estimators_], axis=0)
+
+    def staged_predict(self, X):
+        """Predictions after each boosting iteration; the last one equals ``predict(X)``.
+
+        A member that stopped earlier than another contributes its final prediction.
+        """
+        Xf = self._transform(X)
+        yield from _staged_mean([e.staged_predict(Xf) for e in self.estimators_],
+                                self._threads)
+
+    def score(self, X, y, sample_weight=None):
+        """r2 of ``predict(X)`` by chimeraboost's rule (:func:`chimeraboost.metrics.regression_report`).
+
+        Equal to ``sklearn.metrics.r2_score`` except on a constant ``y``, where r2 against
+        the constant forecast is undefined: NaN with a ``DegenerateMetricWarning``, not the
+        1.0 or 0.0 scikit-learn returns -- so a search or a comparison never takes a fold that
+        measures nothing for a perfect or a useless one.
+        """
+        return regression_report(y, self.predict(X), sample_weight)["r2"]

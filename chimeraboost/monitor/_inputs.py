@@ -1,0 +1,103 @@
+"""What was asked of :func:`chimeraboost.monitor.skill_over_time`: the checks of its inputs.
+
+Questions this module answers:
+
+- *Which baseline, which window?* -> ``_check_baseline``, ``_check_window``.
+- *Is it a classification or a regression, and over which classes?* -> ``_task``, read off
+  ``y``, the shape of ``proba`` and ``classes``.
+- *Which calendar period does each row fall in?* -> ``_periods``: pandas' bins of ``when`` at
+  ``freq``, every message saying what to pass instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._shared.validation import as_1d, check_classes, check_no_missing, check_positive_int
+
+
+def _check_baseline(baseline) -> str:
+    if baseline not in ("period", "rolling"):
+        msg = (f"baseline must be 'period' (each period's own base rate) or 'rolling' (the "
+               f"prior of the preceding periods), got {baseline!r}.")
+        raise ValueError(msg)
+    return baseline
+
+
+def _check_window(window):
+    if window is None:
+        return None
+    return check_positive_int(window, "window")
+
+
+def _task(y, proba, classes):
+    """("classification", classes) or ("regression", None), read off the inputs."""
+    if classes is not None:
+        return "classification", check_classes(classes)
+    y_arr = check_no_missing(as_1d(y, "y"), "y")
+    shape = np.shape(proba.to_numpy() if hasattr(proba, "to_numpy") else proba)
+    two_d = len(shape) == 2 and shape[1] > 1
+    numeric = y_arr.dtype.kind in "iuf"
+    if not two_d and numeric:
+        labels = np.unique(y_arr)
+        if not set(labels.tolist()) <= {0, 1}:
+            return "regression", None
+        return "classification", np.array([0, 1], dtype=y_arr.dtype)
+    try:
+        labels = np.unique(y_arr)
+    except TypeError as exc:
+        msg = "y mixes label types that cannot be compared; pass classes explicitly."
+        raise TypeError(msg) from exc
+    if labels.shape[0] < 2:
+        msg = (f"y holds the single label {labels.tolist()}; pass classes (e.g. the model's "
+               "classes_) to say which classes the probabilities are for.")
+        raise ValueError(msg)
+    return "classification", labels
+
+
+def _periods(pd, when, n: int, freq):
+    """Calendar bins of ``when``: (bin index per row, bin labels)."""
+    if when is None:
+        msg = "when is None; pass the date (or time) of every row."
+        raise TypeError(msg)
+    raw = when if hasattr(when, "dtype") and not isinstance(when, np.ndarray) else \
+        as_1d(when, "when")
+    kind = getattr(getattr(raw, "dtype", None), "kind", "O")
+    if kind in "biufc":
+        msg = (f"when must hold dates or times (datetime64, pandas timestamps, or strings such "
+               f"as '2024-01-31'), got numbers of dtype {raw.dtype}.")
+        raise TypeError(msg)
+    try:
+        dti = pd.DatetimeIndex(pd.to_datetime(raw))
+    except (TypeError, ValueError, OverflowError) as exc:
+        msg = (f"when could not be read as dates: {str(exc).splitlines()[0]} Pass datetime64 "
+               "values, pandas timestamps or ISO strings ('2024-01-31').")
+        raise ValueError(msg) from None
+    if hasattr(dti, "as_unit"):
+        # One resolution whatever the input (pandas < 3 keeps datetime64[s] as seconds), so
+        # that the period labels of the same dates are the same index.
+        dti = dti.as_unit("ns")
+    if dti.ndim != 1 or len(dti) != n:
+        msg = f"when has {len(dti)} rows but y has {n}; pass one date per row."
+        raise ValueError(msg)
+    missing = np.asarray(dti.isna())
+    if missing.any():
+        msg = (f"when contains {int(missing.sum())} missing date(s) (NaT; the first at position "
+               f"{int(np.flatnonzero(missing)[0])}); every row needs a date.")
+        raise ValueError(msg)
+    if not (isinstance(freq, str) and freq) and not isinstance(freq, pd.offsets.BaseOffset):
+        msg = (f"freq must be a pandas offset alias such as 'MS' (month start), 'W' (weeks), "
+               f"'D' (days) or 'QS' (quarters), or a pandas DateOffset; got {freq!r}.")
+        raise TypeError(msg)
+    try:
+        offset = pd.tseries.frequencies.to_offset(freq)
+    except (TypeError, ValueError):
+        msg = (f"freq={freq!r} is not a pandas offset alias; use e.g. 'MS' (month start), 'W' "
+               "(weeks), 'D' (days) or 'QS' (quarters).")
+        raise ValueError(msg) from None
+    order = np.argsort(dti.asi8, kind="stable")
+    # Bins partition the sorted dates into contiguous runs: each row's bin is its run.
+    sizes = pd.Series(order, index=dti[order]).resample(offset).size()
+    period = np.empty(n, dtype=np.intp)
+    period[order] = np.repeat(np.arange(len(sizes)), sizes.to_numpy())
+    return period, sizes.index

@@ -1,0 +1,336 @@
+"""The numbers of each period: loss, reference, skill and their bootstrap intervals.
+
+Questions this module answers:
+
+- *What are a period's loss, reference loss and skill?* -> ``_classification`` /
+  ``_regression``: one weight vector per period through one evaluator of
+  :mod:`chimeraboost.metrics`, and with ``baseline="rolling"`` the reference of the preceding
+  ``window`` periods instead of the period's own.
+- *Is a period's change more than noise?* -> ``_period_intervals``: rows resampled within the
+  period, a rolling reference held fixed.
+- *All of it, for the caller* -> :func:`skill_over_time`, which checks the inputs
+  (``_inputs``), computes the numbers here and hands them to :class:`SkillOverTime`
+  (``_result``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import metrics as _metrics
+from .. import resampling as _resampling
+from .._shared.validation import (
+    as_1d,
+    check_aligned,
+    check_level,
+    check_proba,
+    check_random_state_int,
+    import_pandas,
+    warn_degenerate,
+)
+from ._inputs import _check_baseline, _check_window, _periods, _task
+from ._result import _SKILLS, SkillOverTime, _label
+
+
+# Elements of one (periods, n) weight matrix handed to an evaluator: bounds memory (32 MB)
+# whatever the number of periods.
+_CHUNK_ELEMENTS = 4_000_000
+
+_CLASSIFICATION_KEYS = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
+                        "brier_skill", "calibration_mcb")
+_REGRESSION_KEYS = ("mean_y", "baseline_mean", "baseline_median", "rmse", "rmse_ref", "r2",
+                    "mae", "mae_ref", "mae_skill")
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def _evaluate_masks(evaluate, member, n_groups: int, n: int) -> dict:
+    """Evaluate one weight vector per group, ``member(start, stop)`` giving their (b, n) 0/1
+    matrix, in chunks that bound memory; dict of arrays with one entry per group."""
+    step = max(1, _CHUNK_ELEMENTS // max(n, 1))
+    parts = [evaluate(member(start, min(n_groups, start + step)))
+             for start in range(0, n_groups, step)]
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
+def _window_bounds(cal: np.ndarray, window):
+    """Each window as calendar bins ``[lo, hi)``: the ``window`` bins before each of ``cal``."""
+    return (np.zeros_like(cal) if window is None else np.maximum(cal - window, 0)), cal
+
+
+def _class_weights(codes, weight, period, n_cal: int, K: int) -> np.ndarray:
+    flat = np.bincount(period * K + codes, weights=weight, minlength=n_cal * K)
+    return flat.reshape(n_cal, K)
+
+
+def _list_periods(labels, mask) -> str:
+    shown = [_label(t) for t in np.asarray(labels, dtype=object)[mask][:5]]
+    more = int(mask.sum()) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def _ratio_skill(loss, ref, undefined):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        skill = 1.0 - loss / ref
+    return np.where(undefined | ~np.isfinite(ref) | (ref <= 0), np.nan, skill)
+
+
+def _classification(ev, period, cal, n_cal, labels, baseline, window):
+    n, K = ev.n, ev.n_classes
+    out = _evaluate_masks(
+        lambda W: ev.evaluate(W, warn=False, metrics=[*_CLASSIFICATION_KEYS, "base_rate"]),
+        lambda a, b: (period[None, :] == cal[a:b, None]).astype(np.float64), len(cal), n)
+    rate = out["base_rate"]
+    r = rate if rate.ndim == 2 else np.column_stack([1.0 - rate, rate])
+    out = {key: out[key] for key in ("base_rate", *_CLASSIFICATION_KEYS)}
+    weight = np.ones(n) if ev.sample_weight is None else ev.sample_weight
+    if baseline == "period":
+        single = np.sum(r > 0, axis=1) < 2
+        if single.any():
+            warn_degenerate(f"Period(s) {_list_periods(labels, single)} hold a single class: "
+                            "their skills against their own base rate are undefined (NaN).")
+        return out, r, [None] * len(cal)
+    cw = np.cumsum(_class_weights(ev.codes, weight, period, n_cal, K), axis=0)
+    cw = np.vstack([np.zeros((1, K)), cw])
+    lo, hi = _window_bounds(cal, window)
+    prior_w = cw[hi] - cw[lo]
+    total = prior_w.sum(axis=1)
+    known = total > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = np.where(known[:, None], prior_w / total[:, None], np.nan)
+    ll_ref, br_ref = np.full(len(cal), np.nan), np.full(len(cal), np.nan)
+    for p in np.flatnonzero(known):
+        ll_ref[p] = _metrics.reference_log_loss(q[p], outcome_prior=r[p])
+        br_ref[p] = _metrics.reference_brier(q[p], outcome_prior=r[p])
+    out["log_loss_ref"], out["brier_ref"] = ll_ref, br_ref
+    out["log_loss_skill"] = _ratio_skill(out["log_loss"], ll_ref, ~known)
+    out["brier_skill"] = _ratio_skill(out["brier"], br_ref, ~known)
+    out["reference_prior"] = q if K > 2 else q[:, 1]
+    _warn_rolling(labels, known, np.isinf(ll_ref), "the prior gives probability 0 to a class "
+                  "that occurs (infinite reference log loss): log_loss_skill is NaN")
+    priors = [dict(enumerate(q[p])) if known[p] else None for p in range(len(cal))]
+    return out, r, priors
+
+
+def _warn_rolling(labels, known, bad, why) -> None:
+    # The first period has no history by construction (NaN, said in the table's footer); a
+    # later one without rows in its window -- a gap in the data longer than the window -- is
+    # a surprise worth a warning.
+    gap = ~known
+    gap[:1] = False
+    if gap.any():
+        warn_degenerate(f"Period(s) {_list_periods(labels, gap)} have no rows in the "
+                        "preceding window: with baseline='rolling' there is no prior to judge "
+                        "them against, so their skills are NaN.")
+    if (known & bad).any():
+        warn_degenerate(f"Period(s) {_list_periods(labels, known & bad)}: {why}.")
+
+
+def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weight):
+    n = ev.n
+    member = lambda a, b: (period[None, :] == cal[a:b, None]).astype(np.float64)  # noqa: E731
+    out = _evaluate_masks(lambda W: ev.evaluate(W, warn=False), member, len(cal), n)
+    out = {key: out[key] for key in _REGRESSION_KEYS}
+    if baseline == "period":
+        flat = np.isnan(out["r2"])
+        if flat.any():
+            warn_degenerate(f"Period(s) {_list_periods(labels, flat)} have a constant y: r2 "
+                            "and mae_skill against their own mean are undefined (NaN).")
+        return out, [None] * len(cal)
+    lo, hi = _window_bounds(cal, window)
+    weight = np.ones(n) if sample_weight is None else sample_weight
+    known = np.bincount(period, weights=weight, minlength=n_cal).cumsum()
+    known = np.concatenate([[0.0], known])
+    known = (known[hi] - known[lo]) > 0
+    mean = np.full(len(cal), np.nan)
+    median = np.full(len(cal), np.nan)
+    idx = np.flatnonzero(known)
+    if idx.size:
+        win = _evaluate_masks(
+            lambda W: ev.evaluate(W, warn=False),
+            lambda a, b: ((period[None, :] >= lo[idx[a:b], None])
+                          & (period[None, :] < hi[idx[a:b], None])).astype(np.float64),
+            idx.size, n)
+        mean[idx], median[idx] = win["mean_y"], win["baseline_median"]
+    # The reference loss of a constant forecast is the loss of a model forecasting it: the
+    # evaluator's own definitions, one forecast per period.
+    refs = {}
+    for name, centre, key in (("mean", mean, "mse"), ("median", median, "mae")):
+        row_pred = np.nan_to_num(centre[np.searchsorted(cal, period).clip(0, len(cal) - 1)])
+        ref_ev = _metrics.regression_evaluator(y, row_pred, sample_weight)
+        refs[key] = _evaluate_masks(lambda W, e=ref_ev: e.evaluate(W, warn=False), member,
+                                    len(cal), n)[key]
+    with np.errstate(invalid="ignore"):
+        out["rmse_ref"] = np.where(known, np.sqrt(refs["mse"]), np.nan)
+    out["mae_ref"] = np.where(known, refs["mae"], np.nan)
+    out["baseline_mean"], out["baseline_median"] = mean, median
+    out["r2"] = _ratio_skill(out["rmse"] ** 2, out["rmse_ref"] ** 2, ~known)
+    out["mae_skill"] = _ratio_skill(out["mae"], out["mae_ref"], ~known)
+    _warn_rolling(labels, known, known & (out["rmse_ref"] <= 0),
+                  "every row equals the reference forecast: r2 is NaN")
+    return out, [(m, md) if k else None for m, md, k in zip(mean, median, known)]
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state) -> dict:
+    """Per period, a percentile bootstrap interval of each skill, rows resampled within the
+    period and the reference of a rolling baseline held fixed (it was known in advance)."""
+    rng = check_random_state_int(random_state)
+    keys = _SKILLS[task]
+    out = {key: np.full((len(rows_of), 2), np.nan) for key in keys}
+    for p, rows in enumerate(rows_of):
+        if data["rolling"] and refs[p] is None:
+            continue  # no preceding rows: no reference, no skill
+        evaluators = _period_evaluators(task, data, rows, refs[p])
+        reps = {key: [] for key in keys}
+        for counts in _resampling.bootstrap_counts(rows.size, n_boot, random_state=rng):
+            for key, v in _replicate_skills(task, evaluators, counts).items():
+                reps[key].append(v)
+        for key in keys:
+            out[key][p] = _resampling.percentile_interval(np.concatenate(reps[key]), level)[0]
+    return out
+
+
+def _period_evaluators(task, data, rows, ref):
+    w = None if data["weight"] is None else data["weight"][rows]
+    if task == "classification":
+        return [_metrics.classification_evaluator(
+            data["codes"][rows], np.arange(data["K"]), proba=data["proba"][rows],
+            sample_weight=w, baseline=ref)]
+    y, pred = data["y"][rows], data["pred"][rows]
+    if ref is None:
+        return [_metrics.regression_evaluator(y, pred, w)]
+    return [_metrics.regression_evaluator(y, p, w)
+            for p in (pred, np.full(rows.size, ref[0]), np.full(rows.size, ref[1]))]
+
+
+def _replicate_skills(task, evaluators, counts) -> dict:
+    if task == "classification":
+        res = evaluators[0].evaluate(counts, warn=False, metrics=list(_SKILLS[task]))
+        return {key: res[key] for key in _SKILLS[task]}
+    res = [ev.evaluate(counts, warn=False) for ev in evaluators]
+    if len(res) == 1:
+        return {"r2": res[0]["r2"], "mae_skill": res[0]["mae_skill"]}
+    model, mean, median = res
+    return {"r2": _ratio_skill(model["mse"], mean["mse"], np.zeros(counts.shape[0], bool)),
+            "mae_skill": _ratio_skill(model["mae"], median["mae"],
+                                      np.zeros(counts.shape[0], bool))}
+
+
+# --------------------------------------------------------------------------- public
+
+
+def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, classes=None,
+                    sample_weight=None, ci=None, n_boot=2000, random_state=None):
+    """One row per period: rows, base rate, loss, reference loss, skill and MCB.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed) or, for a regressor, true values.
+    proba : array-like of shape (n, K), or (n,)
+        Predicted probabilities, columns in the order of ``classes`` (a 1-D array is the
+        probability of ``classes[1]``); for a regressor, its predictions.
+    when : array-like of shape (n,)
+        The date (or time) of each row: numpy ``datetime64``, a pandas Series or
+        ``DatetimeIndex``, or strings pandas can read (``"2024-01-31"``).
+    freq : str or pandas DateOffset, default="MS"
+        A pandas offset alias: ``"MS"`` month start, ``"W"`` weeks (ending Sunday), ``"D"``
+        days, ``"QS"`` quarters. Periods are pandas' calendar bins (``Series.resample``).
+    baseline : {"period", "rolling"}, default="period"
+        The no-skill forecast each period is judged against. ``"period"``: the period's own
+        (weighted) class prior, or mean and median of ``y`` -- the skills then equal
+        :func:`chimeraboost.metrics.classification_report`'s on the period's rows.
+        ``"rolling"``: the weighted class prior (mean and median) of the rows in the
+        ``window`` calendar periods before it -- what a deployed model could have known.
+    window : int or None, default=3
+        With ``baseline="rolling"``: how many preceding calendar periods make the reference
+        (fewer at the start of the data: what exists is used); ``None`` uses all preceding
+        periods. The first period has no history: its skills are NaN. A later period with
+        no rows in its window (a gap in the data longer than ``window``) gets NaN skills and
+        a ``DegenerateMetricWarning``.
+    classes : array-like of shape (K,), default=None
+        The class labels, e.g. the model's ``classes_``. ``None``: the sorted labels of
+        ``y`` when ``proba`` is 2-D or ``y`` holds strings or booleans, ``[0, 1]`` when
+        ``y`` holds only 0 and 1; any other numeric ``y`` is read as a regression.
+    sample_weight : array-like of shape (n,), default=None
+    ci : float in (0, 1), default=None
+        Also give each period's skills a percentile bootstrap interval at this level, rows
+        resampled within the period (a rolling reference is held fixed: it was known before
+        the period began).
+    n_boot : int, default=2000
+        Resamples per period for ``ci``; below 1000 a ``FewResamplesWarning`` says the ends
+        of the intervals are unstable.
+    random_state : None, int or numpy Generator
+        Makes the intervals reproducible.
+
+    Returns
+    -------
+    SkillOverTime
+        Attributes per period; ``print`` it for the table, ``to_frame()`` for pandas,
+        ``plot()`` for the picture.
+
+    Notes
+    -----
+    Periods without rows (or whose rows all weigh 0) are left out of the table; they still
+    count as calendar periods of a rolling window. Where a skill is undefined -- one class in
+    a period, a constant ``y``, a gap in the history of a rolling reference -- it is NaN and
+    a ``DegenerateMetricWarning`` names the periods (the first period of a rolling baseline,
+    which never has a history, is NaN without a warning).
+
+    Examples
+    --------
+    Two months of six rows each; the model forecasts 0.8 for every positive and 0.2 for
+    every negative, so its log loss is ``-ln 0.8 = 0.2231`` in both. January's base rate is
+    1/2 (reference ``ln 2 = 0.6931``), February's 1/3 (reference 0.6365):
+
+    >>> y = [0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1]
+    >>> p = [0.8 if v else 0.2 for v in y]
+    >>> when = ["2024-01-05"] * 6 + ["2024-02-05"] * 6
+    >>> s = skill_over_time(y, p, when)
+    >>> s.log_loss.round(4).tolist(), s.log_loss_skill.round(3).tolist()
+    ([0.2231, 0.2231], [0.678, 0.649])
+    """
+    pd = import_pandas("skill_over_time")
+    check_aligned(y=y, proba=proba, when=when, sample_weight=sample_weight)
+    baseline, window = _check_baseline(baseline), _check_window(window)
+    level = None if ci is None else check_level(ci, "ci")
+    if level is not None:
+        n_boot = _resampling.check_n_boot(n_boot)
+    task, classes = _task(y, proba, classes)
+    if task == "classification":
+        ev = _metrics.classification_evaluator(y, classes, proba=proba,
+                                               sample_weight=sample_weight)
+        w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
+        data = {"codes": ev.codes, "K": ev.n_classes, "proba": check_proba(proba, classes),
+                "weight": w}
+    else:
+        ev = _metrics.regression_evaluator(y, proba, sample_weight)
+        w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
+        data = {"y": as_1d(y, "y").astype(float), "pred": as_1d(proba, "proba").astype(float),
+                "weight": w}
+    data["rolling"] = baseline == "rolling"
+    period, all_labels = _periods(pd, when, ev.n, freq)
+    weight = np.ones(ev.n) if w is None else w
+    totals = np.bincount(period, weights=weight, minlength=len(all_labels))
+    cal = np.flatnonzero(totals > 0)
+    labels = all_labels[cal]
+    if task == "classification":
+        values, rate, refs = _classification(ev, period, cal, len(all_labels), labels,
+                                             baseline, window)
+    else:
+        values, refs = _regression(ev, data["y"], period, cal, len(all_labels), labels,
+                                   baseline, window, w)
+    values["rows"] = np.bincount(period, minlength=len(all_labels))[cal]
+    intervals = None
+    if level is not None:
+        order = np.argsort(period, kind="stable")
+        starts = np.searchsorted(period[order], cal)
+        rows_of = [order[a:a + m] for a, m in zip(starts, values["rows"])]
+        intervals = _period_intervals(task, data, rows_of, refs, level, n_boot, random_state)
+    return SkillOverTime(task=task, periods=labels, freq=freq, baseline=baseline,
+                         window=window, classes=classes, values=values, ci_level=level,
+                         intervals=intervals, n_boot=n_boot if level is not None else None)

@@ -1,0 +1,215 @@
+"""How is every metric of a model resampled: one model, a pair, or several on the same rows?
+
+- One model: :func:`bootstrap`. Two on the same resampled rows (model minus baseline):
+  :func:`paired_bootstrap`. Any number on the same resampled rows: :func:`joint_bootstrap`.
+
+Each chunk of the count matrix (``_draws``) goes to the evaluators of
+:mod:`chimeraboost.metrics` and :mod:`chimeraboost.quantile_metrics`, which compute every
+metric for all replicates of the chunk at once; the numbers land in the result objects of
+``_results``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import metrics as _metrics
+from .._shared import kernels as _kernels
+from .._shared.validation import check_random_state_int
+from ._draws import _chunk_size, _fill_counts, check_n_boot
+from ._results import BootstrapResult, PairedBootstrapResult
+
+__all__ = ["bootstrap", "joint_bootstrap", "paired_bootstrap"]
+
+
+def _check_evaluator(evaluator, name: str):
+    if not (hasattr(evaluator, "evaluate") and hasattr(evaluator, "n")):
+        msg = (f"{name} must be an evaluator from chimeraboost.metrics (classification_evaluator"
+               f", regression_evaluator) or quantile_metrics.quantile_evaluator, got "
+               f"{type(evaluator).__name__}.")
+        raise TypeError(msg)
+    return evaluator
+
+
+def _check_metrics(metrics):
+    return [metrics] if isinstance(metrics, str) else metrics
+
+
+def _check_pair(evaluator, baseline_evaluator) -> None:
+    """Both evaluators must score the same rows: same kind, same targets, same weights."""
+    if type(evaluator) is not type(baseline_evaluator):
+        msg = (f"baseline_evaluator is a {type(baseline_evaluator).__name__} but evaluator a "
+               f"{type(evaluator).__name__}; a paired comparison needs two models of one task.")
+        raise TypeError(msg)
+    if evaluator.n != baseline_evaluator.n:
+        msg = (
+            f"The baseline is scored on {baseline_evaluator.n} rows but the model on "
+            f"{evaluator.n}; a paired comparison needs the same rows."
+        )
+        raise ValueError(msg)
+    same_y = np.array_equal(getattr(evaluator, "codes", getattr(evaluator, "y", None)),
+                            getattr(baseline_evaluator, "codes",
+                                    getattr(baseline_evaluator, "y", None)))
+    w_a, w_b = evaluator.sample_weight, baseline_evaluator.sample_weight
+    same_w = (w_a is None and w_b is None) or (w_a is not None and w_b is not None and
+                                               np.array_equal(w_a, w_b))
+    if not (same_y and same_w):
+        what = "targets" if not same_y else "sample weights"
+        msg = (f"The two evaluators hold different {what}; a paired comparison scores both "
+               "models on the same rows (same y, same sample_weight).")
+        raise ValueError(msg)
+
+
+def _replicates(evaluators, n_boot, random_state, metrics, chunk_size) -> list[dict]:
+    """Evaluate every evaluator on the same counts: list of dicts of (n_boot,) arrays."""
+    n = evaluators[0].n
+    rng = check_random_state_int(random_state)
+    size = _chunk_size(n, n_boot, chunk_size)
+    # Integer counts: the classification kernels cumulate them in integer arithmetic. The
+    # count matrix and the evaluators' buffers are allocated once and reused by every chunk,
+    # so memory stays bounded by the chunk whatever n_boot is; the evaluators take turns on
+    # one workspace, so that two models cost two evaluations but not twice the cache.
+    buffer = np.empty((size, n), dtype=np.int64)
+    work = _kernels.Workspace()
+    parts = [[] for _ in evaluators]
+    for start in range(0, n_boot, size):
+        counts = _fill_counts(rng, buffer[: min(size, n_boot - start)])
+        for ev, store in zip(evaluators, parts):
+            store.append(_evaluate(ev, counts, metrics, work))
+    return [
+        {key: np.concatenate([p[key] for p in store]) for key in store[0]} for store in parts
+    ]
+
+
+def _evaluate(evaluator, counts, metrics, work=None) -> dict:
+    if isinstance(evaluator, _metrics.ClassificationEvaluator):
+        out = evaluator.evaluate(counts, warn=False, metrics=metrics, work=work)
+    else:
+        out = evaluator.evaluate(counts, warn=False)
+    keep = None if metrics is None else set(metrics)
+    # Per-class vectors (a multiclass base rate) have no single interval; leave them out.
+    return {
+        key: np.asarray(v, dtype=np.float64)
+        for key, v in out.items()
+        if np.ndim(v) == 1 and (keep is None or key in keep)
+    }
+
+
+def _point(evaluator, metrics) -> dict:
+    out = _evaluate(evaluator, None, metrics)
+    return {key: float(v[0]) for key, v in out.items()}
+
+
+def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None):
+    """Bootstrap every metric of one evaluator, all replicates from one count matrix.
+
+    Parameters
+    ----------
+    evaluator : ClassificationEvaluator or RegressionEvaluator
+        From :func:`chimeraboost.metrics.classification_evaluator` or
+        :func:`~chimeraboost.metrics.regression_evaluator`.
+    n_boot : int, default=2000
+        Number of replicates; below :data:`MIN_RESAMPLES_INTERVAL` (1000) a
+        :class:`~chimeraboost.exceptions.FewResamplesWarning` says the interval's ends are
+        unstable.
+    random_state : None, int or numpy Generator
+        The same value draws the same rows (see :func:`bootstrap_counts`).
+    metrics : list of str, default=None
+        Only these metrics (faster; ``["roc_auc"]`` takes a lean path). None: all.
+    chunk_size : int, default=None
+        Replicates evaluated at once; bounds memory, does not change the result.
+
+    Returns
+    -------
+    BootstrapResult
+        ``result.interval("roc_auc", 0.95)`` is the percentile interval [ET93]_.
+
+    Notes
+    -----
+    A replicate draws ``n`` rows with replacement; its metrics are the evaluator's numbers
+    with row weights ``counts * sample_weight``, so they are the same definitions as the
+    point estimate. Reference quantities that depend on the scored rows (the base rate, and
+    with ``baseline=None`` the no-skill loss) are recomputed in every replicate, as they
+    would be on a new sample.
+    """
+    _check_evaluator(evaluator, "evaluator")
+    metrics = _check_metrics(metrics)
+    n_boot = check_n_boot(n_boot)
+    (reps,) = _replicates([evaluator], n_boot, random_state, metrics, chunk_size)
+    return BootstrapResult(_point(evaluator, metrics), reps, n_boot)
+
+
+def paired_bootstrap(
+    evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
+    chunk_size=None,
+):
+    """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
+
+    Parameters
+    ----------
+    evaluator, baseline_evaluator : evaluators over the same ``n`` rows, in the same order
+        (same ``y`` and ``sample_weight``), e.g. the challenger's and the incumbent's.
+    n_boot, random_state, metrics, chunk_size
+        As in :func:`bootstrap`; one count matrix is shared by both models. Fewer than
+        :data:`MIN_RESAMPLES_DECISION` (200) resamples are refused: a difference's interval
+        is what decisions are taken on.
+
+    Returns
+    -------
+    PairedBootstrapResult
+        ``result.difference("brier_skill")`` is ``(model - baseline, low, high)``. For a
+        score (higher is better) a positive difference favours the model; for a loss a
+        negative one does.
+
+    Notes
+    -----
+    Because both models are scored on the same resampled rows, the rows' shared difficulty
+    cancels in the difference and its interval is much narrower than the two separate
+    intervals suggest.
+    """
+    _check_evaluator(evaluator, "evaluator")
+    _check_evaluator(baseline_evaluator, "baseline_evaluator")
+    metrics = _check_metrics(metrics)
+    n_boot = check_n_boot(n_boot, decision=True)
+    _check_pair(evaluator, baseline_evaluator)
+    reps = _replicates([evaluator, baseline_evaluator], n_boot, random_state, metrics, chunk_size)
+    model = BootstrapResult(_point(evaluator, metrics), reps[0], n_boot)
+    base = BootstrapResult(_point(baseline_evaluator, metrics), reps[1], n_boot)
+    return PairedBootstrapResult(model, base)
+
+
+# --------------------------------------------------------------------------- several models
+
+
+def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
+                    chunk_size=None) -> list:
+    """Bootstrap several models on the same resampled rows: one count matrix for all.
+
+    Parameters
+    ----------
+    evaluators : sequence of evaluators over the same ``n`` rows, in the same order (same
+        ``y`` and ``sample_weight``), e.g. one per row of a table of models.
+    n_boot, random_state, metrics, chunk_size
+        As in :func:`paired_bootstrap`; fewer than :data:`MIN_RESAMPLES_DECISION` resamples
+        are refused, because differences between the models are taken from the replicates.
+
+    Returns
+    -------
+    list of BootstrapResult
+        One per evaluator, in order. Replicate ``b`` of every result comes from the same
+        resampled rows, so ``results[i].replicates[m] - results[j].replicates[m]`` are the
+        paired differences of models ``i`` and ``j`` (with two evaluators, exactly those of
+        :func:`paired_bootstrap` with the same ``random_state``).
+    """
+    evaluators = list(evaluators)
+    if not evaluators:
+        msg = "evaluators is empty; pass at least one evaluator."
+        raise ValueError(msg)
+    for i, ev in enumerate(evaluators):
+        _check_evaluator(ev, f"evaluators[{i}]")
+    metrics = _check_metrics(metrics)
+    n_boot = check_n_boot(n_boot, decision=True)
+    for ev in evaluators[1:]:
+        _check_pair(ev, evaluators[0])
+    reps = _replicates(evaluators, n_boot, random_state, metrics, chunk_size)
+    return [BootstrapResult(_point(ev, metrics), r, n_boot) for ev, r in zip(evaluators, reps)]
