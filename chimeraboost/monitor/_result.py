@@ -174,19 +174,22 @@ class SkillOverTime:
         return pd.DataFrame(cols, index=pd.Index(self.periods, name="period"))
 
     def plot(self, ax=None):
-        """Loss (with its reference) and skill side by side, each with the base rate.
+        """Loss with its reference, skill, and base rate: one reading per panel, stacked on
+        one time axis.
 
         Parameters
         ----------
-        ax : None, a matplotlib Axes, or a pair of Axes
-            ``None`` makes a figure with two panels; a pair draws the loss in the first and
-            the skill in the second; a single Axes gets the skill alone.
+        ax : None, a matplotlib Axes, or a pair or three of Axes
+            ``None`` makes a figure of three panels: the loss against its no-skill reference
+            (the skill is their gap relative to the reference), the skill with its interval,
+            and the base rate (the mean of ``y``, for a regressor) that moves the reference.
+            Three Axes get these three; a pair gets the loss and the skill; a single Axes gets
+            the skill alone.
 
         Returns
         -------
-        Axes or ndarray of two Axes
-            The base rate (the mean of ``y``, for a regressor) is on a second y axis of each
-            panel (``ax.twinx()``), dotted grey. Needs matplotlib
+        Axes or ndarray of Axes
+            The Axes drawn on, in the order above. Needs matplotlib
             (``pip install "chimeraboost[plot]"``).
         """
         from ._plot import plot_skill_over_time
