@@ -35,6 +35,7 @@ References
 
 from __future__ import annotations
 
+import html
 import math
 import warnings
 from typing import NamedTuple
@@ -43,6 +44,7 @@ import numpy as np
 from scipy import stats
 
 from .._shared.format import Col, fmt, fmt_p, table
+from .._shared.html import html_block, html_paragraphs, html_table
 from ._paired_tests import holm
 from .._shared.validation import (
     _is_missing_value,
@@ -371,9 +373,8 @@ class DatasetComparison:
     def average_ranks(self) -> dict:
         return {m: float(r) for m, r in zip(self.models, self.ranks.mean(axis=0))}
 
-    def __str__(self) -> str:
+    def _head(self) -> list:
         N, k = self.scores.shape
-        avg = self.average_ranks
         way = "higher" if self.higher_is_better else "lower"
         lines = [f"{k} models on {N} data sets ({way} scores rank first; rank 1 = best, ties "
                  "averaged)"]
@@ -384,32 +385,48 @@ class DatasetComparison:
             lines.append(f"Friedman chi2 {fmt(fr.statistic, 3)} (df {fr.df}), p "
                          f"{fmt_p(fr.pvalue)} · Iman-Davenport F {fmt(iman.statistic, 3)} (df "
                          f"{iman.df}, {iman.df2}), p {fmt_p(iman.pvalue)}")
-        lines += [f"Nemenyi critical difference at alpha {self.alpha:g}: CD "
-                  f"{fmt(self.critical_difference, 3)} (q {fmt(self.q_alpha, 3)})", ""]
+        lines.append(f"Nemenyi critical difference at alpha {self.alpha:g}: CD "
+                     f"{fmt(self.critical_difference, 3)} (q {fmt(self.q_alpha, 3)})")
+        return lines
+
+    def _tables(self):
+        """(columns, rows) of the models, best first, and of the pairs; for text and HTML."""
+        avg = self.average_ranks
         order = sorted(self.models, key=lambda m: avg[m])
-        lines += table([Col("model", None), Col("average rank", 3), Col("mean score")],
-                       [[m, avg[m], float(np.mean(self.scores[:, self.models.index(m)]))]
-                        for m in order], indent=0)
-        lines.append("")
-        rows = []
-        for p in self.pairwise:
-            rows.append([p.a, p.b, p.rank_difference,
-                         "yes" if p.nemenyi_different else "no", p.statistic, fmt_p(p.pvalue),
-                         fmt_p(p.pvalue_holm),
-                         "yes" if p.wilcoxon_different else "no"])
-        lines += table([Col("a", None), Col("b", None), Col("rank a - b", 3, signed=True),
-                        Col("Nemenyi", None), Col("Wilcoxon W", 1), Col("p"), Col("p_holm"),
-                        Col("Wilcoxon", None)], rows, indent=0)
-        lines += [
-            "",
+        models = ([Col("model", None), Col("average rank", 3), Col("mean score")],
+                  [[m, avg[m], float(np.mean(self.scores[:, self.models.index(m)]))]
+                   for m in order])
+        rows = [[p.a, p.b, p.rank_difference, "yes" if p.nemenyi_different else "no",
+                 p.statistic, fmt_p(p.pvalue), fmt_p(p.pvalue_holm),
+                 "yes" if p.wilcoxon_different else "no"] for p in self.pairwise]
+        pairs = ([Col("a", None), Col("b", None), Col("rank a - b", 3, signed=True),
+                  Col("Nemenyi", None), Col("Wilcoxon W", 1), Col("p"), Col("p_holm"),
+                  Col("Wilcoxon", None)], rows)
+        return models, pairs
+
+    def _foot(self) -> list:
+        shared = [g for g in self.groups if len(g) > 1]
+        return [
             "not distinguishable (Nemenyi): "
-            + "; ".join("{" + ", ".join(g) + "}" for g in self.groups if len(g) > 1)
-            if any(len(g) > 1 for g in self.groups) else
-            "not distinguishable (Nemenyi): none -- every pair differs",
+            + ("; ".join("{" + ", ".join(g) + "}" for g in shared) if shared else
+               "none -- every pair differs"),
             f"Nemenyi: yes when |rank a - b| >= CD; Wilcoxon: yes when the Holm-adjusted "
             f"signed-rank p-value (over {len(self.pairwise)} pairs) < {self.alpha:g}.",
         ]
-        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        models, pairs = self._tables()
+        return "\n".join([*self._head(), "", *table(*models, indent=0), "",
+                          *table(*pairs, indent=0), "", *self._foot()])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the setting as a heading, the tests, the models best first, the pairs and
+        the groups no test tells apart."""
+        head = self._head()
+        models, pairs = self._tables()
+        return html_block(f"<h4>{html.escape(head[0])}</h4>", html_paragraphs(head[1:]),
+                          html_table(*models), html_table(*pairs),
+                          html_paragraphs(self._foot()))
 
     def __repr__(self) -> str:
         ranks = {m: round(r, 3) for m, r in self.average_ranks.items()}

@@ -17,7 +17,8 @@ import html
 
 import numpy as np
 
-from .._shared.format import Col, fmt, html_table, percent, rates, table
+from .._shared.format import Col, fmt, percent, rates, table
+from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
 
 # The skills of each task, headline first: ``SkillOverTime.skill`` and the table's skill
@@ -152,8 +153,8 @@ class SkillOverTime:
         """Jupyter: the header as a heading, one table row per period (numbers
         right-aligned, the interval's ends in columns of their own), the notes below."""
         notes = str(self).split("\n\n")[-1].splitlines()  # the lines under the table
-        return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(*self._cells())}"
-                + "".join(f"<p>{html.escape(line)}</p>" for line in notes) + "</div>")
+        return html_block(f"<h4>{html.escape(self.header())}</h4>", html_table(*self._cells()),
+                          html_paragraphs(notes))
 
     def to_frame(self):
         """One row per period (index ``period``): ``rows`` and every number of

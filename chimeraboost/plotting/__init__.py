@@ -10,7 +10,8 @@ Questions worth asking, and which function answers each:
 
 - Where are the probabilities off, and is that more than chance?
   :func:`reliability_diagram` (CORP: isotonic recalibration against the diagonal, with a
-  consistency band and MCB / DSC / UNC in the legend).
+  consistency band, MCB / DSC / UNC in the legend and the histogram of the forecasts
+  beneath).
 - How well does the model rank, against a coin? :func:`roc_curve` (the diagonal),
   :func:`pr_curve` (the base rate), each with its AUC.
 - Does a model win by calibration or by discrimination? :func:`mcb_dsc_plot` (models as
@@ -146,8 +147,8 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     :func:`metrics.calibration_decomposition`, for the class drawn) are read off the same
     curve. They are printed with at least two significant digits (``0.00096``, not
     ``0.001``), as are the AUCs and the base rate of the other plots. The histogram counts the
-    same pooled forecasts and weights as the curve. The band shows where the curve of a *calibrated* forecast would fall (outcomes
-    resampled as ``Bernoulli(p)``). Dimitriadis, Gneiting & Jordan (2021), PNAS 118(8),
+    same pooled forecasts and weights as the curve. The band shows where the curve of a
+    *calibrated* forecast would fall (outcomes resampled as ``Bernoulli(p)``). Dimitriadis, Gneiting & Jordan (2021), PNAS 118(8),
     doi:10.1073/pnas.2016191118.
     """
     models = _models(proba)

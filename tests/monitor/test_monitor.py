@@ -303,7 +303,7 @@ def test_text_frame_and_html():
     text = str(s)
     assert text.startswith("Skill over time (classification): 5 periods of freq 'MS', 300 rows")
     assert "judged against: each period's own class prior" in text
-    assert s._repr_html_().startswith("<div><h4>Skill over time") and "<td" in s._repr_html_()
+    assert "</style><h4>Skill over time" in s._repr_html_() and "<td" in s._repr_html_()
     assert repr(s).startswith("<SkillOverTime classification: 5 periods, log_loss_skill")
     frame = s.to_frame()
     assert frame.index.name == "period" and len(frame) == 5
