@@ -9,7 +9,9 @@ measurements back. The hosts:
   every table -- fixed table layout, centred tables, right-aligned cells that may wrap, 12 px
   text, striped rows;
 - ``dark``: a dark theme (light text on a dark background, 13 px), 800 px wide, as in VS Code;
-- ``narrow``: 420 px, narrower than the widest tables.
+- ``narrow``: 420 px, narrower than the widest tables;
+- ``notebook without style sheet``: the notebook host, the output's style sheet out of reach
+  (a front end that drops ``<style>``, as an untrusted notebook does).
 
 Checked in each: no number (nor interval) is broken over two lines; numbers are right-aligned
 in their cells; a cell of words that wraps is not squeezed to a sliver; nothing sticks out of
@@ -17,7 +19,9 @@ the host (a table wider than it scrolls inside its own block); in the notebook h
 fits its 1,000 px; our tables keep automatic layout and sit on the left edge whatever the host
 says; text and rules take the host's colour (nothing hard-codes black on white); labels are
 escaped (a model called ``<b>x</b>`` makes no ``<b>`` element); and the style sheet stays
-scoped -- the host's own table and paragraph beside ours keep the host's look.
+scoped -- the host's own table and paragraph beside ours keep the host's look. Without the
+style sheet only what is written on the cells is asked for: numbers unbroken and
+right-aligned, words left-aligned and not squeezed.
 
 Without Chromium on the machine the browser test is skipped, saying so; the test that every
 class with a ``_repr_html_`` has a sample here runs everywhere.
@@ -49,7 +53,11 @@ HOSTS = {
     "notebook": "width:1000px",
     "dark": "width:800px;font-size:13px;color:rgb(212, 212, 212);background:rgb(30, 30, 30)",
     "narrow": "width:420px",
+    # A front end that keeps the markup but drops the style sheet (an untrusted notebook):
+    # the output's class is renamed so that no sheet on the page reaches it.
+    "notebook without style sheet": "width:1000px",
 }
+STRIPPED = "notebook without style sheet"
 # What a notebook front end sets on every table of an output (written for this test).
 NOTEBOOK_CSS = """
 .host-notebook { font-size: 13px; }
@@ -227,9 +235,10 @@ MEASURE = r"""
     for (const sample of host.querySelectorAll(':scope > .sample')) {
       const fails = [];
       let numbers = 0;
-      const root = sample.querySelector('div.cb-html');
+      const stripped = host.classList.contains('stripped');
+      const root = sample.querySelector(stripped ? 'div.cb-stripped' : 'div.cb-html');
       const key = sample.dataset.name + ' @ ' + host.dataset.host;
-      if (!root || !root.querySelector('style')) {
+      if (!root || (!stripped && !root.querySelector('style'))) {
         out[key] = {fails: ['no div.cb-html with its style sheet'], numbers: 0};
         continue;
       }
@@ -254,7 +263,7 @@ MEASURE = r"""
             && cell.getBoundingClientRect().width < 10 * parseFloat(getComputedStyle(cell).fontSize))
           fails.push('words squeezed into a narrow column: ' + cell.textContent);
       }
-      for (const table of root.querySelectorAll('table')) {
+      for (const table of stripped ? [] : root.querySelectorAll('table')) {
         const style = getComputedStyle(table);
         if (style.tableLayout !== 'auto') fails.push('table layout ' + style.tableLayout);
         if (!near(table.getBoundingClientRect().left, root.getBoundingClientRect().left, 1))
@@ -262,7 +271,7 @@ MEASURE = r"""
         if (host.dataset.host === 'notebook' && table.offsetWidth > root.clientWidth + 1)
           fails.push('table ' + table.offsetWidth + ' px wide in a ' + root.clientWidth + ' px output');
       }
-      if (sample.scrollWidth > sample.clientWidth + 1)
+      if (!stripped && sample.scrollWidth > sample.clientWidth + 1)
         fails.push('sticks out of the host by ' + (sample.scrollWidth - sample.clientWidth) + ' px');
       for (const el of root.querySelectorAll('td, th, p, h4, caption'))
         if (getComputedStyle(el).color !== hostColor) {
@@ -270,7 +279,7 @@ MEASURE = r"""
           break;
         }
       const rule = root.querySelector('thead th');
-      if (rule && getComputedStyle(rule).borderBottomColor !== hostColor)
+      if (!stripped && rule && getComputedStyle(rule).borderBottomColor !== hostColor)
         fails.push('rule colour ' + getComputedStyle(rule).borderBottomColor);
       if (root.querySelector('b, i, script'))
         fails.push('markup from a label: ' + root.querySelector('b, i, script').outerHTML);
@@ -278,6 +287,7 @@ MEASURE = r"""
     }
     // The host's own table and paragraph, after ours, keep the host's look.
     const probe = host.querySelector(':scope > .probe');
+    if (!probe) continue;
     const td = getComputedStyle(probe.querySelector('td'));
     const th = getComputedStyle(probe.querySelector('th'));
     out['probe @ ' + host.dataset.host] = {
@@ -296,15 +306,23 @@ MEASURE = r"""
 """
 
 
+def _stripped(text: str) -> str:
+    """The output as a front end that drops ``<style>`` shows it."""
+    text = re.sub(r"<style>.*?</style>", "", text, flags=re.S)
+    return text.replace('class="cb-html"', 'class="cb-stripped"')
+
+
 def _page(results) -> str:
     hosts = []
     for host, style in HOSTS.items():
+        show = _stripped if host == STRIPPED else str
         samples = "".join(f'<div class="sample" data-name="{html.escape(name)}">'
-                          f"{r._repr_html_()}</div>" for name, r in results.items())
+                          f"{show(r._repr_html_())}</div>" for name, r in results.items())
         probe = ('<div class="probe"><table><thead><tr><th>host</th></tr></thead><tbody><tr>'
                  "<td>1.5</td></tr></tbody></table><p>a paragraph of the host</p></div>")
-        hosts.append(f'<div class="host host-{host}" data-host="{host}" style="{style}">'
-                     f"{samples}{probe}</div>")
+        look = "notebook stripped" if host == STRIPPED else host
+        hosts.append(f'<div class="host host-{look}" data-host="{host}" style="{style}">'
+                     f"{samples}{probe if host != STRIPPED else ''}</div>")
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><style>"
             f"body{{margin:8px;font-family:sans-serif}}{NOTEBOOK_CSS}</style></head><body>"
             f"{''.join(hosts)}<script>{MEASURE}</script></body></html>")
