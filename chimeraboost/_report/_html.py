@@ -129,8 +129,10 @@ def _regression(report, cells) -> list:
     v = report
     own = not str(v.get("reference", "")).endswith("of baseline")
     mean, median = ("mean of y", "median of y") if own else ("baseline mean", "baseline median")
+    # Against another mean than y's own the skill is not scikit-learn's r2: not named so.
+    skill = "r2" if own else "vs baseline mean"
     rows = [["RMSE", cells("rmse"), v["rmse_ref"], cells("r2"),
-             f"{mean} {fmt(v['baseline_mean'])} (skill: r2)"],
+             f"{mean} {fmt(v['baseline_mean'])} (skill: {skill})"],
             ["MAE", cells("mae"), v["mae_ref"], cells("mae_skill"),
              f"{median} {fmt(v['baseline_median'])}"]]
     return [html_table([Col("loss", None), Col("value"), Col("reference"), Col("skill", 3),

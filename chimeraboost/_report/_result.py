@@ -218,8 +218,9 @@ class Report(Mapping):
         """One figure of the scored rows; returns the list of matplotlib Axes.
 
         Classification: the CORP reliability diagram with its consistency band (``n_boot``
-        resamples, seeded by ``random_state``), and for binary problems the ROC and
-        precision-recall curves. Regression: predicted against observed, and the residuals.
+        resamples, seeded by ``random_state``) and the histogram of the forecasts beneath it,
+        and for binary problems the ROC and precision-recall curves, three squares of one
+        size on one line. Regression: predicted against observed, and the residuals.
         See :mod:`chimeraboost.plotting`. Needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """

@@ -11,9 +11,9 @@ Which questions it answers:
   so that it survives a front end that strips ``<style>`` (an untrusted notebook).
 - How is a table shown? :func:`html_table`: the cells :func:`~chimeraboost._shared.format.table`
   prints (the same :func:`~chimeraboost._shared.format.fmt` numbers), every text escaped; a cell
-  ``(value, low, high)`` shows the value and, in a cell of its own beside it, ``[low, high]``,
-  under one column title, so that the interval's level is said once, below the table, not in
-  every column.
+  ``(value, low, high)`` shows the value and ``[low, high]`` beside it (in a cell of its own)
+  or below it, under one column title, so that the interval's level is said once, below the
+  table, not in every column.
 """
 
 from __future__ import annotations
@@ -72,9 +72,10 @@ def html_table(columns, rows, caption=None, *, sections=None, stacked=False) -> 
     ``caption`` is escaped (a class label ``<b>`` shows as ``<b>``, never as markup). A cell
     ``(value, low, high)`` gives the value and its interval ``[low, high]`` in two cells under
     one title, or with ``stacked=True`` in one cell, the interval on a line of its own below
-    the value (a table of many such columns then fits a notebook's width). ``sections``, a list of ``(label, number of rows)``, splits the rows into
-    groups: each a ``<tbody>`` (a rule between them) whose label heads its first column,
-    ``columns[0]`` (the rows then leave that cell out).
+    the value (a table of many such columns then fits a notebook's width). ``sections``, a
+    list of ``(label, number of rows)``, splits the rows into groups: each a ``<tbody>`` (a
+    rule between them) whose label heads its first column, ``columns[0]`` (the rows then leave
+    that cell out).
 
     >>> html_table([Col("label", None), Col("skill", 3)], [["<b>", 0.12345]])
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -113,9 +114,10 @@ def html_table(columns, rows, caption=None, *, sections=None, stacked=False) -> 
                 out.append(f'<td class="cb-ci"{_NUMBER}>{html.escape(ends)}</td>')
         return out
 
-    head = "".join(f"<th{' colspan=2' if two else ''}{_TEXT if c.digits is None else _NUMBER_TITLE}>"
-                   f"{html.escape(c.title)}</th>"
-                   for c, two in zip(columns, [False] * (len(columns) - len(cols)) + paired))
+    spans = [False] * (len(columns) - len(cols)) + paired  # the group column spans one
+    head = "".join(f"<th{' colspan=2' if two else ''}"
+                   f"{_TEXT if c.digits is None else _NUMBER_TITLE}>{html.escape(c.title)}</th>"
+                   for c, two in zip(columns, spans))
     bodies, start = [], 0
     for label, size in sections or [(None, len(rows))]:
         lines = [cells(r) for r in rows[start:start + size]]

@@ -148,8 +148,8 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     curve. They are printed with at least two significant digits (``0.00096``, not
     ``0.001``), as are the AUCs and the base rate of the other plots. The histogram counts the
     same pooled forecasts and weights as the curve. The band shows where the curve of a
-    *calibrated* forecast would fall (outcomes resampled as ``Bernoulli(p)``). Dimitriadis, Gneiting & Jordan (2021), PNAS 118(8),
-    doi:10.1073/pnas.2016191118.
+    *calibrated* forecast would fall (outcomes resampled as ``Bernoulli(p)``). Dimitriadis,
+    Gneiting & Jordan (2021), PNAS 118(8), doi:10.1073/pnas.2016191118.
     """
     models = _models(proba)
     classes = _classes(y, classes)

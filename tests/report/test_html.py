@@ -192,6 +192,11 @@ def test_report_html_of_a_model_without_probabilities_and_of_a_regressor(data):
     assert "MSE" in cells and f"[{fmt(r.ci['mse'][0])}, {fmt(r.ci['mse'][1])}]" in cells
     for line in report_lines(dict(r), header=False)[:5]:
         assert set(_numbers(line)) <= set(_numbers(page.text)), line
+    assert "(skill: r2)" in page.text
+    # Against the training mean the skill is not scikit-learn's r2, and is not named so.
+    r = report(LinearRegression().fit(X[:100], y[:100]), X[100:], y[100:], baseline=y[:100])
+    page = _check(r._repr_html_())
+    assert "(skill: vs baseline mean)" in page.text and "r2" not in page.tables[0]
 
 
 def test_holdout_table_html_says_the_level_once(data):

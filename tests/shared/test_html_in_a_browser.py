@@ -260,7 +260,8 @@ MEASURE = r"""
         if (getComputedStyle(cell).textAlign !== 'left')
           fails.push('text cell not left-aligned: ' + cell.textContent);
         if (text && text.nodeType === 3 && lines(text).size > 1
-            && cell.getBoundingClientRect().width < 10 * parseFloat(getComputedStyle(cell).fontSize))
+            && cell.getBoundingClientRect().width
+               < 10 * parseFloat(getComputedStyle(cell).fontSize))
           fails.push('words squeezed into a narrow column: ' + cell.textContent);
       }
       for (const table of stripped ? [] : root.querySelectorAll('table')) {
@@ -269,10 +270,12 @@ MEASURE = r"""
         if (!near(table.getBoundingClientRect().left, root.getBoundingClientRect().left, 1))
           fails.push('table not on the left edge');
         if (host.dataset.host === 'notebook' && table.offsetWidth > root.clientWidth + 1)
-          fails.push('table ' + table.offsetWidth + ' px wide in a ' + root.clientWidth + ' px output');
+          fails.push('table ' + table.offsetWidth + ' px wide in a ' + root.clientWidth
+                     + ' px output');
       }
       if (!stripped && sample.scrollWidth > sample.clientWidth + 1)
-        fails.push('sticks out of the host by ' + (sample.scrollWidth - sample.clientWidth) + ' px');
+        fails.push('sticks out of the host by ' + (sample.scrollWidth - sample.clientWidth)
+                   + ' px');
       for (const el of root.querySelectorAll('td, th, p, h4, caption'))
         if (getComputedStyle(el).color !== hostColor) {
           fails.push('colour ' + getComputedStyle(el).color + ' on ' + el.tagName);
