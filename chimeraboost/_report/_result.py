@@ -6,7 +6,6 @@ computed elsewhere and computes none itself.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping
 
@@ -21,13 +20,13 @@ from .._shared.format import (
     count,
     fmt,
     fmt_p,
-    html_table,
     percent,
     rates,
     report_lines,
     table,
 )
 from .._shared.validation import import_pandas, plain
+from ._html import report_html
 
 __all__ = ["Report"]
 
@@ -184,31 +183,10 @@ class Report(Mapping):
                 f"{main}={fmt(self._values.get(main))}>")
 
     def _repr_html_(self) -> str:
-        """Jupyter: the four-number line as a heading, the header, then tables -- every
-        metric with its interval in columns of its own, and the paired comparison."""
-        esc = html.escape
-        parts = [f"<h4>{esc(self.headline())}</h4>", f"<p>{esc(self.header())}</p>"]
-        columns = [Col("metric", None), Col("value")]
-        caption = None
-        if self.ci:
-            columns += [Col("low"), Col("high")]
-            caption = (f"{percent(self.ci_level)} bootstrap intervals (percentile; "
-                       f"{self.n_boot:,} resamples of the rows)")
-        rows = []
-        for key, v in self._values.items():
-            if not _scalar(v) or key in ("n", "positives"):
-                continue
-            row = [key, v]
-            if self.ci:
-                row += list(self.ci.get(key, (np.nan, np.nan)))
-            rows.append(row)
-        parts.append(html_table(columns, rows, caption=caption))
-        if self.vs_baseline is not None:
-            title, columns, rows, delong = self._vs_table()
-            parts.append(html_table(columns, rows, caption=title))
-            if delong:
-                parts.append(f"<p>{esc(delong)}</p>")
-        return "<div>" + "".join(parts) + "</div>"
+        """Jupyter: the text's layout as tables -- the four-number line as the heading, the
+        proper scores (loss, reference, skill), the text's groups (calibration, ranking,
+        threshold), each number with its interval beside it, and the paired comparison."""
+        return report_html(self)
 
     # ---- export
     def to_dict(self) -> dict:
@@ -244,8 +222,9 @@ class Report(Mapping):
         """One figure of the scored rows; returns the list of matplotlib Axes.
 
         Classification: the CORP reliability diagram with its consistency band (``n_boot``
-        resamples, seeded by ``random_state``), and for binary problems the ROC and
-        precision-recall curves. Regression: predicted against observed, and the residuals.
+        resamples, seeded by ``random_state``) and the histogram of the forecasts beneath it,
+        and for binary problems the ROC and precision-recall curves, three squares of one
+        size on one line. Regression: predicted against observed, and the residuals.
         See :mod:`chimeraboost.plotting`. Needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """

@@ -290,7 +290,7 @@ def test_exports(cancer, lr):
     assert frame.loc["roc_auc", "low"] == rep.ci["roc_auc"][0]
     assert frame.loc["roc_auc", "difference"] == rep.vs_baseline["roc_auc"][0]
     html = rep._repr_html_()
-    assert html.startswith(f"<div><h4>{rep.headline()}</h4>") and "vs baseline" in html
+    assert f"</style><h4>{rep.headline()}</h4>" in html and "vs baseline" in html
     assert repr(rep).startswith("<Report classification of LogisticRegression")
 
 
