@@ -100,6 +100,17 @@ class Costs(NamedTuple):
     def __repr__(self) -> str:
         return f"Costs(tn={self.tn:g}, fp={self.fp:g}, fn={self.fn:g}, tp={self.tp:g})"
 
+    @classmethod
+    def of(cls, costs=None, *, cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_tn=0.0):
+        """Checked costs from a 2x2 matrix ``[[c_tn, c_fp], [c_fn, c_tp]]`` (or a dict with
+        keys ``tn``, ``fp``, ``fn``, ``tp``), or from ``cost_fp`` / ``cost_fn`` with benefits
+        of correct decisions; a clear error for negative, infinite or all-equal costs.
+
+        >>> Costs.of({"fp": 1, "fn": 4})
+        Costs(tn=0, fp=1, fn=4, tp=0)
+        """
+        return check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn)
+
 
 def _nonneg(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):

@@ -36,8 +36,9 @@ class _ChoiceEvaluator:
         edges = np.unique(score)
         self.cutoffs = np.append(edges, np.inf)  # the last: treat none
         self._sweep = Sweep(score, event, edges)
-        self.original = self._values(None)[0]
-        self.chosen = int(self._choose(self.original[None, :])[0])
+        values, flagged = self._values(None)
+        self.original = values[0]
+        self.chosen = int(self._choose(values, flagged)[0])
 
     def _values(self, counts):
         w = replicate_weights(self.sample_weight, counts, self.n, integer=True)
@@ -48,15 +49,18 @@ class _ChoiceEvaluator:
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.objective == "cost":
                 c = self.costs
-                return (c.tp * tp + c.fp * fp + c.fn * (pos[:, None] - tp)
-                        + c.tn * (neg[:, None] - fp)) / total
-            if self.objective == "net_benefit":
-                return tp / total - fp / total * (self.at / (1.0 - self.at))
-            return np.where(pos[:, None] > 0, tp / pos[:, None], np.nan)
+                values = (c.tp * tp + c.fp * fp + c.fn * (pos[:, None] - tp)
+                          + c.tn * (neg[:, None] - fp)) / total
+            elif self.objective == "net_benefit":
+                values = tp / total - fp / total * (self.at / (1.0 - self.at))
+            else:
+                values = np.where(pos[:, None] > 0, tp / pos[:, None], np.nan)
+        return values, tp + fp
 
-    def _choose(self, values):
-        """Index of the chosen cutoff per row of ``values``; within a run of equal values
-        (cutoffs between which a resample drew no row) the middle of the run."""
+    def _choose(self, values, flagged):
+        """Index of the chosen cutoff per row of ``values``. Cutoffs between which a
+        resample drew no row treat the same rows (same ``flagged`` weight): of such a run the
+        middle is taken, so that a resample's choice does not lean to one end of the gap."""
         if self.objective == "recall":
             reached = np.nan_to_num(values, nan=-1.0) >= self.target
             idx = np.maximum(reached.sum(axis=1) - 1, 0)
@@ -65,18 +69,25 @@ class _ChoiceEvaluator:
         else:
             idx = np.argmax(values, axis=1)
         rows = np.arange(values.shape[0])
-        eq = values == values[rows, idx][:, None]
+        eq = flagged == flagged[rows, idx][:, None]
         pos = np.arange(values.shape[1])[None, :]
         lo = np.where(~eq & (pos < idx[:, None]), pos, -1).max(axis=1) + 1
         hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
         return (lo + hi) // 2
 
     def evaluate(self, counts=None, warn=False) -> dict:
-        values = self._values(counts)
-        idx = self._choose(values)
+        values, flagged = self._values(counts)
+        idx = self._choose(values, flagged)
         rows = np.arange(values.shape[0])
-        return {"threshold": self.cutoffs[idx], "apparent": values[rows, idx],
-                "original": self.original[idx], "fixed": values[:, self.chosen]}
+        out = {"threshold": self.cutoffs[idx], "apparent": values[rows, idx],
+               "original": self.original[idx], "fixed": values[:, self.chosen]}
+        if counts is not None:
+            # The rows a resample left out: the resample's choice scored on rows it never saw.
+            oob = self._values(np.asarray(counts) == 0)[0]
+            out["oob"] = oob[rows, idx]
+        else:
+            out["oob"] = out["apparent"]
+        return out
 
 
 class ThresholdChoice:
@@ -134,8 +145,8 @@ class ThresholdChoice:
         what = {"cost": "expected cost", "net_benefit": "net benefit",
                 "recall": "recall"}[self.objective]
         how = {"cost": "the cost-minimising threshold",
-               "net_benefit": f"the threshold of largest net benefit at t = {self.at:g}",
-               "recall": f"the highest threshold that reaches recall {self.target:g}"}
+               "net_benefit": f"the threshold of largest net benefit at t = {self.at}",
+               "recall": f"the highest threshold that reaches recall {self.target}"}
         lo, hi = self.threshold_interval
         text = (f"Choosing {how[self.objective]} on these rows gives {fmt(self.threshold, 3)} "
                 f"({pct} CI {fmt(lo, 3)} to {fmt(hi, 3)} over {self.n_boot:,} resamples) and "
@@ -282,6 +293,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     ok = ~np.isnan(delta)
     optimism = float(np.mean(delta[ok])) if ok.any() else np.nan
     lo_d, hi_d = resampling.percentile_interval(delta, level)[0]
+    lo_o, hi_o = resampling.percentile_interval(reps["oob"] - reps["apparent"], level)[0]
     if objective == "recall":
         reference = target
     else:
@@ -294,4 +306,5 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         interval=resampling.ConfidenceInterval(apparent + lo_d, apparent + hi_d),
         naive_interval=boot.interval("fixed", level), reference=reference,
         greater_is_better=objective != "cost", n_boot=n_boot, level=level, at=at,
-        target=target, costs=c)
+        target=target, costs=c,
+        _oob_interval=resampling.ConfidenceInterval(apparent + lo_o, apparent + hi_o))
