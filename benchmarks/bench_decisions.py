@@ -141,7 +141,7 @@ def threshold_coverage(reps, sizes, seed, n_boot):
     for label, pop in designs.items():
         for n in sizes:
             rng = np.random.default_rng(seed)
-            hit = naive = oob = 0
+            hit = naive = 0
             opt, excess = [], []
             for _ in range(reps):
                 y, s = pop.draw(rng, n)
@@ -155,13 +155,12 @@ def threshold_coverage(reps, sizes, seed, n_boot):
                 true = pop.cost(ch.threshold, c_fp, c_fn)
                 hit += ch.interval.low <= true <= ch.interval.high
                 naive += ch.naive_interval.low <= true <= ch.naive_interval.high
-                oob += ch._oob_interval.low <= true <= ch._oob_interval.high
                 opt.append(ch.optimism)
                 excess.append(true - ch.apparent)
             done = len(opt)
             verdict = "met" if hit / done >= 0.90 and naive / done < hit / done else "NOT met"
             print(f"{label:<44} {n:>5} {done:>5} {hit / done:>10.3f} {naive / done:>7.3f} "
-                  f"{np.mean(opt):>14.4f} {np.mean(excess):>12.4f}  {verdict} oob {oob / done:.3f}")
+                  f"{np.mean(opt):>14.4f} {np.mean(excess):>12.4f}  {verdict}")
     print(f"  mean optimism: the bootstrap's estimate of how much the apparent cost flatters "
           f"the chosen cutoff; true excess: its population cost minus the apparent cost. "
           f"({load()})")

@@ -78,7 +78,7 @@ PUBLIC = {
     "chimeraboost.monitor": ["skill_over_time", "SkillOverTime"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
-        "plot_report",
+        "plot_report", "decision_curve", "cost_curve",
     ],
     "chimeraboost.dask": ["classification_report", "regression_report"],
     "chimeraboost.estimators": [

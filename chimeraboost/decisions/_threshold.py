@@ -238,16 +238,20 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     Notes
     -----
     In resample ``b`` the threshold is chosen again, ``t_b``; its value on the resample,
-    ``V_b(t_b)``, is optimistic for the rows at large exactly as ``V(t)`` on the data is
-    for the population. The difference ``V(t_b) - V_b(t_b)`` (the resample's choice scored
-    on the original rows, minus its apparent value) is the bootstrap's copy of the error of
-    the apparent value; its mean is the optimism (Efron 1983, doi:10.1080/01621459.1983.10477973;
-    Harrell, Lee & Mark 1996, doi:10.1002/(SICI)1097-0258(19960229)15:4<361::AID-SIM168>3.0.CO;2-4)
+    ``V_b(t_b)``, is optimistic exactly as the apparent value ``V(t)`` on the data is. The
+    bootstrap's copy of the error of the apparent value is the resample's choice scored on
+    rows minus its apparent value, taken two ways: on all the rows, ``V(t_b) - V_b(t_b)``
+    (too small: the rows include those ``t_b`` was chosen on) and on the rows the resample
+    left out, ``V_oob(t_b) - V_b(t_b)`` (too large: ``t_b`` was chosen on about ``0.632 n``
+    distinct rows). Their .632 mixture, ``0.368 (V(t_b) - V_b(t_b)) + 0.632 (V_oob(t_b) -
+    V_b(t_b))`` (Efron 1983, doi:10.1080/01621459.1983.10477973), has the optimism as its mean
     and its percentiles, added to the apparent value, give the interval of the value of the
-    data-chosen threshold on new rows (the basic bootstrap interval of Davison & Hinkley 1997,
+    data-chosen threshold on new rows (a basic bootstrap interval, Davison & Hinkley 1997,
     section 5.2, doi:10.1017/CBO9780511802843). The naive interval -- percentiles of
-    ``V_b(t)`` at the threshold held fixed -- misses the optimism and undercovers;
-    ``benchmarks/bench_decisions.py`` measures both against known population costs.
+    ``V_b(t)`` at the threshold held fixed -- misses the optimism and undercovers.
+    ``benchmarks/bench_decisions.py`` measures both against known population costs: the
+    plain pivot on all the rows alone covers too little at n = 500 (86%); the mixture
+    covers 97-99% (conservative), the naive interval 75-81%.
 
     Examples
     --------
@@ -289,11 +293,14 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     boot = resampling.bootstrap(ev, n_boot, random_state=random_state)
     reps = boot.replicates
     apparent = float(ev.original[ev.chosen])
-    delta = reps["original"] - reps["apparent"]
+    # The .632 mixture of two copies of the error of the apparent value: the resample's
+    # choice scored on all the rows (too kind: they include the rows it was chosen on) and
+    # on the rows it left out (too harsh: it was chosen on about 0.632 n distinct rows).
+    delta = (0.368 * (reps["original"] - reps["apparent"])
+             + 0.632 * (reps["oob"] - reps["apparent"]))
     ok = ~np.isnan(delta)
     optimism = float(np.mean(delta[ok])) if ok.any() else np.nan
     lo_d, hi_d = resampling.percentile_interval(delta, level)[0]
-    lo_o, hi_o = resampling.percentile_interval(reps["oob"] - reps["apparent"], level)[0]
     if objective == "recall":
         reference = target
     else:
@@ -306,5 +313,4 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         interval=resampling.ConfidenceInterval(apparent + lo_d, apparent + hi_d),
         naive_interval=boot.interval("fixed", level), reference=reference,
         greater_is_better=objective != "cost", n_boot=n_boot, level=level, at=at,
-        target=target, costs=c,
-        _oob_interval=resampling.ConfidenceInterval(apparent + lo_o, apparent + hi_o))
+        target=target, costs=c)
