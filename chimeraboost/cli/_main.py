@@ -203,6 +203,10 @@ def _cost_arg(args):
     if fp is None or fn is None:
         msg = f"--{'cost-fp' if fp is None else 'cost-fn'} is missing; give both costs."
         raise ValueError(msg)
+    for flag, value in (("--cost-fp", fp), ("--cost-fn", fn)):
+        if not (value >= 0 and value < float("inf")):
+            msg = f"{flag} must be a finite number >= 0 (a cost), got {value:g}."
+            raise ValueError(msg)
     return {"fp": fp, "fn": fn}
 
 

@@ -209,8 +209,8 @@ class CurveBand(NamedTuple):
     x : ndarray of shape (m,)
         False positive rate (ROC) or recall (PR).
     y : ndarray of shape (m,)
-        True positive rate at that false positive rate (ROC), or precision at the highest
-        cutoff that reaches that recall (PR), on the rows as given.
+        The highest true positive rate of the ROC polyline at that false positive rate, or
+        precision at the highest cutoff that reaches that recall (PR), on the rows as given.
     low, high : ndarray of shape (m,)
         Pointwise percentile band over the resamples.
     level : float
@@ -235,8 +235,10 @@ def _curve_on_grid(tp, fp, pos, neg, grid, kind):
         tpr = np.r_[0.0, tp[i, ::-1] / pos[i]]
         if kind == "roc":
             fpr = np.r_[0.0, fp[i, ::-1] / neg[i]]
-            last = np.r_[fpr[1:] != fpr[:-1], True]  # the top of each vertical step
-            out[i] = np.interp(grid, fpr[last], tpr[last])
+            # The polyline through every cutoff's point. FPR repeats along a vertical step;
+            # np.interp then reads, between two FPRs, the segment from the top of one step to
+            # the foot of the next, and at a repeated FPR the top: the highest TPR there.
+            out[i] = np.interp(grid, fpr, tpr)
         else:
             flagged = np.r_[0.0, (tp[i, ::-1] + fp[i, ::-1])]
             with np.errstate(invalid="ignore", divide="ignore"):
