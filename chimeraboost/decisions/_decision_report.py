@@ -62,7 +62,7 @@ class DecisionReport:
         self.__dict__.update(values)
 
     def verdict(self, other: str, metric: str = "net_benefit") -> str:
-        """``"model better"``, ``"<other> better"`` or ``"no clear difference"``, from the
+        """``"<model> better"``, ``"<other> better"`` or ``"no clear difference"``, from the
         paired interval of the model minus ``other``."""
         d = self.differences[other]
         lo, hi = d[f"{metric}_low"], d[f"{metric}_high"]
@@ -71,7 +71,7 @@ class DecisionReport:
         if lo <= 0 <= hi:
             return "no clear difference"
         better = (lo > 0) if metric == "net_benefit" else (hi < 0)
-        return "model better" if better else f"{other} better"
+        return f"{self.model} better" if better else f"{other} better"
 
     def _title(self) -> str:
         how = f"treat when the probability is >= {self.threshold:g}"

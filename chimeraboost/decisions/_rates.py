@@ -26,7 +26,7 @@ RATES = {
     "specificity": "negatives",
     "ppv": "flagged rows",
     "npv": "rows left",
-    "flagged": "all rows",
+    "flagged": "rows",
 }
 _METHODS = ("auto", "wilson", "exact", "bootstrap")
 

@@ -153,8 +153,8 @@ class ThresholdChoice:
         if self.objective == "recall":
             text += "."
         else:
-            text += (f", {fmt(self.apparent_gain, signed=True)} against the better of treat-all "
-                     f"and treat-none ({fmt(self.reference)}).")
+            text += (f", a gain of {fmt(self.apparent_gain)} over the better of treat-all and "
+                     f"treat-none ({fmt(self.reference)}).")
         text += (f" Re-choosing the threshold inside every resample puts its {what} on new rows "
                  f"at {fmt(self.estimate)} ({pct} CI {fmt(self.interval.low)} to "
                  f"{fmt(self.interval.high)}; the interval at the threshold held fixed, "
