@@ -94,7 +94,7 @@ class Population:
 # --------------------------------------------------------------------------- rate coverage
 
 
-def coverage(reps, n, seed, n_boot):
+def coverage(reps, n, seed, n_boot, boot_reps=None):
     pop = Population(2, 3)
     t = 0.4
     truth = pop.rates(t)
@@ -104,8 +104,8 @@ def coverage(reps, n, seed, n_boot):
     for i in range(reps):
         y, s = pop.draw(rng, n)
         for method in hits:
-            if method == "bootstrap" and i >= reps // 4:
-                continue  # the bootstrap is slower; a quarter of the reps
+            if method == "bootstrap" and i >= (reps // 4 if boot_reps is None else boot_reps):
+                continue  # the bootstrap is slower: a quarter of the reps unless asked
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FewResamplesWarning)
                 warnings.simplefilter("ignore", DegenerateMetricWarning)
@@ -214,10 +214,12 @@ def main(argv=None):
     ap.add_argument("--n-boot", type=int, default=1000)
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--bootstrap-reps", type=int, default=None,
+                    help="reps of the bootstrap rate intervals (default: a quarter of --reps)")
     args = ap.parse_args(argv)
     every = not (args.coverage or args.threshold or args.speed)
     if args.coverage or every:
-        coverage(args.reps, 200, args.seed, args.n_boot)
+        coverage(args.reps, 200, args.seed, args.n_boot, args.bootstrap_reps)
     if args.threshold or every:
         threshold_coverage(args.reps, args.n, args.seed, args.n_boot)
     if args.speed or every:

@@ -54,6 +54,7 @@ from ._shared.validation import (
     binary_target,
     check_classes,
     check_k,
+    check_level,
     check_numeric_1d,
     check_positive_int,
     plain,
@@ -522,7 +523,7 @@ def make_net_benefit_scorer(threshold, *, pos_label=None, name=None):
     >>> make_net_benefit_scorer(0.2)
     make_net_benefit_scorer(0.2)
     """
-    t = _threshold(threshold)
+    t = check_level(threshold, "threshold", "0.2 (treat the rows whose probability is >= 0.2)")
     default_name = f"net_benefit@{t!r}"
     parts = [repr(t)]
     if pos_label is not None:
@@ -575,17 +576,6 @@ def make_expected_cost_scorer(costs=None, *, cost_fp=None, cost_fn=None, benefit
                                "name": name},
                        response_method="predict_proba", name=name,
                        call_repr=f"make_expected_cost_scorer({', '.join(parts)})")
-
-
-def _threshold(value) -> float:
-    """A threshold probability strictly inside (0, 1)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        msg = f"threshold must be a number in (0, 1), got {value!r}."
-        raise TypeError(msg)
-    if not 0 < value < 1:
-        msg = f"threshold={value!r} must lie strictly inside (0, 1)."
-        raise ValueError(msg)
-    return float(value)
 
 
 def get_scorer(scoring):

@@ -308,6 +308,10 @@ def _decision_key(key, arg, binary) -> bool:
     if not binary:
         msg = f"{arg}={key!r}: a decision at a threshold needs a binary problem."
         raise ValueError(msg)
+    if parsed is not None and parsed[0] == "flagged" and arg == "primary":
+        msg = (f"primary={key!r}: the flagged share is neither better high nor low; show it "
+               "in metrics= and compare on net_benefit@t or expected_cost.")
+        raise ValueError(msg)
     if parsed is not None and FACTS[parsed[0]].about_the_rows:
         msg = f"{arg}={key!r} describes the rows (treating all of them), not a model."
         raise ValueError(msg)

@@ -18,7 +18,7 @@ import numpy as np
 from .. import resampling
 from .._shared.format import fmt
 from .._shared.kernels import replicate_weights
-from .._shared.validation import check_level, import_pandas
+from .._shared.validation import check_level, import_pandas, warn_degenerate
 from ._checks import check_probability, check_target, check_thresholds, key
 from ._sweep import DecisionEvaluator, Sweep
 
@@ -299,8 +299,6 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
     sweep = Sweep(s, event, np.unique(s))
     point = _curve_on_grid(*sweep.treated(replicate_weights(w, None, s.shape[0])), g, curve)[0]
     if not event.any() or (curve == "roc" and event.all()):
-        from .._shared.validation import warn_degenerate
-
         warn_degenerate(f"y holds one class only: the {curve.upper()} curve is undefined (NaN).")
     low = high = np.full(g.shape[0], np.nan)
     if n_boot:

@@ -122,15 +122,15 @@ class DecisionEvaluator:
         edges = self.thresholds
         if costs is not None:
             edges = np.append(edges, cost_threshold)
-        self._order = np.argsort(edges, kind="stable")
-        self._sweep = Sweep(score, self.codes.astype(bool), edges[self._order])
+        order = np.argsort(edges, kind="stable")
+        self._sweep = Sweep(score, self.codes.astype(bool), edges[order])
+        self._back = np.empty_like(order)  # sorted position of each threshold as given
+        self._back[order] = np.arange(order.shape[0])
 
     def evaluate(self, counts=None, warn: bool = True) -> dict:
         w = replicate_weights(self.sample_weight, counts, self.n, integer=True)
         tp, fp, pos, neg = self._sweep.treated(w)
-        back = np.empty_like(self._order)
-        back[self._order] = np.arange(self._order.shape[0])
-        tp, fp = tp[:, back], fp[:, back]
+        tp, fp = tp[:, self._back], fp[:, self._back]
         k = self.thresholds.shape[0]
         numbers = decision_numbers(tp[:, :k], fp[:, :k], pos, neg, self.thresholds,
                                    names=self.names)

@@ -758,7 +758,7 @@ def test_net_benefit_and_expected_cost_scorers_are_the_decisions_numbers():
         y[200:] == 0, 1 - p, 0.3).net_benefit[0]
     assert repr(scorers.get_scorer("net_benefit@0.2")) == "make_net_benefit_scorer(0.2)"
     assert scorers.get_scorer("net_benefit@0.2").name == "net_benefit@0.2"
-    with pytest.raises(ValueError, match="strictly inside"):
+    with pytest.raises(ValueError, match=r"threshold=1.0 is outside \(0, 1\)"):
         scorers.make_net_benefit_scorer(1.0)
     with pytest.raises(ValueError, match="after '@' must be a number"):
         scorers.get_scorer("net_benefit@high")
