@@ -180,7 +180,8 @@ def check_costs(costs=None, cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_
             raise TypeError(msg)
         fp, fn = _nonneg(cost_fp, "cost_fp"), _nonneg(cost_fn, "cost_fn")
         b_tp, b_tn = _nonneg(benefit_tp, "benefit_tp"), _nonneg(benefit_tn, "benefit_tn")
-        out = Costs(tn=-b_tn, fp=fp, fn=fn, tp=-b_tp)
+        # 0.0 - b: a benefit of 0 is a cost of 0, never -0.
+        out = Costs(tn=0.0 - b_tn, fp=fp, fn=fn, tp=0.0 - b_tp)
         where = "cost_fp, cost_fn"
     if out.regret_fp < 0 or out.regret_fn < 0:
         msg = (f"{where}: a correct decision costs more than the wrong one ({out!r}); the cost "
