@@ -11,6 +11,7 @@ given ``threshold=`` or ``costs=``.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -128,7 +129,7 @@ class DecisionReport:
     def _repr_html_(self) -> str:
         cols, rows, dcols, drows = self._tables()
         return (html_table(cols, rows, caption=self._title()) + html_table(dcols, drows)
-                + f"<p>{self._rates_line()}</p>")
+                + f"<p>{html.escape(self._rates_line())}</p>")
 
     def __repr__(self) -> str:
         d = self.differences.get(TREAT_ALL, {})

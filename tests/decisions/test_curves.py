@@ -130,3 +130,11 @@ def test_curve_band_is_the_percentile_of_resampled_curves():
     np.testing.assert_allclose(b.high, hi, atol=1e-12)
     with pytest.raises(ValueError, match="curve must be"):
         decisions.curve_band(y, p, curve="det")
+
+
+def test_decision_report_html_escapes_the_names():
+    y, p, _ = _data(100, seed=5)
+    d = decisions.decision_report(y, p, threshold=0.3, n_boot=1000, random_state=0,
+                                  name="<b>model</b>")
+    page = d._repr_html_()
+    assert "<b>model</b>" not in page and "&lt;b&gt;model&lt;/b&gt;" in page
