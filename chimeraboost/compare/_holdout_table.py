@@ -384,8 +384,8 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         probability or a 0/1 rule; :mod:`chimeraboost.decisions`): ``"net_benefit@0.2"``
         (treat the rows whose probability is >= 0.2), ``"sensitivity@0.3"``,
         ``"specificity@..."``, ``"ppv@..."``, ``"npv@..."``, ``"standardized_net_benefit@..."``,
-        or ``"expected_cost"`` (with ``costs``, at the Bayes threshold of the costs). None: ``brier_skill`` when every row gives
-        probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
+        or ``"expected_cost"`` (with ``costs``, at the Bayes threshold of the costs).
+        None: ``brier_skill`` when every row gives probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
         ``r2`` for regression, ``crps_skill`` for quantile regressors.
     metrics : list of str, default=None
         The metrics shown, each with its interval (the primary is added if missing). None:
