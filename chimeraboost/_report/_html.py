@@ -67,6 +67,8 @@ def report_html(report) -> str:
         parts.append(html_table(columns, rows, caption=title))
         if delong:
             parts.append(html_paragraphs([delong]))
+    if getattr(report, "decision", None) is not None:
+        parts += report.decision.html_parts()
     return html_block(*parts)
 
 

@@ -57,11 +57,14 @@ class Report(Mapping):
         With a fitted baseline and a binary problem: DeLong's paired test of the ROC-AUC
         difference, model minus baseline (``estimate``, ``se``, ``low``, ``high``,
         ``pvalue``), an analytic second opinion next to the bootstrap.
+    decision : decisions.DecisionReport or None
+        With ``threshold=`` or ``costs=``: the action at the threshold against treat-all,
+        treat-none and the fitted baseline, by net benefit and expected cost.
     """
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
-                 baseline_report=None, delong_vs_baseline=None):
+                 baseline_report=None, delong_vs_baseline=None, decision=None):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
@@ -69,6 +72,7 @@ class Report(Mapping):
         self.n_dropped = dict(n_dropped or {})
         self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
         self.delong_vs_baseline = delong_vs_baseline
+        self.decision = decision
 
     def __getitem__(self, key):
         return self._values[key]
@@ -121,6 +125,8 @@ class Report(Mapping):
             lines += ["", *self._ci_lines()]
         if self.vs_baseline is not None:
             lines += ["", *self._vs_lines()]
+        if self.decision is not None:
+            lines += ["", *self.decision.lines()]
         return "\n".join(lines)
 
     def _ci_lines(self) -> list[str]:
@@ -190,12 +196,15 @@ class Report(Mapping):
 
     # ---- export
     def to_dict(self) -> dict:
-        """Plain Python values (arrays as lists), plus ``ci`` and ``vs_baseline`` if set."""
+        """Plain Python values (arrays as lists), plus ``ci``, ``vs_baseline`` and
+        ``decision`` if set."""
         out = {key: plain(v) for key, v in self._values.items()}
         if self.ci is not None:
             out["ci"] = {key: (float(lo), float(hi)) for key, (lo, hi) in self.ci.items()}
         if self.vs_baseline is not None:
             out["vs_baseline"] = {key: tuple(map(float, v)) for key, v in self.vs_baseline.items()}
+        if self.decision is not None:
+            out["decision"] = self.decision.to_dict()
         return out
 
     def to_frame(self):

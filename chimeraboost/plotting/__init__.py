@@ -16,6 +16,12 @@ Questions worth asking, and which function answers each:
   :func:`pr_curve` (the base rate), each with its AUC.
 - Does a model win by calibration or by discrimination? :func:`mcb_dsc_plot` (models as
   points in the (DSC, MCB) plane, with lines of equal Brier skill).
+- Is acting on the model better than acting on everyone or no one, at which thresholds, and
+  better than the baseline? :func:`decision_curve` (net benefit with bootstrap bands, paired
+  bands against a baseline); the best cost for every ratio of costs: :func:`cost_curve`.
+  Both draw results of :mod:`chimeraboost.decisions`.
+- How sure is the ROC or PR curve? ``roc_curve(..., band=True)``, ``pr_curve(..., band=True)``
+  (pointwise bootstrap bands, :func:`chimeraboost.decisions.curve_band`).
 - Is the difference from the baseline larger than what matters? :func:`forest_plot` (paired
   differences with intervals, the region of practical equivalence shaded) for
   :attr:`Report.vs_baseline`, :func:`compare.compare_cv` and :func:`compare.holdout_table`.
@@ -31,6 +37,7 @@ import numpy as np
 
 from .. import metrics
 from .._shared.validation import check_classes
+from ._decisions import cost_curve, decision_curve, draw_band
 from ._parts import beneath, diagram_axes, forecast_histogram, legend_number
 
 __all__ = [
@@ -40,6 +47,8 @@ __all__ = [
     "mcb_dsc_plot",
     "forest_plot",
     "plot_report",
+    "decision_curve",
+    "cost_curve",
 ]
 
 _INSTALL = 'pip install "chimeraboost[plot]"'
@@ -167,14 +176,14 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         labels = list(classes)
     ax, hist = diagram_axes(ax, histogram, _pyplot("reliability_diagram").subplots)
     ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="calibrated")
-    draw_band = n_boot and len(models) * len(labels) == 1
+    with_band = n_boot and len(models) * len(labels) == 1
     drawn = []  # (forecasts, weights, color) of every curve, for the histogram
     for name, p in models.items():
         dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
         for label in labels:
             curve = metrics.reliability_curve(
                 y, p, classes, sample_weight, pos_label=label,
-                n_boot=n_boot if draw_band else 0, level=level, band=band,
+                n_boot=n_boot if with_band else 0, level=level, band=band,
                 random_state=random_state)
             k = int(np.flatnonzero(classes == curve.label)[0])
             text = name if len(labels) == 1 else f"{name}, class {label}"
@@ -216,7 +225,8 @@ def _ranking(y, proba, classes, sample_weight, what):
     return classes, out
 
 
-def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
+def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=200,
+              random_state=None):
     """The ROC curve with the no-skill diagonal and the ROC-AUC in the legend.
 
     Parameters
@@ -228,6 +238,12 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
         None: the sorted labels of ``y``.
     sample_weight : array-like of shape (n,), default=None
     ax : matplotlib Axes, default=None
+    band : bool or float in (0, 1), default=False
+        Shade a pointwise bootstrap band around each curve (True: 95%; a float: that level),
+        from ``n_boot`` resamples of the rows seeded by ``random_state``
+        (:func:`chimeraboost.decisions.curve_band`, vertical averaging).
+    n_boot : int, default=200
+    random_state : None, int or numpy Generator
 
     Returns
     -------
@@ -245,8 +261,9 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
     ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="no skill (AUC 0.500)")
     for name, (score, numbers, event) in models.items():
         fpr, tpr, _ = sk_roc_curve(event, score, sample_weight=sample_weight)
-        ax.plot(fpr, tpr, lw=1.8,
-                label=_label(name, f"ROC-AUC {legend_number(numbers['roc_auc'])}"))
+        line, = ax.plot(fpr, tpr, lw=1.8,
+                        label=_label(name, f"ROC-AUC {legend_number(numbers['roc_auc'])}"))
+        draw_band(ax, line, band, "roc", event, score, sample_weight, n_boot, random_state)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
@@ -257,7 +274,8 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
     return ax
 
 
-def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
+def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=200,
+             random_state=None):
     """The precision-recall curve with the no-skill line at the base rate, PR-AUC in the legend.
 
     Parameters
@@ -269,6 +287,12 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
         None: the sorted labels of ``y``.
     sample_weight : array-like of shape (n,), default=None
     ax : matplotlib Axes, default=None
+    band : bool or float in (0, 1), default=False
+        Shade a pointwise bootstrap band of precision at each recall (True: 95%; a float:
+        that level), from ``n_boot`` resamples seeded by ``random_state``
+        (:func:`chimeraboost.decisions.curve_band`).
+    n_boot : int, default=200
+    random_state : None, int or numpy Generator
 
     Returns
     -------
@@ -289,8 +313,9 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
             label=f"no skill (base rate {legend_number(rate)})")
     for name, (score, numbers, event) in models.items():
         precision, recall, _ = precision_recall_curve(event, score, sample_weight=sample_weight)
-        ax.plot(recall, precision, lw=1.8, drawstyle="steps-post",
-                label=_label(name, f"PR-AUC {legend_number(numbers['pr_auc'])}"))
+        line, = ax.plot(recall, precision, lw=1.8, drawstyle="steps-post",
+                        label=_label(name, f"PR-AUC {legend_number(numbers['pr_auc'])}"))
+        draw_band(ax, line, band, "pr", event, score, sample_weight, n_boot, random_state)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.set_box_aspect(1)  # square, as the ROC curve and the reliability diagram beside it

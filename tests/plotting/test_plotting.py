@@ -367,3 +367,52 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, binary):
         plotting.reliability_diagram(y, p)
     with pytest.raises(ImportError, match=r"Report.plot needs matplotlib"):
         plotting.plot_report(type("R", (), {"_scored": {"y": y, "pred": p}})())
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _decision_data():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=300)
+    y = (rng.uniform(size=300) < p).astype(int)
+    q = np.clip(p + rng.normal(0, 0.2, 300), 0, 1)
+    return y, p, q
+
+
+def test_decision_curve_draws_the_decisions_numbers():
+    from chimeraboost import decisions
+
+    y, p, q = _decision_data()
+    dc = decisions.decision_curve(y, {"p": p, "q": q}, [0.1, 0.3, 0.5], baseline="q",
+                                  n_boot=1000, random_state=0)
+    ax = plotting.decision_curve(dc)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"treat none", "p", "q", "treat all"}
+    np.testing.assert_array_equal(lines["p"].get_ydata(), dc.net_benefit["p"])
+    np.testing.assert_array_equal(lines["treat all"].get_ydata(), dc.net_benefit["treat all"])
+    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 3
+    ax = plotting.decision_curve(dc, differences=True)
+    diff = [line for line in ax.get_lines() if line.get_label() == "p minus q"][0]
+    np.testing.assert_array_equal(diff.get_ydata(), dc.difference["p"])
+    plt.close("all")
+    with pytest.raises(ValueError, match="differences=True needs baseline"):
+        plotting.decision_curve(y, p, differences=True, n_boot=0)
+
+
+def test_cost_curve_and_roc_pr_bands():
+    from chimeraboost import decisions
+
+    y, p, q = _decision_data()
+    ax = plotting.cost_curve(y, {"p": p, "q": q})
+    line = [ln for ln in ax.get_lines() if ln.get_label().startswith("p ")][0]
+    np.testing.assert_array_equal(line.get_ydata(), decisions.cost_curve(y, p).cost)
+    ax = plotting.roc_curve(y, {"p": p}, band=True, n_boot=50, random_state=0)
+    band = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(band) == 1 and "95% bootstrap band" in band[0].get_label()
+    ax = plotting.pr_curve(y, {"p": p}, band=0.8, n_boot=50, random_state=0)
+    band = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(band) == 1 and "80% bootstrap band" in band[0].get_label()
+    with pytest.raises(ValueError, match="band must be True, False or a level"):
+        plotting.roc_curve(y, p, band=2)
+    plt.close("all")

@@ -172,8 +172,28 @@ def _skill_over_time():
                                                 random_state=0)
 
 
+def _decision_report():
+    rng = np.random.default_rng(4)
+    p = rng.uniform(0.02, 0.9, 500)
+    y = rng.random(500) < p
+    rule = (p > 0.5).astype(int)
+    return chimeraboost.decisions.decision_report(
+        y, p, baseline_score=rule, threshold=0.2, cost_fp=1.0, cost_fn=4.0,
+        name="<b>model</b>", baseline_name="rule in production", n_boot=1000, random_state=0)
+
+
+def _report_with_a_decision():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, Xt, yt = _classifier_data()
+    return chimeraboost.report(LogisticRegression().fit(X, y), Xt, yt, threshold=0.3,
+                               ci=0.95, n_boot=1000, random_state=0)
+
+
 SAMPLES = {
     "report": _report,
+    "report with a decision": _report_with_a_decision,
+    "decision_report": _decision_report,
     "report without probabilities": _report_without_probabilities,
     "report multiclass": _report_multiclass,
     "report regression": _report_regression,
