@@ -303,7 +303,10 @@ def markdown(summary, means, meta, notes, target_items=()):
         f"{meta['n_ensembles']} members). Every number comes from `chimeraboost.metrics`, "
         "computed on the test split; values are means over seeds. Skills are "
         "`1 - loss / loss of the test set's base rate (or mean)`. MCB is the CORP "
-        "miscalibration (0 = calibrated). Times are seconds.", "",
+        "miscalibration (0 = calibrated). Times are seconds. Load average (1, 5, 15 minutes) "
+        f"at the start {_load(meta['load_start'])}, at the end {_load(meta['load_average'])}, "
+        f"on {meta['machine'].split(', ')[-1]}; the run took {meta['elapsed_s'] / 60:.0f} "
+        "minutes.", "",
     ]
     lines += [f"- {n}" for n in notes] + ([""] if notes else [])
     if target_items:
@@ -325,6 +328,10 @@ def markdown(summary, means, meta, notes, target_items=()):
                 lines.append(f"| {r.model} | " + " | ".join(vals) + " |")
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _load(values) -> str:
+    return ", ".join(f"{v:.2f}" for v in values)
 
 
 def _summary_md(summary):
@@ -374,6 +381,9 @@ def main(argv=None):
     parser.add_argument("--out", default=None, help="name of the JSON in benchmarks/results")
     parser.add_argument("--small-seeds", type=int, default=None,
                         help="seeds of the near-separable calibration check (full 4, quick 2)")
+    parser.add_argument("--thread-check", action="store_true",
+                        help="also time fits with n_threads=1 against all cores, as the machine "
+                             "is and with every core kept busy (minutes on a loaded machine)")
     parser.add_argument("--demo", action="store_true",
                         help="also time `python -m chimeraboost demo` with 1 and all threads")
     args = parser.parse_args(argv)
@@ -388,7 +398,7 @@ def main(argv=None):
 
     from threadpoolctl import threadpool_limits
 
-    records, notes, t_start = [], [], time.perf_counter()
+    records, notes, t_start, load_start = [], [], time.perf_counter(), os.getloadavg()
     with threadpool_limits(limits=args.threads), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter from the linear baselines
         for spec in panel:
@@ -412,17 +422,32 @@ def main(argv=None):
                 f"{platform.python_implementation()} {platform.python_version()}, "
                 f"{os.cpu_count()} cores",
                 threads=args.threads, seeds=seeds, max_rows=max_rows, n_ensembles=n_ens,
-                elapsed_s=elapsed, load_average=os.getloadavg())
+                elapsed_s=elapsed, load_start=load_start, load_average=os.getloadavg())
     (out_dir / f"{mode}.json").write_text(json.dumps(
         dict(meta=meta, notes=notes, summary=summary, targets=target_items, records=records),
         indent=1, default=float))
     md_path = Path(args.markdown or (out_dir / "quick.md" if args.quick
                                      else ROOT / "docs" / "benchmarks.md"))
-    md_path.write_text(markdown(summary, means, meta, notes, target_items))
+    text = markdown(summary, means, meta, notes, target_items)
+    print(text)
+    md_path.write_text(text + _hand_written_tail(md_path))
     print(json.dumps(summary, indent=1))
     for item in target_items:
         print(f"{item['target']}\n    {item['measured']}  [{item['met']}]")
     print(f"done in {elapsed:.0f}s; wrote {out_dir / (mode + '.json')} and {md_path}")
+
+
+# docs/benchmarks.md goes on, below this script's part, with sections written by hand about
+# the other benchmarks; a run replaces only its own part.
+HAND_WRITTEN = "\n## The report with intervals"
+
+
+def _hand_written_tail(path: Path) -> str:
+    if not path.exists():
+        return ""
+    old = path.read_text()
+    at = old.find(HAND_WRITTEN)
+    return "" if at < 0 else old[at:]
 
 
 def _targets(args, records, means, out_dir):
@@ -439,7 +464,9 @@ def _targets(args, records, means, out_dir):
         with threadpool_limits(limits=args.threads):
             small = bench_calibration.run(bench_calibration.small_tables(),
                                           list(range(n_small)), False, print)
-    threads = targets.time_threads(args.demo)  # outside the limit: all cores are available
+    threads = None
+    if args.thread_check or args.demo:  # outside the limit: all cores are available
+        threads = targets.time_threads(args.demo)
     with threadpool_limits(limits=args.threads):
         demo = targets.demo_ladder()
     return targets.targets(pd.DataFrame(records), means, small, threads, demo, KINDS)
