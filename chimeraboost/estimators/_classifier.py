@@ -31,10 +31,14 @@ from .._report import ReportMixin
 class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     __doc__ = f"""Gradient-boosted classifier whose probabilities are temperature-scaled.
 
-    After boosting, the raw scores ``s`` (log-odds for two classes, logits for more) are
-    divided by one temperature ``T`` (Guo et al. 2017); ``predict_proba`` returns
-    ``softmax(s / T)``. One number cannot change which class wins or how rows rank, so
-    accuracy and AUC are untouched; only the confidence moves.
+    Beside the trees, each member fits the scaled logistic regression of
+    :func:`chimeraboost.baselines.linear_model` (the ladder's linear rung) on the same rows;
+    the held-out rows choose the trees' weight ``w`` in the blend of log-odds
+    ``s = (1 - w) * linear + w * trees`` (maximum a posteriori under a normal prior on ``w``
+    centred on 0 with sd 0.25: the trees must earn their weight), and the linear model is
+    refitted on every row. Then ``s`` is divided by one temperature ``T`` (Guo et al. 2017);
+    ``predict_proba`` returns ``softmax(s / T)``. One number cannot change which class wins
+    or how rows rank, so accuracy and AUC are untouched; only the confidence moves.
 
     The temperature rule:
 
@@ -61,6 +65,9 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     Parameters
     ----------
     {_COMMON_PARAMS_DOC}
+    linear_blend : bool, default=True
+        Blend the trees with the linear rung by the weight the held-out rows choose;
+        ``False``: the trees alone (``tree_weight_ = 1``).
     temperature_scaling : bool, default=True
         Fit the temperature; ``False`` keeps ``temperature_ = 1``.
 
@@ -73,6 +80,11 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     temperature_status_ : str
         How ``temperature_`` was decided: ``"fitted"``, ``"off"``
         (``temperature_scaling=False``) or ``"refused: ..."`` with the reason.
+    tree_weight_ : float in [0, 1]
+        The trees' weight in the blend; 1.0 when the trees stand alone (no held-out rows,
+        ``linear_blend=False``, or the held-out rows chose them alone).
+    linear_ : Pipeline or None
+        The linear rung refitted on every training row, None when ``tree_weight_ == 1``.
     {_COMMON_ATTRS_DOC}
     Examples
     --------
@@ -193,9 +205,10 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         return L.blend_scores(L.linear_scores(self.linear_, Xf), trees, self.tree_weight_)
 
     def decision_function(self, X):
-        """Temperature-scaled raw scores: log-odds (n,) for two classes, logits (n, K) else.
+        """Temperature-scaled scores: log-odds (n,) for two classes, logits (n, K) else.
 
-        ``decision_function(X) * temperature_`` gives the unscaled booster scores.
+        ``decision_function(X) * temperature_`` gives the unscaled blend of the linear rung
+        and the trees.
         """
         return B.clip_scores(self._raw_scores(self._transform(X)) / self.temperature_)
 

@@ -2,14 +2,14 @@
 
 Questions answered here, one helper each:
 
-- Which linear model does a booster start from, or blend with?  -> ``fit_linear``: the
-  scaled logistic (classifier) or ridge (regressor) regression of the encoded table, numeric
-  columns imputed and standardised, categorical codes one-hot encoded -- the ``"linear"``
-  rung of :func:`chimeraboost.baselines.ladder`, fitted on the rows the booster learns from.
+- Which linear model does a booster blend with?  -> ``fit_linear``: the scaled logistic
+  (classifier) or ridge (regressor) regression of the encoded table, numeric columns imputed
+  and standardised, categorical codes one-hot encoded -- the ``"linear"`` rung of
+  :func:`chimeraboost.baselines.ladder`, fitted on the rows the booster learns from.
 - What are its scores?  -> ``linear_scores``: log-odds / logits, or predictions.
 - How much weight do the trees get against the linear model?  -> ``fit_tree_weight`` (log
-  loss of the blended log-odds, classifier) and ``fit_tree_shrinkage`` (squared error,
-  regressor), both decided on held-out rows only.
+  loss of the blended log-odds, classifier; ``blend_scores`` blends) and
+  ``fit_tree_weight_squared`` (squared error, regressor), both decided on held-out rows only.
 
 Why a linear rung at all: on tables whose log-odds are nearly linear in the columns (credit
 default against balance, churn against tenure and contract), a booster approximates a

@@ -1,7 +1,9 @@
 """*I want a strong tabular model without tuning*, for a number: ``ChimeraBoostRegressor``.
 
 One booster per ensemble member with the chosen loss (squared or absolute error, pinball,
-Poisson or Gamma deviance), early-stopped on held-out rows and averaged over the members.
+Poisson or Gamma deviance), early-stopped on held-out rows, refitted on every row and averaged
+over the members; for the squared error, blended with the ridge regression of the ladder by a
+weight the held-out rows choose (``chimeraboost.estimators._linear``).
 """
 
 from __future__ import annotations
@@ -47,9 +49,20 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
     alpha : float in (0, 1), default=0.5
         Quantile level, used only with ``loss="Quantile"``.
     {_COMMON_PARAMS_DOC}
+    linear_blend : bool, default=True
+        With ``loss="RMSE"``: each member also fits the ladder's ridge regression
+        (:func:`chimeraboost.baselines.linear_model`) on its rows, the held-out rows choose the
+        trees' weight ``w`` in ``(1 - w) * ridge + w * trees`` (least squares, clipped to
+        [0, 1]), and the ridge regression is refitted on every row. Other losses, or
+        ``False``: the trees alone.
+
     Attributes
     ----------
     {_COMMON_ATTRS_DOC}
+    tree_weight_ : float in [0, 1]
+        The trees' weight in the blend; 1.0 when the trees stand alone.
+    linear_ : Pipeline or None
+        The ridge regression refitted on every training row, None when ``tree_weight_ == 1``.
     See Also
     --------
     ChimeraBoostQuantileRegressor : several quantiles at once, never crossing.
@@ -167,7 +180,7 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         return lin + self.tree_weight_ * (trees - lin)
 
     def predict(self, X):
-        """Mean prediction of the ensemble members, shape (n_samples,)."""
+        """The blend of the ridge regression and the members' mean prediction, (n_samples,)."""
         Xf = self._transform(X)
         with self._threads():
             trees = np.mean([e.predict(Xf) for e in self.estimators_], axis=0)
