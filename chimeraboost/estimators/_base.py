@@ -142,6 +142,10 @@ class _ChimeraBoostBase(BaseEstimator):
         self.categorical_features_ = self._encoder.mask_.copy()
         # Rows of weight zero are dropped before the split, so that weight 0 == row absent.
         rows = np.arange(Xf.shape[0]) if w is None else np.flatnonzero(w > 0)
+        if w is not None and rows.size and np.ptp(w[rows]) == 0:
+            # Equal weights say nothing but their scale: the unweighted fit, exactly. (The
+            # engine's bins move with weights one rounding error away from 1.)
+            w = None
         return Xf, y, w, rows
 
     def _encode_high_cardinality(self, Xf, y, rows, target_type) -> np.ndarray:

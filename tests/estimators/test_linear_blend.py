@@ -205,3 +205,14 @@ def test_target_encoding_of_a_multiclass_target_has_one_column_per_class():
     model = ChimeraBoostClassifier(**ONE).fit(X, y)
     assert model._transform(X).shape == (900, 2 + 3)  # colour, x, then 3 encodings
     assert model.predict_proba(X).shape == (900, 3)
+
+
+def test_zero_weight_rows_stay_out_of_the_target_encoding():
+    # A weight of 0 is the row left out, for the encoding too (it is cross-fitted on the rows
+    # of positive weight only).
+    X, y = _city_table(600, 13)
+    w = np.where(np.arange(600) % 4 == 0, 0.0, 1.0)
+    keep = w > 0
+    a = ChimeraBoostClassifier(**ONE).fit(X, y, sample_weight=w)
+    b = ChimeraBoostClassifier(**ONE).fit(X[keep], y[keep], sample_weight=w[keep])
+    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X))
