@@ -461,7 +461,8 @@ def _hand_written_tail(path: Path) -> str:
 
 
 def _targets(args, records, means, out_dir):
-    """The issue's targets: small-table calibration and thread timings are run here."""
+    """The targets: the near-separable calibration check, the README demo and (on request) the
+    thread timings are run here."""
     import pandas as pd
     import targets
     from threadpoolctl import threadpool_limits

@@ -27,7 +27,7 @@ from .._report import ReportMixin
 from .._shared.validation import check_level
 
 
-# Our loss names (CatBoost-style, as in the issue) -> HistGradientBoosting's.
+# Our loss names (CatBoost-style) -> HistGradientBoosting's.
 REGRESSION_LOSSES = {
     "RMSE": "squared_error",
     "MAE": "absolute_error",

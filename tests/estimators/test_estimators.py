@@ -324,11 +324,14 @@ def test_refit_uses_every_row_and_the_early_stopping_iterations(Model, reg_data,
     first = Model(linear_blend=False, refit=False, **ONE, random_state=0).fit(X, y)
     refitted = Model(linear_blend=False, **ONE, random_state=0).fit(X, y)
     assert first.validation_mask_.any()
-    np.testing.assert_array_equal(refitted.n_iter_, first.n_iter_)
-    # The refitted engine is the engine's own fit on every row, with the iterations early
-    # stopping chose and no held-out rows.
+    # The refitted engine is the engine's own fit on every row, with the iterations up to the
+    # best held-out loss (validation_score_[0] is before the first tree; greater is better),
+    # and no held-out rows.
+    best = int(np.argmax(first.estimators_[0].validation_score_))
+    assert 1 <= best < first.n_iter_[0]  # the patience iterations after the best are dropped
+    assert refitted.n_iter_[0] == best
     params = first.estimators_[0].get_params()
-    params.update(max_iter=int(first.n_iter_[0]), early_stopping=False)
+    params.update(max_iter=best, early_stopping=False)
     Engine = (HistGradientBoostingClassifier if Model is ChimeraBoostClassifier
               else HistGradientBoostingRegressor)
     reference = Engine(**params).fit(X, y)
