@@ -3,8 +3,11 @@
 Questions this module answers:
 
 - *How does every estimator fit?* -> ``_ChimeraBoostBase``: parameter checks, categorical
-  encoding, the held-out split per ensemble member, and bagging; each estimator only says
-  which engines a member holds (``make_engines``) and what its target is.
+  encoding (``_encode_high_cardinality`` for columns of many levels), the held-out split per
+  ensemble member with its linear rung (``_fit_members``), the out-of-bag scores that choose
+  the linear weight and the temperature (``_out_of_bag``), the refit on every row
+  (``_refit_members``), and bagging; each estimator only says which engines a member holds
+  (``make_engines``) and what its target is.
 - *Which parameters do they all take?* -> ``_COMMON_PARAMS_DOC`` / ``_COMMON_ATTRS_DOC``,
   pasted into each estimator's docstring so that the three never disagree.
 - *Why are some sample weights rescaled?* -> ``WEIGHT_SCALE_RANGE``, ``_weights_of_order_one``.
