@@ -187,8 +187,10 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
             self.tree_weight_ = L.fit_tree_weight(z_lin, z, y_val, w_val)
             z = L.blend_scores(z_lin, z, self.tree_weight_)
             if self.tree_weight_ < 1:  # refit on every row, now that the weight is chosen
+                # with the members' median choice of C (the first member's, for one)
+                cs = sorted(m[-1].C for m in self._member_linears if m is not None)
                 self.linear_ = L.fit_linear(Xf, codes, w, rows, self._engine_mask,
-                                            "classification")
+                                            "classification", cs[(len(cs) - 1) // 2])
         if not self.temperature_scaling:
             self.temperature_, self.temperature_status_ = 1.0, B.TEMPERATURE_OFF
             return
