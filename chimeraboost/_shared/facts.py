@@ -11,21 +11,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "is_loss", "fact"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "is_loss", "fact", "needs"]
 
 
 class Fact(NamedTuple):
     greater_is_better: bool | None  # None: neither (a count, a label)
     about_the_rows: bool
     label: str
+    # What a classifier's output must offer for the number to exist: "probabilities" (a
+    # proper score, calibration), "decision" (a class per row: accuracy, F1) or "ranking"
+    # (an order of the rows: AUCs, recall@k). None: any output (and every regression key).
+    # chimeraboost._shared.predictions says which kind of output offers what.
+    needs: str | None = None
 
 
-def _loss(label):
-    return Fact(False, False, label)
+def _loss(label, needs=None):
+    return Fact(False, False, label, needs)
 
 
-def _score(label):
-    return Fact(True, False, label)
+def _score(label, needs=None):
+    return Fact(True, False, label, needs)
 
 
 def _rows(label):
@@ -34,23 +39,23 @@ def _rows(label):
 
 FACTS: dict[str, Fact] = {
     # classification
-    "log_loss": _loss("log loss"),
+    "log_loss": _loss("log loss", "probabilities"),
     "log_loss_ref": _rows("log loss of the no-skill forecast"),
-    "log_loss_skill": _score("log-loss skill"),
-    "brier": _loss("Brier (sum)"),
+    "log_loss_skill": _score("log-loss skill", "probabilities"),
+    "brier": _loss("Brier (sum)", "probabilities"),
     "brier_ref": _rows("Brier of the no-skill forecast"),
-    "brier_skill": _score("Brier skill"),
-    "calibration_mcb": _loss("miscalibration (MCB)"),
-    "discrimination_dsc": _score("discrimination (DSC)"),
+    "brier_skill": _score("Brier skill", "probabilities"),
+    "calibration_mcb": _loss("miscalibration (MCB)", "probabilities"),
+    "discrimination_dsc": _score("discrimination (DSC)", "probabilities"),
     "uncertainty_unc": _rows("uncertainty (UNC)"),
-    "roc_auc": _score("ROC AUC"),
-    "pr_auc": _score("PR AUC"),
+    "roc_auc": _score("ROC AUC", "ranking"),
+    "pr_auc": _score("PR AUC", "ranking"),
     "pr_auc_lift": _rows("PR AUC / base rate"),
-    "accuracy": _score("accuracy"),
-    "balanced_accuracy": _score("balanced accuracy"),
-    "f1_macro": _score("F1 macro"),
-    "recall_at_k": _score("recall@k"),
-    "precision_at_k": _score("precision@k"),
+    "accuracy": _score("accuracy", "decision"),
+    "balanced_accuracy": _score("balanced accuracy", "decision"),
+    "f1_macro": _score("F1 macro", "decision"),
+    "recall_at_k": _score("recall@k", "ranking"),
+    "precision_at_k": _score("precision@k", "ranking"),
     "base_rate": _rows("base rate"),
     "positives": _rows("positives"),
     "reference_prior": _rows("reference prior"),
@@ -58,7 +63,11 @@ FACTS: dict[str, Fact] = {
     "mse": _loss("MSE"),
     "rmse": _loss("RMSE"),
     "mae": _loss("MAE"),
+    # r2 is sklearn's r2_score: 1 - MSE / the MSE of the scored rows' own mean. The skill
+    # against the reference mean (the baseline's, when one is given) is mse_skill; the two
+    # are equal without a baseline.
     "r2": _score("r2"),
+    "mse_skill": _score("MSE skill"),
     "mae_skill": _score("MAE skill"),
     "mean_y": _rows("mean of y"),
     "baseline_mean": _rows("reference mean"),
@@ -93,6 +102,12 @@ def fact(key: str) -> Fact:
     except KeyError:
         msg = f"{key!r} is not a metric chimeraboost reports; known: {sorted(FACTS)}."
         raise ValueError(msg) from None
+
+
+def needs(key: str) -> str | None:
+    """What a classifier's output must offer for ``key``: ``"probabilities"``,
+    ``"decision"``, ``"ranking"`` or None (anything)."""
+    return FACTS[key].needs if key in FACTS else None
 
 
 def is_loss(key: str) -> bool:

@@ -7,6 +7,9 @@ Which questions it answers:
   number as zero or the number reaches a million: then significant digits (``1.25e-07``,
   ``1.23457e+09``) -- a number is rounded, never cut to fit a column. NaN and None print as
   ``n/a``, integers without decimals.
+- And in a column of numbers? :func:`fixed_decimals`: when some number of the column shows
+  at the column's decimals, a near-zero one prints in the same format (``-0.000`` beside
+  ``0.739``, not ``-7.04e-08``); :func:`table` and :func:`html_table` apply it per column.
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
@@ -32,14 +35,15 @@ EMPTY = "—"  # a cell that does not apply to its row (the champion's differenc
 GAP = "  "
 
 
-def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
+def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str:
     """A number for humans.
 
     ``digits`` decimals, unless they would show a non-zero number as zero (then three
     significant digits) or the number reaches a million (then six significant digits): a
     tiny number never prints as ``0.0000`` and a huge one never spills into the next column.
-    NaN and None are ``n/a``; integers print as integers; ``signed`` puts ``+`` before
-    positives.
+    ``fixed`` keeps ``digits`` decimals for a tiny number too (``-0.000``): for a cell of a
+    column whose other numbers set the scale (:func:`fixed_decimals`). NaN and None are
+    ``n/a``; integers print as integers; ``signed`` puts ``+`` before positives.
 
     >>> fmt(0.12345), fmt(3750.55161), fmt(-2.5, signed=True), fmt(2.5, 3, signed=True)
     ('0.1235', '3750.5516', '-2.5000', '+2.500')
@@ -47,6 +51,8 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
     ('1.23457e+09', '-0.0005', '1.25e-07', '0.0000')
     >>> fmt(float("nan")), fmt(None), fmt(np.int64(7)), fmt(float("-inf"))
     ('n/a', 'n/a', '7', '-inf')
+    >>> fmt(-7.04e-08, 3), fmt(-7.04e-08, 3, fixed=True), fmt(2e-9, 3, signed=True, fixed=True)
+    ('-7.04e-08', '-0.000', '+0.000')
     """
     if x is None:
         return NA
@@ -58,9 +64,31 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
         return NA
     if math.isinf(x):
         return f"{x:{sign}}"
-    if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0:
+    if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0 or (fixed and abs(x) < 1e6):
         return f"{x:{sign}.{digits}f}"
     return f"{x:{sign}.{6 if abs(x) >= 1 else 3}g}"
+
+
+def fixed_decimals(values, digits: int) -> bool:
+    """Whether the numbers of one column print with ``digits`` decimals throughout: True when
+    some finite number among ``values`` shows at that many decimals (its scale is the
+    column's), so that a near-zero neighbour is ``-0.000`` rather than ``-7.04e-08``. A
+    column of nothing but tiny numbers keeps significant digits, or it would say nothing.
+    Text cells (already formatted) are ignored.
+
+    >>> fixed_decimals([0.739, -7.04e-08, float("nan")], 3), fixed_decimals([1e-7, 2e-8], 3)
+    (True, False)
+    """
+    for v in values:
+        if isinstance(v, (bool, np.bool_, str)) or v is None:
+            continue
+        try:
+            v = abs(float(v))
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(v) and round(v, digits) > 0:
+            return True
+    return False
 
 
 def fmt_p(p) -> str:
@@ -115,12 +143,7 @@ def table(columns, rows, *, indent: int = 2) -> list[str]:
       r2        n/a    +0.5000
     """
     columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
-    text_rows = []
-    for row in rows:
-        if len(row) != len(columns):
-            msg = f"table row has {len(row)} cells for {len(columns)} columns."
-            raise ValueError(msg)
-        text_rows.append([_cell_text(v, c) for v, c in zip(row, columns)])
+    text_rows = _text_cells(columns, rows)
     widths = [max([len(c.title), *(len(r[i]) for r in text_rows)]) for i, c in enumerate(columns)]
 
     def line(cells):
@@ -153,25 +176,32 @@ def html_table(columns, rows, caption=None) -> str:
     def cell(tag, text, col):
         return f"<{tag}{_LEFT if col.digits is None else _RIGHT}>{html.escape(text)}</{tag}>"
 
-    body = []
-    for row in rows:
-        if len(row) != len(columns):
-            msg = f"table row has {len(row)} cells for {len(columns)} columns."
-            raise ValueError(msg)
-        body.append("<tr>" + "".join(cell("td", _cell_text(v, c), c)
-                                     for v, c in zip(row, columns)) + "</tr>")
+    body = ["<tr>" + "".join(cell("td", text, c) for text, c in zip(cells, columns)) + "</tr>"
+            for cells in _text_cells(columns, rows)]
     head = "".join(cell("th", c.title, c) for c in columns)
     cap = f"<caption>{html.escape(str(caption))}</caption>" if caption else ""
     return (f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
             "</table>")
 
-def _cell_text(value, col: Col) -> str:
+def _text_cells(columns, rows) -> list:
+    """The text of every cell, a column's numbers in one format (:func:`fixed_decimals`)."""
+    rows = [list(row) for row in rows]
+    for row in rows:
+        if len(row) != len(columns):
+            msg = f"table row has {len(row)} cells for {len(columns)} columns."
+            raise ValueError(msg)
+    fixed = [c.digits is not None and fixed_decimals([r[j] for r in rows], c.digits)
+             for j, c in enumerate(columns)]
+    return [[_cell_text(v, c, f) for v, c, f in zip(row, columns, fixed)] for row in rows]
+
+
+def _cell_text(value, col: Col, fixed: bool = False) -> str:
     if isinstance(value, str):
         text = value
     elif col.digits is None:
         text = NA if value is None else str(value)
     else:
-        text = fmt(value, col.digits, signed=col.signed)
+        text = fmt(value, col.digits, signed=col.signed, fixed=fixed)
     # Two spaces separate columns, so a cell never holds two in a row.
     text = " ".join(text.split())
     return text or EMPTY
