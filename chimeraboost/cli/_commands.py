@@ -29,12 +29,12 @@ import os
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from . import _files
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.format import Col, table
+from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
 from .._report import Report, report
 
@@ -107,77 +107,12 @@ def given_classes(classes) -> np.ndarray:
 
 
 def read_kind(values, task: str) -> str:
-    """What a column of numbers is, for a classification: only 0 and 1 -- a **rule** (1 flags
-    the positive class); all in [0, 1] -- **probabilities** of the positive class; anything
-    else -- **scores** that rank the rows (higher means positive). For a regression, the
-    column is the **predictions**."""
-    if task == "regression":
-        return "predictions"
-    if np.all((values == 0) | (values == 1)):
-        return "rule"
-    if np.all((values >= 0) & (values <= 1)):
-        return "probabilities"
-    return "scores"
-
-
-class _Recorded(BaseEstimator):
-    """Predictions a system already made, replayed: ``X`` holds row numbers into them."""
-
-    def __init__(self, values=None, classes=None):
-        self.values = values
-        self.classes = classes
-
-    def _rows(self, X):
-        return self.values_[np.asarray(X)[:, 0].astype(np.intp)]
-
-    @classmethod
-    def of(cls, values, classes=None):
-        est = cls(values, classes)
-        est.values_ = np.asarray(values, dtype=np.float64)
-        if classes is not None:
-            est.classes_ = np.asarray(classes)
-        return est
-
-
-class _RecordedProba(ClassifierMixin, _Recorded):
-    def predict_proba(self, X):
-        p = self._rows(X)
-        return np.column_stack([1.0 - p, p])
-
-    def predict(self, X):
-        return self.classes_[(self._rows(X) >= 0.5).astype(np.intp)]
-
-
-class _RecordedScore(ClassifierMixin, _Recorded):
-    def decision_function(self, X):
-        return self._rows(X)
-
-    def predict(self, X):
-        # As scikit-learn reads a decision function: above 0 is the positive class.
-        return self.classes_[(self._rows(X) > 0).astype(np.intp)]
-
-
-class _RecordedRule(ClassifierMixin, _Recorded):
-    def predict(self, X):
-        return self.classes_[self._rows(X).astype(np.intp)]
-
-
-class _RecordedRegression(RegressorMixin, _Recorded):
-    def predict(self, X):
-        return self._rows(X)
-
-
-_RECORDED = {"probabilities": _RecordedProba, "scores": _RecordedScore, "rule": _RecordedRule,
-             "predictions": _RecordedRegression}
-
-
-def recorded(values, kind, classes=None):
-    """A fitted estimator whose predictions on ``row_numbers(n)`` are ``values``."""
-    return _RECORDED[kind].of(values, None if kind == "predictions" else classes)
-
-
-def row_numbers(n) -> np.ndarray:
-    return np.arange(n, dtype=np.float64).reshape(-1, 1)
+    """What a column of numbers is, by the one rule of :mod:`chimeraboost._shared.predictions`
+    (also :func:`chimeraboost.compare.holdout_table`'s): for a classification, only 0 and 1
+    -- a **rule** (1 flags the positive class); all in [0, 1] -- **probabilities** of the
+    positive class; anything else -- **scores** that rank the rows (higher means positive),
+    with no decision. For a regression, the column is the **predictions**."""
+    return "predictions" if task == "regression" else kind_of(values, 2)
 
 
 # --------------------------------------------------------------------------- the two commands
@@ -199,20 +134,50 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
-    to what it was read as (:func:`read_kind`)."""
+    to what it was read as (:func:`read_kind`).
+
+    ``ci=None`` (``--no-ci``) resamples nothing: with a baseline column, the two columns'
+    reports on the same rows and their point differences (:func:`point_differences`), the
+    baseline's report in ``baseline_report`` and ``vs_baseline`` None."""
     scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
     kinds = {s: read_kind(values[s], task) for s in scores}
     X = row_numbers(len(y))
-    model = recorded(values[score], kinds[score], classes)
-    base = recorded(values[baseline_score], kinds[baseline_score], classes) \
-        if baseline_score else None
-    resampled = base is not None or ci is not None
+    model, base = (recorded(Predictions(kinds[s], values[s]), classes) if s else None
+                   for s in (score, baseline_score))
+    if ci is None and base is not None:
+        rep = report(model, X, y, sample_weight=w, k=k, name=score)
+        rep.baseline_report = report(base, X, y, sample_weight=w, k=k, name=baseline_score)
+        return rep, kinds
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
-                 verbose=verbose and resampled):
+                 verbose=verbose and (base is not None or ci is not None)):
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                      random_state=random_state, k=k, name=score, baseline_name=baseline_score)
     return rep, kinds
+
+
+def point_differences(rep, base) -> dict:
+    """Metric -> ``model - baseline`` of two reports on the same rows (point values, no
+    interval), for every number that describes the model and is defined for both."""
+    out = {}
+    for key, value in rep.items():
+        if key in ABOUT_THE_ROWS or np.ndim(value) or not isinstance(
+                value, (float, int, np.floating, np.integer)) or key == "n":
+            continue
+        diff = float(value) - float(base[key])
+        if not math.isnan(diff):
+            out[key] = diff
+    return out
+
+
+def point_vs_lines(rep, base, why) -> list:
+    """The table of :func:`point_differences`, titled with why it has no intervals."""
+    rows = [[key, rep[key], base[key], diff]
+            for key, diff in point_differences(rep, base).items()]
+    return [f"vs baseline {base.estimator_name} on the same rows: model minus baseline "
+            f"({why})",
+            *table([Col("metric", None), Col("model"), Col("baseline"),
+                    Col("difference", signed=True)], rows)]
 
 
 def _report_columns(score, baseline_score) -> list:
@@ -287,17 +252,7 @@ class Streamed(NamedTuple):
 
     def differences(self) -> dict:
         """Metric -> ``model - baseline`` on the same rows (point values; no interval)."""
-        if self.baseline is None:
-            return {}
-        out = {}
-        for key, value in self.report.items():
-            if key in ABOUT_THE_ROWS or np.ndim(value) or not isinstance(
-                    value, (float, int, np.floating, np.integer)) or key == "n":
-                continue
-            diff = float(value) - float(self.baseline[key])
-            if not math.isnan(diff):
-                out[key] = diff
-        return out
+        return {} if self.baseline is None else point_differences(self.report, self.baseline)
 
 
 def stream_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
@@ -465,13 +420,7 @@ def streamed_lines(got: Streamed, path) -> list:
     read = ", ".join(f"{col} as {kind}" for col, kind in got.kinds.items())
     lines = [f"{path}: {read}", streamed_note(got), "", str(got.report)]
     if got.baseline is not None:
-        base = got.baseline
-        rows = [[key, got.report[key], base[key], diff]
-                for key, diff in got.differences().items()]
-        lines += ["", f"vs baseline {base.estimator_name} on the same rows: model minus "
-                      "baseline (no interval when streamed)",
-                  *table([Col("metric", None), Col("model"), Col("baseline"),
-                          Col("difference", signed=True)], rows)]
+        lines += ["", *point_vs_lines(got.report, got.baseline, "no interval when streamed")]
     return lines
 
 
@@ -518,14 +467,18 @@ def to_json(rep, kinds, path) -> dict:
         out["ci"] = {key: {"low": lo, "high": hi} for key, (lo, hi) in rep.ci.items()}
         if any(rep.n_dropped.values()):
             out["ci_left_out"] = dict(rep.n_dropped)
-    if rep.vs_baseline is not None:
-        base = rep.baseline_report
+    base = rep.baseline_report
+    if base is not None:
         out["baseline"] = {"model": base.estimator_name, "kind": kinds[base.estimator_name],
                            "metrics": base.to_dict()}
+    if rep.vs_baseline is not None:
         out["vs_baseline"] = {key: {"difference": d, "low": lo, "high": hi}
                               for key, (d, lo, hi) in rep.vs_baseline.items()}
-        d = rep.delong_vs_baseline
-        if d is not None:
-            out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
-                                     "high": d.high, "pvalue": d.pvalue}
+    elif base is not None:  # --no-ci: nothing resampled, the point differences only
+        out["vs_baseline"] = {key: {"difference": d}
+                              for key, d in point_differences(rep, base).items()}
+    d = rep.delong_vs_baseline
+    if d is not None:
+        out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
+                                 "high": d.high, "pvalue": d.pvalue}
     return plain(out)

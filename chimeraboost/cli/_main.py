@@ -101,7 +101,8 @@ How the columns are read:
   score   only 0 and 1: a 0/1 rule (1 flags the positive class; no log loss,
           Brier or calibration, shown as n/a). All values in [0, 1]: the
           probability of the positive class. Anything else: scores that rank
-          the rows (higher means positive; above 0 counts as a positive call).
+          the rows (higher means positive); they make no decision, so accuracy
+          and F1 are n/a.
 
 Files: .csv (comma-separated, header row), .tsv, .csv.gz; .parquet needs
 pyarrow (pip install "chimeraboost[parquet]").
@@ -216,7 +217,9 @@ def _parser():
                    help="the incumbent's column: paired comparison on the same rows")
     p.add_argument("--ci", type=_level, default=0.95, metavar="LEVEL",
                    help="level of the bootstrap intervals (default 0.95)")
-    p.add_argument("--no-ci", action="store_true", help="no intervals (no bootstrap)")
+    p.add_argument("--no-ci", action="store_true",
+                   help="no resampling at all: no intervals, and with --baseline-score the "
+                        "point differences only")
     p.add_argument("--k", type=_k, metavar="N",
                    help="also recall@k and precision@k of the top N rows (or a fraction)")
     p.add_argument("--json", action="store_true",
@@ -258,7 +261,7 @@ def _parser():
 
 
 def _run_report(args, out):
-    from ._commands import CHUNK_ROWS, file_report, streams, to_json
+    from ._commands import CHUNK_ROWS, file_report, point_vs_lines, streams, to_json
 
     if args.chunk_rows is not None and args.in_memory:
         msg = "--chunk-rows reads the file in chunks; it cannot go with --in-memory."
@@ -279,6 +282,10 @@ def _run_report(args, out):
     print(f"{args.file}: {read}", file=out)
     print(file=out)
     print(rep, file=out)
+    if rep.vs_baseline is None and rep.baseline_report is not None:
+        print(file=out)
+        print("\n".join(point_vs_lines(rep, rep.baseline_report,
+                                       "no intervals: --no-ci resamples nothing")), file=out)
 
 
 def _run_streamed(args, out, chunk_rows):

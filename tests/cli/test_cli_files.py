@@ -112,7 +112,8 @@ def test_report_text_opens_with_the_four_numbers(capsys, csv_file, holdout):
 
 def test_report_against_baseline_column_is_paired(capsys, csv_file, holdout):
     got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
-                         "--baseline-score", "rule", "--n-boot", "1000", "--no-ci"])
+                         "--baseline-score", "rule", "--n-boot", "1000"])
+    assert got["n_boot"] == 1000
     rule = holdout["rule"]
     base = metrics.ranking_report(holdout["y"], rule.astype(float), [0, 1], y_pred=rule)
     assert got["baseline"]["kind"] == "rule"
@@ -125,14 +126,56 @@ def test_report_against_baseline_column_is_paired(capsys, csv_file, holdout):
     assert got["delong_roc_auc"]["difference"] == pytest.approx(auc["difference"], abs=1e-12)
 
 
+def test_no_ci_resamples_nothing_and_gives_point_differences(capsys, csv_file, holdout):
+    argv = ["report", csv_file, "--target", "y", "--score", "p_model", "--baseline-score",
+            "rule", "--no-ci"]
+    got = _json(capsys, argv)
+    assert got["n_boot"] is None and "ci" not in got and "delong_roc_auc" not in got
+    p, rule = holdout["p_model"], holdout["rule"]
+    model = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1])
+    base = metrics.ranking_report(holdout["y"], rule.astype(float), [0, 1], y_pred=rule)
+    _same(got["baseline"]["metrics"], base)
+    for key in ("roc_auc", "pr_auc", "accuracy", "f1_macro"):
+        assert got["vs_baseline"][key] == {"difference": pytest.approx(
+            model[key] - base[key], abs=1e-12, rel=0)}
+    code, out, err = _run(capsys, argv)
+    assert code == 0 and err == ""
+    assert "bootstrap" not in out and "paired" not in out
+    assert ("vs baseline rule on the same rows: model minus baseline (no intervals: --no-ci "
+            "resamples nothing)") in out
+
+
 def test_report_reads_scores_and_rules_by_their_values(capsys, csv_file, holdout):
     got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "score", "--no-ci"])
     s = holdout["score"]
-    expected = metrics.ranking_report(holdout["y"], s, [0, 1], y_pred=(s > 0).astype(int))
+    # Scores rank the rows and make no decision: their threshold is unknown.
+    expected = metrics.ranking_report(holdout["y"], s, [0, 1])
     assert got["kind"] == "scores" and got["metrics"]["log_loss"] is None
+    assert got["metrics"]["accuracy"] is None and got["metrics"]["f1_macro"] is None
     _same(got["metrics"], expected)
     got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "rule", "--no-ci"])
     assert got["kind"] == "rule" and got["task"] == "rule"
+
+
+def test_a_column_is_read_alike_by_report_table_and_holdout_table(capsys, csv_file, holdout):
+    s = holdout["score"]  # log-odds: scores
+    rep = _json(capsys, ["report", csv_file, "--target", "y", "--score", "score", "--no-ci"])
+    tab = _json(capsys, ["table", csv_file, "--target", "y", "--score", "rule", "--score",
+                         "score", "--n-boot", "1000"])
+    mem = compare.holdout_table({"rule": holdout["rule"], "score": s}, np.zeros((N_TEST, 1)),
+                                holdout["y"], metrics=["accuracy", "roc_auc"], n_boot=1000,
+                                random_state=0)
+    assert rep["kind"] == tab["rows"]["score"]["kind"] == mem.rows["score"]["kind"] == "scores"
+    assert rep["metrics"]["accuracy"] is None and math.isnan(mem.rows["score"]["accuracy"])
+    auc = metrics.ranking_report(holdout["y"], s, [0, 1])["roc_auc"]
+    assert rep["metrics"]["roc_auc"] == tab["rows"]["score"]["roc_auc"] == pytest.approx(auc)
+    # A primary the scores cannot have is refused before any resampling, on every path.
+    for primary in ("accuracy", "f1_macro"):
+        code, out, err = _run(capsys, ["table", csv_file, "--target", "y", "--score", "rule",
+                                       "--score", "score", "--primary", primary])
+        assert code == 2 and out == ""
+        assert f"primary='{primary}' needs a decision (a class per row), which row(s) " \
+               "'score' (scores that only rank the rows) cannot give" in err
 
 
 def test_report_string_labels_and_classes_choose_the_positive(capsys, csv_file, holdout):
