@@ -118,8 +118,9 @@ def read_kind(values, task: str) -> str:
 # --------------------------------------------------------------------------- the two commands
 
 
-def _read(path, target, scores, weight, classes, regression):
-    cols = _files.read_columns(path, [target, *scores, *([weight] if weight else [])])
+def _read(path, target, scores, weight, classes, regression, dialect):
+    cols = _files.read_columns(path, [target, *scores, *([weight] if weight else [])],
+                               **dialect)
     y, classes = read_target(cols[target], target, path, classes=classes, regression=regression)
     task = "regression" if classes is None else "classification"
     what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
@@ -131,16 +132,19 @@ def _read(path, target, scores, weight, classes, regression):
 
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
-                ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True):
+                ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
+                delimiter=None, decimal="."):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
     to what it was read as (:func:`read_kind`).
 
     ``ci=None`` (``--no-ci``) resamples nothing: with a baseline column, the two columns'
     reports on the same rows and their point differences (:func:`point_differences`), the
-    baseline's report in ``baseline_report`` and ``vs_baseline`` None."""
+    baseline's report in ``baseline_report`` and ``vs_baseline`` None. ``delimiter`` and
+    ``decimal``: how the CSV is written (:func:`chimeraboost.cli._files.read_columns`)."""
     scores = _report_columns(score, baseline_score)
-    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
+    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
+                                        {"delimiter": delimiter, "decimal": decimal})
     kinds = {s: read_kind(values[s], task) for s in scores}
     X = row_numbers(len(y))
     model, base = (recorded(Predictions(kinds[s], values[s]), classes) if s else None
@@ -189,13 +193,14 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True):
+               verbose=True, delimiter=None, decimal="."):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
         msg = f"--score {twice} given more than once; each column is one row of the table."
         raise ValueError(msg)
-    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
+    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
+                                        {"delimiter": delimiter, "decimal": decimal})
     if classes is not None:
         # holdout_table takes the positive class from the sorted labels: code the target
         # 0/1 so that the positive class is the one named.
@@ -256,7 +261,8 @@ class Streamed(NamedTuple):
 
 
 def stream_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
-                  regression=False, chunk_rows=CHUNK_ROWS) -> Streamed:
+                  regression=False, chunk_rows=CHUNK_ROWS, delimiter=None,
+                  decimal=".") -> Streamed:
     """The report of the column ``score`` (and ``baseline_score``) of the file at ``path``,
     read ``chunk_rows`` rows at a time through the accumulators of
     :mod:`chimeraboost.metrics`, so that memory does not grow with the file.
@@ -281,7 +287,8 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
                f"got {chunk_rows!r}.")
         raise ValueError(msg)
     scores = _report_columns(score, baseline_score)
-    target_classes = _stream_target(path, target, classes, regression, chunk_rows)
+    dialect = {"delimiter": delimiter, "decimal": decimal}
+    target_classes = _stream_target(path, target, classes, regression, chunk_rows, dialect)
     task = "regression" if target_classes is None else "classification"
     what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
     # Codes 0/1 (1 = the positive class) in the accumulator; the labels go back at the end.
@@ -289,7 +296,7 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
             else ClassificationAccumulator(np.array([0, 1])) for s in scores}
     flags = dict.fromkeys(scores, True)  # every value so far 0 or 1: a rule
     names = [target, *scores, *([weight] if weight else [])]
-    for start, cols in _files.iter_columns(path, names, int(chunk_rows)):
+    for start, cols in _files.iter_columns(path, names, int(chunk_rows), **dialect):
         if task == "regression":
             y = _stream_numbers(cols[target], target, path, start)
         else:
@@ -326,7 +333,7 @@ def _label_text(y) -> np.ndarray:
     return np.array([str(v) for v in y.tolist()])
 
 
-def _stream_target(path, column, classes, regression, chunk_rows):
+def _stream_target(path, column, classes, regression, chunk_rows, dialect):
     """The target's classes, or None for a regression: from ``classes`` (as text) or
     ``regression`` when given, else from one pass over the target column (typed as
     :func:`read_target` types them)."""
@@ -335,7 +342,7 @@ def _stream_target(path, column, classes, regression, chunk_rows):
     if classes is not None:
         return given_classes(classes)  # typed as read_target types them
     numbers, texts, numeric, whole = set(), set(), True, True
-    for start, cols in _files.iter_columns(path, [column], chunk_rows):
+    for start, cols in _files.iter_columns(path, [column], chunk_rows, **dialect):
         y = _files.labels(cols[column], column, path, start)
         if y.dtype.kind in "iuf":
             whole = whole and y.dtype.kind in "iu"

@@ -104,8 +104,9 @@ How the columns are read:
           the rows (higher means positive); they make no decision, so accuracy
           and F1 are n/a.
 
-Files: .csv (comma-separated, header row), .tsv, .csv.gz; .parquet needs
-pyarrow (pip install "chimeraboost[parquet]").
+Files: .csv (header row; cells separated by ',', ';', tab or '|', read off
+the header, or --delimiter), .tsv, .csv.gz; decimal commas with --decimal ','.
+.parquet needs pyarrow (pip install "chimeraboost[parquet]").
 
 Large files: a file over 256 MB on disk (or any file with --stream) is read
 500,000 rows at a time (--chunk-rows N), so memory does not grow with the file.
@@ -189,6 +190,11 @@ def _common(p, n_boot_help):
                    help="read a numeric target as a quantity, even with two values")
     p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--delimiter", metavar="CHAR",
+                   help="the character between a CSV's cells (default: read off the header "
+                        "row: ',', ';', tab or '|')")
+    p.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="the decimal mark of the numbers: ',' reads 0,8 as 0.8 (default '.')")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress line on the terminal during long work")
 
@@ -274,7 +280,7 @@ def _run_report(args, out):
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
-        verbose=not args.quiet)
+        verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -300,7 +306,8 @@ def _run_streamed(args, out, chunk_rows):
         got = stream_report(args.file, target=args.target, score=args.score,
                             baseline_score=args.baseline_score, classes=args.classes,
                             weight=args.weight, regression=args.regression,
-                            chunk_rows=chunk_rows)
+                            chunk_rows=chunk_rows, delimiter=_tab(args.delimiter),
+                            decimal=args.decimal)
     if args.json:
         print(json.dumps(streamed_json(got, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -313,7 +320,8 @@ def _run_table(args, out):
     t = file_table(args.file, target=args.target, scores=args.score, baseline=args.baseline,
                    primary=args.primary, split=args.split, weight=args.weight,
                    classes=args.classes, regression=args.regression, ci=args.ci,
-                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet)
+                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
+                   delimiter=_tab(args.delimiter), decimal=args.decimal)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:
@@ -322,6 +330,11 @@ def _run_table(args, out):
         print(t, file=out)
         print(file=out)
         print(t.summary(), file=out)
+
+
+def _tab(text):
+    """``--delimiter '\\t'`` (the two characters a shell passes) is a tab."""
+    return "\t" if text in ("\\t", "tab", "TAB") else text
 
 
 def _one_line(exc) -> str:
