@@ -289,24 +289,31 @@ def _format_classification(report, header: bool) -> list[str]:
 
 def _format_regression(report, header: bool) -> list[str]:
     # The skill is judged against a constant: the mean (median) of y, or of the baseline
-    # targets. With a baseline both means are shown, each under its own name.
+    # targets. With a baseline both means are shown, each under its own name, and the skill
+    # against the baseline's mean is not called r2: r2 is scikit-learn's, against the mean of
+    # y, and is shown beside it under that name.
+    skill = report.get("mse_skill", report["r2"])
     if _from_baseline(report):
         means = (f"mean of y {fmt(report['mean_y'])} | baseline mean "
                  f"{fmt(report['baseline_mean'])}")
         mean, median = "baseline mean", "baseline median"
+        headline = f"skill vs baseline mean {fmt(skill, 3)}"
+        rmse_note = f"(r2, against the mean of y: {fmt(report['r2'], 3)})"
     else:
         means = f"mean of y {fmt(report['mean_y'])}"
         mean, median = "mean of y", "median of y"
+        headline = f"skill (r2) {fmt(skill, 3)}"
+        rmse_note = "(skill: r2)"
     return [
         f"RMSE {fmt(report['rmse'])} | {means} | reference {fmt(report['rmse_ref'])} | "
-        f"skill (r2) {fmt(report['r2'], 3)}",
+        f"{headline}",
         *([_header(report)] if header else []),
         "",
         *table(
             [Col("loss", None), Col("value"), Col("reference"), Col("skill", 3),
              Col("reference forecast", None)],
-            [["RMSE", report["rmse"], report["rmse_ref"], report["r2"],
-              f"{mean} {fmt(report['baseline_mean'])} (skill: r2)"],
+            [["RMSE", report["rmse"], report["rmse_ref"], skill,
+              f"{mean} {fmt(report['baseline_mean'])} {rmse_note}"],
              ["MAE", report["mae"], report["mae_ref"], report["mae_skill"],
               f"{median} {fmt(report['baseline_median'])}"]],
             indent=0,
@@ -332,10 +339,12 @@ def format_report(report, title=None) -> str:
     """Fixed-width text of a classification or regression report dict.
 
     Classification starts with the four-number line: log loss, base rate, reference loss,
-    skill. Regression starts with RMSE, the mean of y, the reference RMSE and r2. When the
-    reference comes from baseline targets, the line also names the number the reference is
-    built from (``baseline prior``, ``baseline mean``), next to the scored rows' base rate or
-    mean. NaN prints as ``n/a``; a classification report without probabilities says so
+    skill. Regression starts with RMSE, the mean of y, the reference RMSE and the skill
+    against the mean (r2). When the reference comes from baseline targets, the line also
+    names the number the reference is built from (``baseline prior``, ``baseline mean``),
+    next to the scored rows' base rate or mean; a regression's skill is then "skill vs
+    baseline mean" (``mse_skill``), and r2 -- scikit-learn's, against the mean of y -- is
+    shown beside it under its own name. NaN prints as ``n/a``; a classification report without probabilities says so
     instead of a number.
     """
     lines = report_lines(report)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._shared.format import percent
 
-_SKILL_KEY = {"classification": "log_loss_skill", "regression": "r2"}
+_SKILL_KEY = {"classification": "log_loss_skill", "regression": "mse_skill"}
 
 
 def plot_skill_over_time(result, ax=None):

@@ -74,8 +74,9 @@ def test_html_table_formats_and_escapes_like_the_text_table():
     assert "&lt;i&gt;caption&lt;/i&gt;" in text
     page = _check(text)
     values = [t for tag, _, t in page.cells if tag == "td"]
+    # 1e-9 beside -0.25: in the column's format (+0.0000), as the text table prints it.
     assert values == ["<b>a & b</b>", fmt(0.5), fmt(-0.25, signed=True), "n", "n/a",
-                      fmt(1e-9, signed=True)]
+                      "+0.0000"]
     with pytest.raises(ValueError, match="2 cells for 3 columns"):
         html_table([Col("a"), Col("b"), Col("c")], [[1, 2]])
 
@@ -115,9 +116,9 @@ def test_holdout_table_html_gives_each_interval_its_own_columns(data):
     assert len(titles) == 1 + 3 * len(t.metrics) + 5
     cells = [c for _, _, c in page.cells]
     i = cells.index("logreg")
-    r = t.rows["logreg"]
-    assert cells[i + 1:i + 4] == [fmt(r["log_loss"], 3), fmt(r["log_loss_low"], 3),
-                                  fmt(r["log_loss_high"], 3)]
+    r, p = t.rows["logreg"], t.primary  # the primary first, then its difference
+    assert cells[i + 1:i + 5] == [fmt(r[p], 3), fmt(r[f"{p}_low"], 3), fmt(r[f"{p}_high"], 3),
+                                  fmt(r["difference"], signed=True)]
 
 
 def test_comparison_result_html(data):
