@@ -153,8 +153,9 @@ def _why_no_difference(rep, metric: str, names) -> str:
                                                           rep.baseline_report)):
         value = r.get(metric)
         if value is None or (np.ndim(value) == 0 and math.isnan(float(value))):
-            why = ("it gives no probabilities" if r.task in ("ranking", "rule") and
-                   metric in _PROBA_METRICS else "the metric is undefined on these rows")
+            why = ("it gives no probabilities" if r.task in ("ranking", "scores", "rule") and
+                   _facts.needs(metric) == "probabilities" else
+                   "the metric is undefined on these rows")
             reasons.append(f"the {role} {name} has no {metric} ({why})")
     base_rate = rep.get("base_rate")
     if np.ndim(base_rate) == 0 and base_rate is not None and base_rate in (0.0, 1.0):
@@ -163,10 +164,6 @@ def _why_no_difference(rep, metric: str, names) -> str:
     detail = "; ".join(reasons) if reasons else "it is undefined on these rows"
     return (f"Cannot compare on metric={metric!r}: {detail}. Numbers both models have here: "
             f"{available}.")
-
-
-_PROBA_METRICS = {"log_loss", "log_loss_skill", "brier", "brier_skill", "calibration_mcb",
-                  "discrimination_dsc"}
 
 
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
