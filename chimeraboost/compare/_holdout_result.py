@@ -110,6 +110,12 @@ class HoldoutTable:
                 values[key] = float(row.point[key])
                 lo, hi = interval(row.boot.replicates[key], level) if not math.isnan(
                     values[key]) else (np.nan, np.nan)
+                if key == "calibration_excess" and row.calibration is not None:
+                    lo, hi = row.calibration.confidence_interval(level)
+                elif key == "calibration_mcb" and "calibration_excess" in self.metrics:
+                    # The resampled in-sample MCB covers no population value; the interval
+                    # is calibration_excess's.
+                    lo = hi = np.nan
                 values[f"{key}_low"], values[f"{key}_high"] = lo, hi
             if name == self.baseline:
                 d, lo, hi = np.nan, np.nan, np.nan
@@ -177,6 +183,8 @@ class HoldoutTable:
         v, lo, hi = r[key], r[f"{key}_low"], r[f"{key}_high"]
         if math.isnan(v):
             return NA
+        if math.isnan(lo) and math.isnan(hi):  # no interval (calibration_mcb beside the excess)
+            return fmt(v, 3, fixed=fixed)
         return (f"{fmt(v, 3, fixed=fixed)} [{fmt(lo, 3, fixed=fixed)}, "
                 f"{fmt(hi, 3, fixed=fixed)}]")
 
@@ -207,13 +215,16 @@ class HoldoutTable:
         pct = percent(self.level)
         sign = (f"baseline minus row ({self._primary_label} is a loss)" if is_loss(self.primary)
                 else "row minus baseline")
-        what = (f"vs baseline: {self._primary_label}, {sign} ({self.baseline})" if compact else
+        what = (f"vs baseline ({self.baseline}): {self._primary_label}, {sign}" if compact else
                 f"{self._primary_label} vs {self.baseline}: {sign}")
         return [
             f"[low, high]: {pct} percentile bootstrap intervals. {what}, paired on the same "
             "resamples, positive favours the row;",
             f"beats: the whole {pct} interval of the difference above {self.min_lift:g}. "
             f"{REFERENCE[self.kind]}; losses with their natural sign.",
+            *(["calibration_excess: the population MCB, estimated as MCB minus its simulated "
+               "inflation, with the calibration test's interval (outcome draws)."]
+              if "calibration_excess" in self.metrics else []),
         ]
 
     def _compact_lines(self, shown, interval=True) -> list:

@@ -28,8 +28,9 @@ import numpy as np
 
 from .. import resampling
 from .._shared.facts import ABOUT_THE_ROWS, FACTS
+from .. import metrics as _metrics
 from .._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
-from .._report import score_estimator
+from .._report import calibration_draws, score_estimator
 from .._shared.validation import (
     as_1d,
     check_baseline_name,
@@ -65,12 +66,14 @@ _AT_K = re.compile(r"^(recall|precision)@(\d+(?:\.\d+)?)(%?)$")
 class _Row:
     """One model's (or one array's) point report and evaluator, and what kind of output it is."""
 
-    def __init__(self, name, point, evaluator, kind, constant, task):
+    def __init__(self, name, point, evaluator, kind, constant, task, proba=None):
         self.name, self.point, self.evaluator = name, point, evaluator
         self.kind = kind  # "probabilities", "scores", "rule", "predictions", "quantiles"
         self.task = task  # the report's: what the output offers (_shared.predictions.OFFERS)
         self.constant = constant
+        self.proba = proba  # the probabilities, for the calibration test
         self.boot = None
+        self.calibration = None  # metrics.calibration_test's result, when asked for
 
 
 def _is_array(value) -> bool:
@@ -109,7 +112,8 @@ def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
         constant = _constant(np.asarray(out, dtype=np.float64).reshape(len(out), -1))
     except (TypeError, ValueError):  # string labels from predict
         constant = len(set(np.asarray(out).tolist())) == 1
-    return _Row(name, s.point, s.evaluator, kind, constant, s.task)
+    proba = s.plot_data["proba"] if s.task == "classification" else None
+    return _Row(name, s.point, s.evaluator, kind, constant, s.task, proba)
 
 
 def _array_row(name, values, y, w, k, classes, task) -> _Row:
@@ -217,6 +221,8 @@ def _metric_names(primary, metrics, kind, rows):
         raise ValueError(msg)
     reported = [key for key in next(iter(rows.values())).point
                 if key in FACTS and key not in ABOUT_THE_ROWS and not key.endswith("_at_k")]
+    if "calibration_mcb" in reported:  # the calibration test's estimate, computed on demand
+        reported.insert(reported.index("calibration_mcb") + 1, "calibration_excess")
     ks, labels, keys = {}, {}, []
     for i, name in enumerate([primary, *wanted]):
         arg = "primary" if i == 0 else "metrics"
@@ -411,9 +417,13 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         rows[name] = (_array_row(name, m, y, w, k, classes, task) if _is_array(m) else
                       _estimator_row(name, m, X, y, w, k, classes))
     primary, keys, labels, k_all = _metric_names(primary, metrics, kind, rows)
+    primary, keys = _with_calibration_excess(primary, keys)
+    rng = check_random_state_int(random_state)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        _resample(list(rows.values()), keys, task, n_boot, random_state)
+        _resample(list(rows.values()), keys, task, n_boot, rng)
+    if "calibration_excess" in keys:
+        _calibration(rows.values(), y, w, classes, n_boot, rng)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
                         split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind)
 
@@ -429,6 +439,8 @@ def _resample(rows, keys, task, n_boot, random_state) -> None:
         return
     seed = int(check_random_state_int(random_state).integers(0, 2**63 - 1))
     wanted = set(keys) | {"base_rate", "positives"}
+    if "calibration_excess" in wanted:  # its paired differences resample the MCB
+        wanted = (wanted - {"calibration_excess"}) | {"calibration_mcb"}
     groups = {True: [r for r in rows if r.evaluator.has_proba],
               False: [r for r in rows if not r.evaluator.has_proba]}
     for has_proba, group in groups.items():
@@ -441,6 +453,39 @@ def _resample(rows, keys, task, n_boot, random_state) -> None:
             nan = np.full(n_boot, np.nan)
             row.boot = resampling.BootstrapResult(
                 boot.estimate, {k: boot.replicates.get(k, nan) for k in wanted}, n_boot)
+
+
+def _with_calibration_excess(primary, keys):
+    """The in-sample MCB sits above the population value (the isotonic fit follows noise), so
+    a table that shows ``calibration_mcb`` shows the calibration test's estimate of the
+    population MCB beside it, with its interval, and compares models on that estimate."""
+    keys = list(keys)
+    if "calibration_mcb" in keys and "calibration_excess" not in keys:
+        keys.insert(keys.index("calibration_mcb") + 1, "calibration_excess")
+    if primary == "calibration_mcb":
+        primary = "calibration_excess"
+        keys = [primary, *(k for k in keys if k != primary)]  # the primary first
+    return primary, keys
+
+
+def _calibration(rows, y, w, classes, n_boot, rng) -> None:
+    """Each row with probabilities: the calibration test (its interval for the population
+    MCB) and replicates of the estimate for the paired differences -- the estimate moved by
+    the resampled MCB's deviations from their mean, reflected, so that the percentile interval
+    of a difference is the basic bootstrap interval around the difference of the estimates
+    (the resampled rows inflate every MCB; the spread of their differences is what is used)."""
+    draws = calibration_draws(n_boot)
+    for row in rows:
+        if row.proba is None:
+            row.point["calibration_excess"] = np.nan
+            row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
+            continue
+        test = _metrics.calibration_test(y, row.proba, classes, w, n_boot=draws,
+                                         random_state=rng)
+        row.calibration = test
+        row.point["calibration_excess"] = test.excess
+        reps = np.asarray(row.boot.replicates["calibration_mcb"], dtype=float)
+        row.boot.replicates["calibration_excess"] = test.excess + np.nanmean(reps) - reps
 
 
 # --------------------------------------------------------------------------- the result
