@@ -155,6 +155,46 @@ def table(columns, rows, *, indent: int = 2) -> list[str]:
 
 
 
+#: The width a table's text fits by default: a terminal's, with room to spare.
+WIDTH = 120
+
+
+def fitted_table(columns, rows, width=WIDTH, *, indent: int = 0, text_below: bool = True):
+    """:func:`table`'s lines no wider than ``width`` where that can be done, and what was
+    moved or left out to get there: ``(lines, below, left_out)``.
+
+    First a last column of text (a decision, notes) goes below the table, one
+    ``"<first cell>: <text>"`` line per row that has some (``below``; not with
+    ``text_below=False``); then columns are left out from the right, never the first two
+    (``left_out`` names them, for the caller to say so). ``width=None``: the table as it is.
+
+    >>> cols = [Col("model", None), Col("mean"), Col("p"), Col("decision", None)]
+    >>> lines, below, left = fitted_table(cols, [["a", 0.5, 0.01, "keep the champion"]], 30)
+    >>> lines, below, left
+    (['model    mean       p', 'a      0.5000  0.0100'], ['a: keep the champion'], [])
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+    rows = [list(row) for row in rows]
+    below, left_out = [], []
+
+    def fits(lines):
+        return width is None or max(map(len, lines)) <= width
+
+    lines = table(columns, rows, indent=indent)
+    if fits(lines) or len(columns) < 3:
+        return lines, below, left_out
+    if text_below and columns[-1].digits is None:
+        below = [f"{row[0]}: {row[-1]}" for row in rows
+                 if isinstance(row[-1], str) and row[-1].strip() and row[-1] != EMPTY]
+        columns, rows = columns[:-1], [row[:-1] for row in rows]
+        lines = table(columns, rows, indent=indent)
+    while not fits(lines) and len(columns) > 2:
+        left_out.insert(0, columns[-1].title)
+        columns, rows = columns[:-1], [row[:-1] for row in rows]
+        lines = table(columns, rows, indent=indent)
+    return lines, below, left_out
+
+
 _RIGHT = ' style="text-align:right;font-variant-numeric:tabular-nums"'
 _LEFT = ' style="text-align:left"'
 

@@ -18,6 +18,7 @@ from .._shared.facts import FACTS, is_loss, needs
 from .._shared.format import (
     EMPTY,
     NA,
+    WIDTH,
     Col,
     count,
     fixed_decimals,
@@ -32,8 +33,6 @@ from .._shared.validation import import_pandas
 __all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "interval", "orient"]
 
 NEEDS_PROBA = frozenset(k for k in FACTS if needs(k) == "probabilities")
-#: The width the text of a table fits by default: a terminal's, with room to spare.
-WIDTH = 120
 # A split that already says what the rows are ("30% holdout", "held-out rows") gets no
 # second "holdout".
 _NAMES_HELD_OUT = re.compile(r"(?i)\b(hold[- ]?out|held[- ]?out)")

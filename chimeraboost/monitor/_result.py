@@ -18,7 +18,7 @@ import html
 
 import numpy as np
 
-from .._shared.format import Col, fmt, fmt_p, html_table, percent, rates, table
+from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, html_table, percent, rates
 from .._shared.validation import import_pandas
 
 # The skills of each task, headline first: ``SkillOverTime.skill`` and the table's skill
@@ -141,11 +141,22 @@ class SkillOverTime:
         return titles, body
 
     def __str__(self) -> str:
+        return self.to_text()
+
+    def to_text(self, width=WIDTH) -> str:
+        """One line per period, fitting ``width`` characters (120 by default): columns that
+        do not fit are left out from the right, and the text says so. ``width=None``: every
+        column."""
         titles, body = self._cells()
         skill = "1 - log loss / reference" if self.task == "classification" else (
             "1 - MSE / reference MSE (r2: the reference is the period's own mean)"
             if self.baseline == "period" else "1 - MSE / reference MSE")
-        lines = [self.header(), "", *table(titles, body, indent=0), "", f"skill: {skill}."]
+        rows, _, left = fitted_table(titles, body, width, text_below=False)
+        lines = [self.header(), "", *rows, ""]
+        if left:
+            lines.append(f"Left out to fit {width} characters: {', '.join(left)} "
+                         "(to_text(width=None) shows every column).")
+        lines.append(f"skill: {skill}.")
         if np.isnan(self.skill).any():
             lines.append("n/a: undefined (a single class or a constant y in the period, or no "
                          "rows before it for a rolling reference).")
@@ -168,7 +179,7 @@ class SkillOverTime:
     def _repr_html_(self) -> str:
         """Jupyter: the header as a heading, one table row per period (numbers
         right-aligned, the interval's ends in columns of their own), the notes below."""
-        notes = str(self).split("\n\n")[-1].splitlines()  # the lines under the table
+        notes = self.to_text(width=None).split("\n\n")[-1].splitlines()  # under the table
         return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(*self._cells())}"
                 + "".join(f"<p>{html.escape(line)}</p>" for line in notes) + "</div>")
 

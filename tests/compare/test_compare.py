@@ -329,7 +329,10 @@ def test_compare_cv_replaces_a_dummy_champion(cancer):
     np.testing.assert_allclose([res.n_train, res.n_test], [n_train, n_test], **TOL)
     assert c.ci.low > 0 and c.p_challenger_better > 0.95 and c.pvalue_holm == c.pvalue
     text = str(res)
-    assert "replace champion" in text and "champion" in text.splitlines()[4]
+    # Each model's decision: in the table when it fits 120 characters, else below it.
+    assert "replace champion" in text and "prior: champion" in text
+    assert max(map(len, text.split("\n\nlow/high")[0].splitlines()[2:])) <= 120
+    assert "champion" in res.to_text(width=None).splitlines()[4]
     assert "RepeatedStratifiedKFold: 5 folds x 2 repeats" in text
 
 

@@ -191,10 +191,15 @@ def test_ci_contains_the_point_estimate_and_is_reproducible():
                                   s.intervals["log_loss_skill"])
     frame = s.to_frame()
     np.testing.assert_array_equal(frame["log_loss_skill_low"], s.intervals["log_loss_skill"][:, 0])
-    cells = [re.split(r"\s{2,}", line.strip()) for line in str(s).splitlines()[2:8]]
+    cells = [re.split(r"\s{2,}", line.strip())
+             for line in s.to_text(width=None).splitlines()[2:8]]
     assert cells[0] == ["period", "rows", "base rate", "log loss", "reference", "skill", "low",
                         "high", "Brier skill", "MCB", "excess", "low", "high", "p"]
     assert all(len(c) == 14 for c in cells)
+    # In a terminal's 120 characters the last column goes, and the text says so.
+    text = str(s)
+    assert max(len(line) for line in text.splitlines()[2:8]) <= 120
+    assert "Left out to fit 120 characters: p (to_text(width=None) shows every column)." in text
     # Each period's calibration test: the estimate inside its interval.
     iv = s.intervals["calibration_excess"]
     assert np.all(iv[:, 0] <= s.values["calibration_excess"])
