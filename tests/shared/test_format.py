@@ -268,7 +268,7 @@ def test_comparison_result_table(value):
     res = ComparisonResult(scores, "champ", {"chall": _challenger("chall", value)},
                            scoring="neg_mse", cv="KFold: 3 folds", n_train=20.0, n_test=10.0,
                            rope=0.01, alpha=0.05, threshold=0.95)
-    header, rows = table_at(str(res).splitlines(), "model")
+    header, rows = table_at(res.to_text(width=None).splitlines(), "model")  # every column
     assert header == ["model", "mean", "sd", "difference", "95% low", "high", "p", "p_holm",
                       "P(champ)", "P(rope)", "P(chall)", "decision"]
     champ, chall = rows
