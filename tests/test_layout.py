@@ -215,6 +215,7 @@ def test_no_module_imports_another_packages_private_module():
     assert not offending, offending
 
 
+@pytest.mark.slow
 def test_imports_point_down_the_layers():
     entries = {_entry(d) for d, _ in _modules()}
     assert entries == set(LAYER_OF), "every top-level entry has a layer: " + str(
@@ -253,6 +254,7 @@ def test_the_documented_layout_is_the_code():
     assert not wrong, "docs/index.md (documented, actual): " + str(wrong)
 
 
+@pytest.mark.slow
 def test_the_installed_package_ships_every_module(tmp_path):
     names = [dotted for dotted, _ in _modules()]
     code = ("import importlib, sys\n"

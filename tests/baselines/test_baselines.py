@@ -30,6 +30,7 @@ def test_ladder_is_exported_and_ordered_simplest_first(cancer):
     assert names[1].startswith("one feature (") and names[1][13:-1] in X.columns
 
 
+@pytest.mark.slow
 def test_one_feature_is_the_hand_loop_winner(cancer):
     X, y = cancer
     models = baselines.ladder(X, y, random_state=3)
@@ -58,6 +59,7 @@ def test_prior_and_linear_equal_scikit_learn(cancer):
                                atol=1e-10)
 
 
+@pytest.mark.slow
 def test_regression_ladder_on_arrays_names_the_column_by_index():
     X, y = load_diabetes(return_X_y=True)
     models = baselines.ladder(X[:200], y[:200], random_state=0)

@@ -466,6 +466,7 @@ def _growth_kb(argv):
     return int(kb)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
 def test_streamed_memory_does_not_grow_with_the_file(tmp_path):
     """The peak memory a report adds to the process (peak after minus before the call,

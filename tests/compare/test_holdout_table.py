@@ -283,6 +283,7 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
         resampling.joint_bootstrap([], B)
 
 
+@pytest.mark.slow
 def test_docs_recipe_shows_real_output():
     from pathlib import Path
 

@@ -147,6 +147,7 @@ def _brute_force_temperature(raw, codes):
     return res.x
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data", ["clf_data", "multi_data"])
 def test_temperature_is_held_out_posterior_mode(data, request):
     X, y = request.getfixturevalue(data)
@@ -587,6 +588,7 @@ def test_bad_quantiles(quantiles, match, reg_data):
 # Threads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier,
                                    ChimeraBoostQuantileRegressor])
 def test_n_threads_does_not_change_results(Model, multi_data):

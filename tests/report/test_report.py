@@ -261,6 +261,7 @@ def test_ci_is_reproducible_and_matches_resampling(cancer, lr):
     assert "95% bootstrap intervals" in str(a)
 
 
+@pytest.mark.slow
 def test_paired_difference_against_fitted_baseline(cancer, lr):
     X_tr, X_te, y_tr, y_te = cancer
     weak = LogisticRegression(C=1e-3, max_iter=5000).fit(X_tr[:, :3], y_tr)
