@@ -38,6 +38,7 @@ from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_val_
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import FunctionTransformer, OneHotEncoder, StandardScaler
 from sklearn.utils.multiclass import type_of_target
+from threadpoolctl import threadpool_limits
 
 from ._shared.progress import counting
 from ._shared.validation import (
@@ -382,18 +383,21 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     tried = np.flatnonzero(informative).tolist()
     columns = counting(tried, len(tried), "ladder: column", verbose=bool(verbose))
     # Each column is cross-validated on its own cells: the steps of one_feature_model
-    # without the column selection, the same numbers (tested) at a third of the time.
-    scores = [
-        float(np.mean(cross_val_score(
-            make_pipeline(_categorical() if mask[j] else _numeric(), _final(task)),
-            cells[j][:, None], y, scoring=scoring, cv=splits, error_score="raise")))
-        for j in columns
-    ]
+    # without the column selection, the same numbers (tested) at a third of the time. One
+    # BLAS thread: for models of one column more threads only wait for each other, and on a
+    # machine whose cores are busy they spin (five times slower, measured).
     prior = DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor()
+    with threadpool_limits(limits=1, user_api="blas"):
+        scores = [
+            float(np.mean(cross_val_score(
+                make_pipeline(_categorical() if mask[j] else _numeric(), _final(task)),
+                cells[j][:, None], y, scoring=scoring, cv=splits, error_score="raise")))
+            for j in columns
+        ]
+        floor = float(np.mean(cross_val_score(prior, X_train, y, scoring=scoring, cv=splits)))
     rungs = {"prior": prior}
     if tried:
         best = tried[int(np.argmax(scores))]
-        floor = float(np.mean(cross_val_score(prior, X_train, y, scoring=scoring, cv=splits)))
         name = _label(X_train, best, feature_names)
         if max(scores) <= floor:
             name += "; no better than the prior"

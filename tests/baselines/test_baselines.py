@@ -360,3 +360,26 @@ def test_each_column_is_cross_validated_as_its_one_feature_model():
                           baselines._final("classification")),
             cells[j][:, None], y, cv=folds, scoring="neg_log_loss")
         np.testing.assert_allclose(alone, whole, rtol=1e-12, atol=0)
+
+
+def test_columns_are_cross_validated_on_one_blas_thread(monkeypatch):
+    # One-column models gain nothing from BLAS threads, and on a busy machine the threads
+    # spin: the ladder's cross-validation runs on one, whatever the caller's setting.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    seen = []
+
+    def recording(*args, **kwargs):
+        seen.extend(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+        return cross_val_score(*args, **kwargs)
+
+    monkeypatch.setattr(baselines, "cross_val_score", recording)
+    rng, colour, y = _coloured(n=80)
+    X = pd.DataFrame({"noise": rng.normal(size=80), "colour": colour})
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+        baselines.ladder(X, y, random_state=0, verbose=0)
+    # Outside the ladder the caller's two threads (so a ladder without its own limit would
+    # have shown 2); inside, one.
+    assert outside and max(outside) == 2
+    assert seen and set(seen) == {1}
