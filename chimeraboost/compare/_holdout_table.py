@@ -296,14 +296,18 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         ``"log_loss"``, ``"r2"``, ...) or ``"recall@400"`` / ``"precision@5%"`` (the top 400
         rows, the top 5% of rows; binary only). None: ``brier_skill`` when every row gives
         probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
-        ``r2`` for regression, ``crps_skill`` for quantile regressors.
+        ``r2`` for regression, ``crps_skill`` for quantile regressors. A metric some row
+        cannot have (``brier_skill`` of a rule, ``accuracy`` of scores) is refused before
+        any resampling, naming the rows and the metrics every row has. The table shows the
+        primary first, then its paired difference and the decision, then ``metrics``.
     metrics : list of str, default=None
         The metrics shown, each with its interval (the primary is added if missing). None:
         log loss, Brier skill, ROC AUC and PR AUC (binary; accuracy instead of PR AUC for
         multiclass); RMSE, MAE and r2 (regression).
     split : str, default=None
-        What the held-out rows are (``"2024-Q4"``, ``"test"``), for the header and the
-        sentences of :meth:`HoldoutTable.summary`.
+        What the held-out rows are (``"2024-Q4"``, ``"test"``: "2024-Q4 holdout"), for the
+        header and the sentences of :meth:`HoldoutTable.summary`; a split that says so
+        itself (``"30% holdout"``, ``"held-out rows"``) is used as it is.
     ci : float in (0, 1), default=0.95
         Level of every interval.
     n_boot : int, default=2000
@@ -318,8 +322,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     Returns
     -------
     HoldoutTable
-        ``print(table)``, ``table.to_markdown()``, ``table.to_frame()``, ``table.summary()``;
-        ``table.rows[name]`` holds each row's numbers.
+        ``print(table)`` (the compact layout within 120 characters;
+        ``table.to_text(width=None)`` for every interval), ``table.to_markdown()``,
+        ``table.to_frame()``, ``table.summary()``; ``table.rows[name]`` holds each row's
+        numbers.
 
     Notes
     -----
@@ -329,13 +335,14 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     or of the sorted labels of ``y``; 1-D: the probability of the second class); a 1-D array
     of only 0 and 1 (or bool) is a **0/1 rule**: 1 flags the second class, the flag ranks
     the rows (flagged first, ties shared, so recall@k of a rule is honest) and is its
-    decision (accuracy, F1), and it has no log loss, Brier score or calibration ("n/a");
-    any other numbers are **scores** that rank the rows only. A DataFrame's columns are
-    matched to the classes by label (``[1, 0]`` is reordered; labels that are not the
-    classes are refused); a binary (n, 2) array in [0, 1] whose rows do not sum to 1 is
-    refused rather than read as scores. For regression, an array is
-    the predictions. With arrays only, ``y`` of float dtype means regression, anything else
-    classification.
+    decision (accuracy, F1), and it has no log loss, Brier score or calibration ("n/a"); any
+    other numbers are **scores** that rank the rows only: their threshold is unknown, so
+    they have no accuracy or F1 either (the command line's ``report`` and ``table`` read a
+    file's columns by the same rule). A DataFrame's columns are matched to the classes by
+    label (``[1, 0]`` is reordered; labels that are not the classes are refused); a binary
+    (n, 2) array in [0, 1] whose rows do not sum to 1 is refused rather than read as scores.
+    For regression, an array is the predictions. With arrays only, ``y`` of float dtype
+    means regression, anything else classification.
 
     **Same rows, same resamples.** Every row's evaluator goes to one
     :func:`chimeraboost.resampling.joint_bootstrap`, so replicate ``b`` of every model
