@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "is_loss", "fact", "needs"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "at_threshold", "is_loss", "fact",
+           "needs"]
 
 
 class Fact(NamedTuple):
@@ -19,8 +20,10 @@ class Fact(NamedTuple):
     about_the_rows: bool
     label: str
     # What a classifier's output must offer for the number to exist: "probabilities" (a
-    # proper score, calibration), "decision" (a class per row: accuracy, F1) or "ranking"
-    # (an order of the rows: AUCs, recall@k). None: any output (and every regression key).
+    # proper score, calibration), "decision" (a class per row: accuracy, F1), "ranking" (an
+    # order of the rows: AUCs, recall@k) or "threshold" (a probability, or a 0/1 rule, to
+    # act on at a threshold: net benefit, expected cost). None: any output (and every
+    # regression key).
     # chimeraboost._shared.predictions says which kind of output offers what.
     needs: str | None = None
 
@@ -87,6 +90,19 @@ FACTS: dict[str, Fact] = {
     "crossing_rate": _loss("crossing rate"),
     "mae_median": _loss("MAE of the median"),
     "pinball": _loss("pinball loss"),
+    # decisions at a threshold (chimeraboost.decisions): "net_benefit@0.2" is the fact of
+    # "net_benefit" at threshold 0.2, see fact()
+    "net_benefit": _score("net benefit", "threshold"),
+    "net_benefit_all": _rows("net benefit of treating all"),
+    "standardized_net_benefit": _score("standardized net benefit", "threshold"),
+    "sensitivity": _score("sensitivity", "threshold"),
+    "specificity": _score("specificity", "threshold"),
+    "ppv": _score("PPV", "threshold"),
+    "npv": _score("NPV", "threshold"),
+    "flagged": Fact(None, False, "flagged share", "threshold"),
+    "expected_cost": _loss("expected cost", "threshold"),
+    "expected_cost_all": _rows("expected cost of treating all"),
+    "expected_cost_none": _rows("expected cost of treating none"),
     # bookkeeping
     "n": _rows("rows"),
     "classes": _rows("classes"),
@@ -99,9 +115,30 @@ FACTS: dict[str, Fact] = {
 
 ABOUT_THE_ROWS = frozenset(k for k, f in FACTS.items() if f.about_the_rows)
 
+# Numbers of a decision at a threshold, keyed "name@t" (t a float in (0, 1)).
+AT_THRESHOLD = frozenset({"net_benefit", "net_benefit_all", "standardized_net_benefit",
+                          "sensitivity", "specificity", "ppv", "npv", "flagged"})
+
+
+def at_threshold(key: str):
+    """``("net_benefit", 0.2)`` for ``"net_benefit@0.2"``; None for any other key."""
+    name, at, t = str(key).partition("@")
+    if not at or name not in AT_THRESHOLD:
+        return None
+    try:
+        value = float(t)
+    except ValueError:
+        return None
+    return (name, value) if 0 < value < 1 else None
+
 
 def fact(key: str) -> Fact:
-    """The facts of ``key``; a clear error for a name no report produces."""
+    """The facts of ``key``; a clear error for a name no report produces. A number at a
+    threshold (``"net_benefit@0.2"``) has the facts of its name, labelled with the threshold."""
+    parsed = at_threshold(key)
+    if parsed is not None:
+        f = FACTS[parsed[0]]
+        return f._replace(label=f"{f.label} at {parsed[1]:g}")
     try:
         return FACTS[key]
     except KeyError:
@@ -110,9 +147,11 @@ def fact(key: str) -> Fact:
 
 
 def needs(key: str) -> str | None:
-    """What a classifier's output must offer for ``key``: ``"probabilities"``,
-    ``"decision"``, ``"ranking"`` or None (anything)."""
-    return FACTS[key].needs if key in FACTS else None
+    """What a classifier's output must offer for ``key`` (``"net_benefit@0.2"`` too):
+    ``"probabilities"``, ``"decision"``, ``"ranking"``, ``"threshold"`` or None (anything)."""
+    parsed = at_threshold(key)
+    name = parsed[0] if parsed is not None else key
+    return FACTS[name].needs if name in FACTS else None
 
 
 def is_loss(key: str) -> bool:

@@ -9,9 +9,10 @@ Decided once, here, for every path that takes such arrays -- the arrays of
   for a regression, **predictions**.
 - Which numbers can each kind of output give? :func:`lacks`, from :data:`OFFERS` and the
   ``needs`` column of the table of metric facts: probabilities give every number; a 0/1 rule
-  gives a decision (accuracy, F1) and ranks the rows by its flag; scores rank the rows and
-  nothing else -- their threshold is unknown (a log-odds and a risk score from 0 to 100 would
-  need different cut-offs), so accuracy and F1 of scores are not defined.
+  gives a decision (accuracy, F1), ranks the rows by its flag and acts at any threshold (its
+  flag); scores rank the rows and nothing else -- their threshold is unknown (a log-odds and
+  a risk score from 0 to 100 would need different cut-offs), so accuracy, F1 and a decision
+  at a threshold of scores are not defined.
 - How does such an array reach :func:`chimeraboost.report`? :func:`recorded`: a fitted
   estimator that replays the array for row numbers (:func:`row_numbers`) and carries its kind,
   which the report reads instead of guessing from the estimator's methods.
@@ -33,7 +34,7 @@ __all__ = ["KINDS", "OFFERS", "Predictions", "Recorded", "kind_of", "lacks",
 
 KINDS = ("probabilities", "scores", "rule", "predictions")
 
-_ALL = frozenset({"probabilities", "decision", "ranking"})
+_ALL = frozenset({"probabilities", "decision", "ranking", "threshold"})
 # What each kind of classifier output offers, by the names of the report's tasks
 # ("classification": a model's predict_proba; "ranking": a model's decision_function with
 # its own predict) and of the array kinds above.
@@ -41,14 +42,14 @@ OFFERS = {
     "classification": _ALL,
     "probabilities": _ALL,
     "ranking": frozenset({"decision", "ranking"}),
-    "rule": frozenset({"decision", "ranking"}),
+    "rule": frozenset({"decision", "ranking", "threshold"}),
     "scores": frozenset({"ranking"}),
 }
 
 
 def lacks(kind: str, key: str, *, binary: bool = True) -> str | None:
     """What output of ``kind`` lacks to give ``key`` (``"probabilities"``, ``"decision"``,
-    ``"ranking"``), or None when it can give it. A multiclass 0/1 rule has no ranking (its
+    ``"ranking"``, ``"threshold"``), or None when it can give it. A multiclass 0/1 rule has no ranking (its
     decision is a label, not an order of the rows by one class)."""
     need = needs(key)
     if need is None or kind not in OFFERS:

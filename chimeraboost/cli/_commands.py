@@ -133,14 +133,16 @@ def _read(path, target, scores, weight, classes, regression, dialect):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                delimiter=None, decimal="."):
+                delimiter=None, decimal=".", threshold=None, costs=None):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
     to what it was read as (:func:`read_kind`).
 
     ``ci=None`` (``--no-ci``) resamples nothing: with a baseline column, the two columns'
     reports on the same rows and their point differences (:func:`point_differences`), the
-    baseline's report in ``baseline_report`` and ``vs_baseline`` None. ``delimiter`` and
+    baseline's report in ``baseline_report`` and ``vs_baseline`` None -- unless
+    ``threshold`` or ``costs`` asks for the decision section, whose paired intervals need
+    the resamples. ``delimiter`` and
     ``decimal``: how the CSV is written (:func:`chimeraboost.cli._files.read_columns`)."""
     scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
@@ -149,14 +151,17 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     X = row_numbers(len(y))
     model, base = (recorded(Predictions(kinds[s], values[s]), classes) if s else None
                    for s in (score, baseline_score))
-    if ci is None and base is not None:
+    decided = threshold is not None or costs is not None
+    if ci is None and base is not None and not decided:
         rep = report(model, X, y, sample_weight=w, k=k, name=score)
         rep.baseline_report = report(base, X, y, sample_weight=w, k=k, name=baseline_score)
         return rep, kinds
+    resampled = base is not None or ci is not None or decided
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
-                 verbose=verbose and (base is not None or ci is not None)):
+                 verbose=verbose and resampled):
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
-                     random_state=random_state, k=k, name=score, baseline_name=baseline_score)
+                     random_state=random_state, k=k, name=score, baseline_name=baseline_score,
+                     threshold=threshold, costs=costs)
     return rep, kinds
 
 
@@ -193,7 +198,7 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True, delimiter=None, decimal="."):
+               verbose=True, costs=None, delimiter=None, decimal="."):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -209,7 +214,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state)
+                             random_state=random_state, costs=costs)
 
 
 # --------------------------------------------------------------------------- streaming
@@ -467,7 +472,8 @@ def to_json(rep, kinds, path) -> dict:
     """Every number of a :class:`Report` from :func:`file_report`, ready for ``json.dumps``."""
     out = {"file": str(path), "model": rep.estimator_name, "kind": kinds[rep.estimator_name],
            "task": rep.task, "reference": rep.reference(), "ci_level": rep.ci_level,
-           "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None) else None,
+           "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None
+                                    or rep.decision is not None) else None,
            "metrics": {key: v for key, v in rep.to_dict().items()
                        if key not in ("ci", "vs_baseline")}}
     if rep.ci is not None:
@@ -488,4 +494,6 @@ def to_json(rep, kinds, path) -> dict:
     if d is not None:
         out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
                                  "high": d.high, "pvalue": d.pvalue}
+    if rep.decision is not None:
+        out["decision"] = rep.decision.to_dict()
     return plain(out)

@@ -23,10 +23,10 @@ from .._shared.format import (
     count,
     fixed_decimals,
     fmt,
-    html_table,
     percent,
     table,
 )
+from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.predictions import lacks
 from .._shared.validation import import_pandas
 
@@ -327,25 +327,28 @@ class HoldoutTable:
                           *(line(c) for c in body), "", " ".join(self._footer())])
 
     def _repr_html_(self) -> str:
-        """Jupyter: the header as a heading, then one table in which every interval has its
-        own low and high columns; the primary metric first, then its paired difference."""
-        pct = percent(self.level)
+        """Jupyter: the header as a heading, then the table -- each number with its interval
+        ``[low, high]`` below it, under the metric's one title: the primary metric first, then
+        its paired difference and the decision, then the other metrics; the level is said
+        once, below the table."""
         p, others = self.primary, self.metrics[1:]
-        columns = [Col("model", None), Col(self._label(p), 3), Col(f"{pct} low", 3),
-                   Col("high", 3), Col(f"{self._primary_label} vs {self.baseline}", signed=True),
-                   Col(f"{pct} low", signed=True), Col("high", signed=True), Col("beats", None)]
-        for key in others:
-            columns += [Col(self._label(key), 3), Col(f"{pct} low", 3), Col("high", 3)]
-        columns.append(Col("notes", None))
+        columns = [Col("model", None), Col(self._label(p), 3),
+                   Col(f"{self._primary_label} vs {self.baseline}", signed=True),
+                   Col("beats", None), *(Col(self._label(k), 3) for k in others),
+                   Col("notes", None)]
         body = []
         for name, r in self.rows.items():
-            cells = [name, r[p], r[f"{p}_low"], r[f"{p}_high"],
-                     *self._difference_cells(name, r)]
-            for key in others:
-                cells += [r[key], r[f"{key}_low"], r[f"{key}_high"]]
+            cells = [name, (r[p], r[f"{p}_low"], r[f"{p}_high"])]
+            if name == self.baseline:
+                cells += [EMPTY, "baseline"]
+            else:
+                cells += [(r["difference"], r["diff_low"], r["diff_high"]),
+                          "yes" if r["beats_baseline"] else "no"]
+            cells += [(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in others]
             body.append([*cells, r["notes"] or ""])
-        return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(columns, body)}"
-                f"<p>{html.escape(' '.join(self._footer()))}</p></div>")
+        return html_block(f"<h4>{html.escape(self.header())}</h4>",
+                          html_table(columns, body, stacked=True),
+                          html_paragraphs(self._footer()))
 
     def to_frame(self):
         """One row per model, the columns of :attr:`rows`. Needs pandas."""

@@ -412,7 +412,7 @@ def test_docs_report_sample_is_what_the_code_prints(capsys):
 def test_a_near_zero_number_prints_in_its_columns_format():
     # The prior's Brier skill (-7.04e-08) among skills with three decimals: -0.000, in the text
     # and in the HTML alike; a column of nothing but tiny numbers keeps significant digits.
-    from chimeraboost._shared.format import html_table
+    from chimeraboost._shared.html import html_table
 
     columns = [Col("model", None), Col("skill", 3), Col("tiny", 3)]
     rows = [["prior", -7.04e-08, 1.2e-07], ["model", 0.739, 3.4e-08]]
