@@ -212,6 +212,7 @@ def test_the_function_report_is_not_shadowed_by_a_module():
     assert callable(chimeraboost.report) and chimeraboost.report.__name__ == "report"
 
 
+@pytest.mark.slow
 def test_no_module_imports_another_packages_private_module():
     offending = []
     for dotted, path in _modules():

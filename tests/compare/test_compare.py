@@ -421,6 +421,7 @@ def fitted(cancer):
     return models, X[400:], y[400:]
 
 
+@pytest.mark.slow
 def test_compare_holdout_replaces_dummy(fitted):
     (dummy, logreg), X, y = fitted
     res = compare.compare_holdout(dummy, logreg, X, y, n_boot=1000, random_state=0)
@@ -439,6 +440,7 @@ def test_compare_holdout_replaces_dummy(fitted):
     assert back.decision == "keep champion" and "champion better" in back.reason
 
 
+@pytest.mark.slow
 def test_compare_holdout_identical_and_losses(fitted):
     (_, logreg), X, y = fitted
     res = compare.compare_holdout(logreg, logreg, X, y, n_boot=1000, random_state=0)

@@ -179,6 +179,7 @@ def test_rolling_regression_equals_report_against_the_preceding_targets():
 # --------------------------------------------------------------------------- intervals
 
 
+@pytest.mark.slow
 def test_ci_contains_the_point_estimate_and_is_reproducible():
     y, p, when, _ = _binary(seed=5)
     s = monitor.skill_over_time(y, p, when, ci=0.95, n_boot=1000, random_state=0)
@@ -325,6 +326,7 @@ def test_text_frame_and_html():
     np.testing.assert_array_equal(frame["log_loss_skill"], s.skill)
 
 
+@pytest.mark.slow
 def test_plot_draws_one_reading_per_panel_on_one_time_axis():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")

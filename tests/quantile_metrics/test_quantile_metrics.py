@@ -267,6 +267,7 @@ def _problem(draw):
     return y, pred, levels, w
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_problem())
 def test_rearrangement_never_increases_mean_pinball(problem):

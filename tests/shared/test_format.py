@@ -350,6 +350,7 @@ def test_classification_headline_names_base_rate_and_baseline_prior(cancer):
     assert f"judged against: class prior of y_train ({prior:.3f})" in text
 
 
+@pytest.mark.slow
 def test_compare_holdout_tells_same_named_pipelines_apart(cancer):
     X_tr, X_te, y_tr, y_te = cancer
     strong = make_pipeline(StandardScaler(), LogisticRegression(C=1.0)).fit(X_tr, y_tr)
