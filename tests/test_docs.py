@@ -78,7 +78,8 @@ def _run_session(code, namespace, page):
 
 # Pages whose code takes more than about half a second of CPU time (fits, a Dask cluster).
 SLOW_PAGES = {"README.md", "docs/compare.md", "docs/decisions.md", "docs/metrics.md",
-              "docs/monitor.md", "docs/plotting.md", "docs/report.md", "docs/scale.md"}
+              "docs/monitor.md", "docs/plotting.md", "docs/quantile_metrics.md", "docs/report.md",
+              "docs/scale.md"}
 
 
 @pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.slow) if p in SLOW_PAGES

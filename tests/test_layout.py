@@ -252,6 +252,7 @@ def _documented_graph():
     return rows
 
 
+@pytest.mark.slow
 def test_the_documented_layout_is_the_code():
     documented = _documented_graph()
     entries = {_entry(d) for d, _ in _modules()} - {"__init__", "__main__"}

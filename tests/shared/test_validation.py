@@ -474,6 +474,7 @@ def test_chimeraboost_report_is_the_function_not_a_module():
         importlib.import_module("chimeraboost.report")
 
 
+@pytest.mark.slow
 def test_compare_cv_default_score_of_quantile_regressors_is_crps_skill():
     X, y = load_diabetes(return_X_y=True)
     models = {"q1": cb.ChimeraBoostQuantileRegressor(quality=1, max_iter=20, random_state=0),
