@@ -28,7 +28,8 @@ __all__ = ["report"]
 
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-           random_state=None, k=None, name=None, baseline_name=None) -> Report:
+           random_state=None, k=None, name=None, baseline_name=None, by=None, bins=5,
+           min_rows=30, min_events=10, adjust="holm") -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -65,6 +66,15 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         the same class name as the model, the parameters in which the two differ are added
         (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
         ``baseline_name`` also names baseline targets (``"y_train"``).
+    by : column name, list of column names, array-like or dict, default=None
+        Also the report per slice (:attr:`Report.slices`, printed below the report): a
+        column of ``X`` (numeric columns cut into ``bins`` quantile ranges), a list of them
+        (crossed), one label per row, or a dict name -> boolean mask. Each slice is judged
+        against its own base rate, with intervals at level ``ci`` (0.95 when None), compared
+        with the rest of the rows (and with a fitted ``baseline``) and given a verdict
+        adjusted for the number of slices; see :func:`chimeraboost.slices.slice_report`.
+    bins, min_rows, min_events, adjust : default=5, 30, 10, "holm"
+        With ``by``: as in :func:`chimeraboost.slices.slice_report`.
 
     Returns
     -------
@@ -106,6 +116,11 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
                             classes=getattr(model, "classes", None))
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
+    per_slice = None if by is None else _slices(
+        model, incumbent, X, y, sample_weight, targets, by,
+        dict(bins=bins, min_rows=min_rows, min_events=min_events, adjust=adjust,
+             ci=level or 0.95, n_boot=n_boot, random_state=random_state, name=model_name,
+             baseline_name=base_name, reference_name=base_name or "baseline targets"))
     ci_dict, dropped, vs = None, {}, None
     if incumbent is not None:
         # A status line on a terminal only, and only past 2 s (see _progress): silent in
@@ -129,7 +144,27 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
     out._scored = getattr(model, "plot_data", None)
+    out.slices = per_slice
     return out
+
+
+def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):
+    """The report per slice of ``by`` (:func:`chimeraboost.slices.slice_report`) on the
+    outputs already computed."""
+    if model.output is None:
+        msg = (f"by= slices classifiers and regressors; {model.name} predicts quantiles. "
+               "Score each slice's rows with report() instead.")
+        raise ValueError(msg)
+    # The slices sit a layer above the report and use it; imported when asked for.
+    from ..slices import slice_report
+
+    base = {} if incumbent is None else incumbent.output
+    return slice_report(y, model.output["pred"], by, X=X, task=model.task,
+                        classes=getattr(model, "classes", None),
+                        y_pred=model.output.get("y_pred"), sample_weight=sample_weight,
+                        baseline=base.get("pred"),
+                        baseline_task=None if incumbent is None else incumbent.task,
+                        baseline_y_pred=base.get("y_pred"), reference=targets, **options)
 
 
 def _delong(model: _Scored, incumbent: _Scored, y, level):

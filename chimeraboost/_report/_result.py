@@ -58,7 +58,11 @@ class Report(Mapping):
         With a fitted baseline and a binary problem: DeLong's paired test of the ROC-AUC
         difference, model minus baseline (``estimate``, ``se``, ``low``, ``high``,
         ``pvalue``), an analytic second opinion next to the bootstrap.
+    slices : chimeraboost.slices.SliceReport or None
+        With ``by=``: the report per slice, printed below the report.
     """
+
+    slices = None  # report(..., by=...) sets the report per slice
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
@@ -122,6 +126,8 @@ class Report(Mapping):
             lines += ["", *self._ci_lines()]
         if self.vs_baseline is not None:
             lines += ["", *self._vs_lines()]
+        if self.slices is not None:
+            lines += ["", str(self.slices)]
         return "\n".join(lines)
 
     def _ci_lines(self) -> list[str]:
@@ -204,6 +210,8 @@ class Report(Mapping):
             parts.append(html_table(columns, rows, caption=title))
             if delong:
                 parts.append(f"<p>{esc(delong)}</p>")
+        if self.slices is not None:
+            parts.append(self.slices._repr_html_())
         return "<div>" + "".join(parts) + "</div>"
 
     # ---- export
@@ -214,6 +222,8 @@ class Report(Mapping):
             out["ci"] = {key: (float(lo), float(hi)) for key, (lo, hi) in self.ci.items()}
         if self.vs_baseline is not None:
             out["vs_baseline"] = {key: tuple(map(float, v)) for key, v in self.vs_baseline.items()}
+        if self.slices is not None:
+            out["slices"] = self.slices.to_dict()
         return out
 
     def to_frame(self):

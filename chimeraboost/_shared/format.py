@@ -312,3 +312,23 @@ def format_report(report, title=None) -> str:
     if title:
         lines = [str(title), "=" * len(str(title)), *lines]
     return "\n".join(lines)
+
+
+def markdown_table(columns, rows) -> list[str]:
+    """Lines of a GitHub-flavoured markdown table of the cells :func:`table` prints (numbers
+    right-aligned, text left; a ``|`` in a cell is escaped).
+
+    >>> print("\\n".join(markdown_table([Col("slice", None), Col("skill", 3)],
+    ...                                 [["a|b", 0.12345]])))
+    | slice | skill |
+    | --- | ---: |
+    | a\\|b | 0.123 |
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+
+    def line(cells):
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    align = ["---" if c.digits is None else "---:" for c in columns]
+    return [line([c.title for c in columns]), line(align),
+            *(line([_cell_text(v, c) for v, c in zip(row, columns)]) for row in rows)]

@@ -1,0 +1,272 @@
+"""The numbers of every slice, one resample of the rows for all of them, and the verdicts.
+
+Questions this module answers:
+
+- *What are a slice's numbers?* -> ``_points``: the evaluator of :mod:`chimeraboost.metrics`
+  on the slice's rows (so every number is exactly ``chimeraboost.metrics``' on them), and its
+  skill against the reference of all rows from the slice's sums.
+- *And those of the rest of the data?* -> ``_numbers`` on the sums of all rows minus the
+  slice's: log loss, Brier, accuracy and r2 are sums over rows, so the rest costs no pass
+  over its rows (ROC-AUC and MCB are not, and are not compared with the rest).
+- *How sure is each?* -> ``_bootstrap``: one resample of the rows for all slices
+  (:func:`chimeraboost.resampling.bootstrap_counts`), each slice's evaluator on its part of
+  the counts; the rows are put in slice order once, so a slice's part is a contiguous block.
+- *Which slices differ from the rest, or from the baseline?* -> ``_tests``: a two-sided test
+  per slice, adjusted over the tested slices (Holm or Benjamini-Hochberg from
+  :mod:`chimeraboost.compare`), and the verdict.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import erfc
+
+from .. import resampling
+from ..compare import benjamini_hochberg, holm
+from .._shared.kernels import fraction
+from .._shared.scores import proper_scores, ratio_skill
+from .._shared.validation import DegenerateMetricWarning, warn_degenerate
+
+# Elements of one chunk of resampling counts (B x n): 32 MB of int64, and as much in float64.
+_CHUNK_ELEMENTS = 1 << 22
+
+# The numbers compared with the rest of the data: sums over rows, so the rest's come from
+# the sums of all rows minus the slice's.
+DIFF_KEYS = {"classification": ("brier_skill", "log_loss_skill", "accuracy"),
+             "ranking": ("accuracy",), "rule": ("accuracy",), "regression": ("r2",)}
+DEFAULT_METRIC = {"classification": "brier_skill", "ranking": "accuracy", "rule": "accuracy",
+                  "regression": "r2"}
+# Skills against the reference of all rows (keys of the slices' own skills + "_vs_all").
+VS_ALL = {"classification": ("log_loss_skill", "brier_skill"), "regression": ("r2",)}
+ADJUST = {"holm": holm, "bh": benjamini_hochberg}
+
+WORSE, BETTER, SAME = "worse than the rest", "better than the rest", "no detectable difference"
+
+
+# --------------------------------------------------------------------------- sums and numbers
+
+
+class Layout:
+    """The rows in slice order: a partition's slices are contiguous blocks ``takes[s]`` of
+    ``order``; overlapping masks keep the rows' order and index them."""
+
+    def __init__(self, slicing, n: int):
+        if slicing.codes is not None:
+            self.order = np.concatenate(slicing.members)
+            stops = np.cumsum([m.size for m in slicing.members])
+            self.takes = [slice(int(b - m.size), int(b)) for m, b in zip(slicing.members, stops)]
+        else:
+            self.order = np.arange(n)
+            self.takes = list(slicing.members)
+        self.partition = slicing.codes is not None
+        self.rows = [self.order[t] for t in self.takes]
+        self.n = n
+        self._matrices = {}
+
+    def matrix(self, output):
+        """(keys, (n, m) matrix) of the output's per-row numbers, rows in slice order (made
+        once per output: it is a pass over every row)."""
+        if id(output) not in self._matrices:
+            keys = list(output.rows)
+            V = np.empty((self.n, len(keys)))
+            for j, key in enumerate(keys):
+                np.take(output.rows[key], self.order, out=V[:, j])
+            self._matrices[id(output)] = (output, keys, V)
+        return self._matrices[id(output)][1:]
+
+
+def _sums(counts, V, take, keys) -> dict:
+    """Key -> (B,) sums of the per-row numbers over the rows ``take``, for each count vector."""
+    block = counts[:, take] @ V[take]
+    return {key: block[:, j] for j, key in enumerate(keys)}
+
+
+def _minus(a: dict, b: dict) -> dict:
+    return {key: a[key] - b[key] for key in a}
+
+
+def _numbers(S: dict, task: str, K: int, prior=None, centre=None) -> dict:
+    """Key -> (B,) additive numbers of rows known by their sums ``S``: against their own
+    class prior / mean, or with ``prior`` / ``centre`` against that reference (then only
+    the skills, under their own keys)."""
+    ws = S["weight"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if task == "regression":
+            mse = S["sq"] / ws
+            if centre is not None:  # y is centred on the mean of all rows: shift to ``centre``
+                ref = (S["yc2"] - 2 * centre * S["yc"]) / ws + centre * centre
+                return {"r2": ratio_skill(mse, ref, np.zeros(ws.shape, bool))}
+            mean = S["yc"] / ws
+            ref = S["yc2"] / ws - mean * mean
+            flat = ref <= 1e-13 * (S["yc2"] / ws)  # a constant y, to rounding
+            return {"mse": mse, "r2": ratio_skill(mse, ref, flat)}
+        cw = np.column_stack([S[f"class_{k}"] for k in range(K)])
+        r = fraction(cw, ws[:, None])
+        single = np.sum(r > 0, axis=1) < 2
+        out = {}
+        if "log_loss" in S:
+            out.update(proper_scores(S["log_loss"], S["brier"], ws, r, single, prior))
+        if prior is not None:
+            return {key: out[key] for key in ("log_loss_skill", "brier_skill")}
+        if "correct" in S:
+            out["accuracy"] = fraction(S["correct"], ws)
+        out["base_rate"] = r[:, 1] if K == 2 else r
+        return out
+
+
+def _scalars(out: dict) -> dict:
+    return {key: np.asarray(v, dtype=np.float64) for key, v in out.items() if np.ndim(v) == 1}
+
+
+# --------------------------------------------------------------------------- point numbers
+
+
+def _evaluate_quietly(ev, label, caught: dict) -> dict:
+    """The evaluator's numbers on the data as given; its warnings are kept, by message, with
+    the slices they came from, to be said once for all slices."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", DegenerateMetricWarning)
+        out = ev.evaluate()
+    for w in seen:
+        if issubclass(w.category, DegenerateMetricWarning):
+            caught.setdefault(str(w.message), []).append(label)
+        else:  # pragma: no cover - anything else is not ours to hide
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return out
+
+
+def _say(caught: dict) -> None:
+    for message, labels in caught.items():
+        shown = ", ".join(repr(label) for label in labels[:6])
+        more = f" and {len(labels) - 6} more" if len(labels) > 6 else ""
+        warn_degenerate(f"Slice{'s' if len(labels) > 1 else ''} {shown}{more}: {message}")
+
+
+def points(model, layout, labels) -> tuple[list, list]:
+    """Per slice: (the evaluator on its rows or None, its numbers as a dict)."""
+    evaluators, values, caught = [], [], {}
+    for rows, label in zip(layout.rows, labels):
+        if rows.size == 0:
+            evaluators.append(None)
+            values.append({})
+            caught.setdefault("no rows: every number is NaN.", []).append(label)
+            continue
+        ev = model.evaluator(rows)
+        evaluators.append(ev)
+        values.append({key: (float(v[0]) if np.ndim(v) == 1 else np.asarray(v[0]))
+                       for key, v in _evaluate_quietly(ev, label, caught).items()})
+    _say(caught)
+    return evaluators, values
+
+
+# --------------------------------------------------------------------------- the bootstrap
+
+
+def _chunks(n: int, n_boot: int, random_state):
+    """Resampling counts in chunks, as int64 (the evaluators' integer kernels) and float64
+    (the sums)."""
+    size = max(1, min(n_boot, _CHUNK_ELEMENTS // max(n, 1)))
+    for counts in resampling.bootstrap_counts(n, n_boot, random_state=random_state,
+                                              chunk_size=size):
+        yield counts.astype(np.int64), counts
+
+
+def bootstrap(model, base, layout, evaluators, refs, n_boot, random_state) -> dict:
+    """Replicates of every slice's numbers, of the rest's and the baseline's, from one
+    resample of all rows: ``{"slice": [...], "rest": [...], "vs_all": [...], "base": [...],
+    "all": {...}}``, lists with one dict per slice of key -> (n_boot,) arrays."""
+    task, K = model.task, len(model.classes) if model.classes is not None else 0
+    keys, V = layout.matrix(model)
+    base_keys, Vb = layout.matrix(base) if base is not None else (None, None)
+    S = len(layout.takes)
+    store = {part: [[] for _ in range(S)] for part in ("slice", "rest", "vs_all", "base")}
+    store["all"] = []
+    everything = slice(None)
+    for counts_i, counts in _chunks(layout.n, n_boot, random_state):
+        sums = [_sums(counts, V, t, keys) for t in layout.takes]
+        if layout.partition:
+            total = {key: np.sum([s[key] for s in sums], axis=0) for key in keys}
+        else:
+            total = _sums(counts, V, everything, keys)
+        store["all"].append(_numbers(total, task, K))
+        for s, take in enumerate(layout.takes):
+            ev = evaluators[s]
+            own = _scalars(ev.evaluate(counts_i[:, take], warn=False)) if ev is not None \
+                else {}
+            store["slice"][s].append(own)
+            store["rest"][s].append(_numbers(_minus(total, sums[s]), task, K))
+            store["vs_all"][s].append(_vs_all(sums[s], task, K, refs))
+            if base is not None:
+                store["base"][s].append(_numbers(_sums(counts, Vb, take, base_keys), task, K))
+    joined = {part: [_join(chunks) for chunks in store[part]]
+              for part in ("slice", "rest", "vs_all", "base")}
+    joined["all"] = _join(store["all"])
+    return joined
+
+
+def _vs_all(sums: dict, task: str, K: int, refs: dict) -> dict:
+    out = _numbers(sums, task, K, prior=refs.get("prior"), centre=refs.get("centre"))
+    return {f"{key}_vs_all": v for key, v in out.items()}
+
+
+def _join(chunks: list) -> dict:
+    if not chunks or not chunks[0]:
+        return {}
+    return {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]
+            if np.ndim(chunks[0][key]) == 1}
+
+
+def vs_all_points(model, layout, refs) -> list:
+    """Per slice, then for all rows: the skills against the reference of all rows
+    (``*_vs_all``)."""
+    keys, V = layout.matrix(model)
+    K = len(model.classes) if model.classes is not None else 0
+    ones = np.ones((1, layout.n))
+    return [{key: float(v[0]) for key, v in
+             _vs_all(_sums(ones, V, t, keys), model.task, K, refs).items()}
+            for t in [*layout.takes, slice(None)]]
+
+
+def sum_points(output, layout) -> tuple[list, dict]:
+    """Per slice and for the rest of each: the additive numbers from the sums (point)."""
+    keys, V = layout.matrix(output)
+    K = len(output.classes) if output.classes is not None else 0
+    ones = np.ones((1, layout.n))
+    sums = [_sums(ones, V, t, keys) for t in layout.takes]
+    total = _sums(ones, V, slice(None), keys)
+    own = [{k: float(v[0]) for k, v in _scalars(_numbers(s, output.task, K)).items()}
+           for s in sums]
+    rest = [{k: float(v[0]) for k, v in _scalars(_numbers(_minus(total, s), output.task,
+                                                          K)).items()} for s in sums]
+    return own, rest
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def spread(reps: np.ndarray) -> float:
+    """A robust standard error of the replicates: half the distance between their 15.87th
+    and 84.13th percentiles (one standard deviation each side for a normal distribution),
+    so that a few wild replicates of a small slice do not inflate it."""
+    ok = reps[~np.isnan(reps)]
+    if ok.size < 2:
+        return np.nan
+    lo, hi = np.quantile(ok, [0.15865525393145707, 0.8413447460685429])
+    return float(hi - lo) / 2.0
+
+
+def tests(diff, reps, eligible, adjust: str, alpha: float):
+    """``(se, p, adjusted p, rejected)`` per slice: two-sided ``difference / se`` against the
+    normal distribution, adjusted over the eligible slices whose p is defined."""
+    S = len(diff)
+    se = np.array([spread(r) for r in reps]) if S else np.zeros(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.asarray(diff, dtype=np.float64) / se
+    p = erfc(np.abs(z) / np.sqrt(2.0))
+    tested = np.asarray(eligible, bool) & np.isfinite(p) & (se > 0)
+    adjusted = np.full(S, np.nan)
+    if tested.any():
+        adjusted[tested] = ADJUST[adjust](p[tested], alpha).pvalues_adjusted
+    return se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
