@@ -173,37 +173,87 @@ def _chunks(n: int, n_boot: int, random_state):
         yield counts.astype(np.int64), counts
 
 
-def bootstrap(model, base, layout, evaluators, refs, n_boot, random_state) -> dict:
+def _block_sums(counts, V, layout, keys) -> list:
+    """Per slice: key -> (B,) sums of the per-row numbers over its rows, for each count
+    vector. A partition's slices are contiguous blocks: one pass for all of them."""
+    if not layout.partition:
+        return [_sums(counts, V, t, keys) for t in layout.takes]
+    sizes = np.array([t.stop - t.start for t in layout.takes])
+    full = np.flatnonzero(sizes > 0)
+    out = np.zeros((len(keys), counts.shape[0], sizes.size))
+    for j in range(len(keys)):
+        # reduceat sums each block [start, next start); an empty slice has no block.
+        out[j][:, full] = np.add.reduceat(counts * V[:, j], [layout.takes[s].start
+                                                             for s in full], axis=1)
+    return [{key: out[j][:, s] for j, key in enumerate(keys)} for s in range(sizes.size)]
+
+
+class _Pending:
+    """A slice's share of the counts, kept until it is worth an evaluation: a small slice
+    would otherwise cost one call of its evaluator per chunk of replicates."""
+
+    def __init__(self, evaluator, metrics=None):
+        self.evaluator, self.blocks, self.size, self.done = evaluator, [], 0, []
+        self.metrics = metrics
+
+    def add(self, block, last: bool) -> None:
+        if self.evaluator is None:
+            return
+        self.blocks.append(block)
+        self.size += block.size
+        if last or self.size >= _SLICE_BLOCK:
+            counts = np.concatenate(self.blocks) if len(self.blocks) > 1 else self.blocks[0]
+            more = {} if self.metrics is None else {"metrics": self.metrics}
+            self.done.append(_scalars(self.evaluator.evaluate(counts, warn=False, **more)))
+            self.blocks, self.size = [], 0
+
+
+# Elements of the counts a slice's evaluator takes at once (256 KB of int64), unless the
+# chunk of replicates is larger.
+_SLICE_BLOCK = 1 << 15
+
+
+# The CORP decomposition refits an isotonic regression per resample: on a slice too small to
+# be tested its interval says little and its cost is per resample, so it is left out.
+_CORP = ("calibration_mcb", "discrimination_dsc", "uncertainty_unc")
+
+
+def bootstrap(model, base, layout, evaluators, refs, n_boot, random_state, small) -> dict:
     """Replicates of every slice's numbers, of the rest's and the baseline's, from one
     resample of all rows: ``{"slice": [...], "rest": [...], "vs_all": [...], "base": [...],
-    "all": {...}}``, lists with one dict per slice of key -> (n_boot,) arrays."""
+    "all": {...}}``, lists with one dict per slice of key -> (n_boot,) arrays. ``small``
+    (per slice): leave out the CORP numbers (see :data:`_CORP`)."""
     task, K = model.task, len(model.classes) if model.classes is not None else 0
     keys, V = layout.matrix(model)
     base_keys, Vb = layout.matrix(base) if base is not None else (None, None)
-    S = len(layout.takes)
-    store = {part: [[] for _ in range(S)] for part in ("slice", "rest", "vs_all", "base")}
-    store["all"] = []
-    everything = slice(None)
+    pending = []
+    for ev, few in zip(evaluators, small):
+        want = None
+        if few and task != "regression":
+            want = [k for k in _scalars(ev.evaluate(warn=False)) if k not in _CORP] \
+                if ev is not None else None
+        pending.append(_Pending(ev, want))
+    sums, base_sums, totals = [], [], []
+    done = 0
     for counts_i, counts in _chunks(layout.n, n_boot, random_state):
-        sums = [_sums(counts, V, t, keys) for t in layout.takes]
-        if layout.partition:
-            total = {key: np.sum([s[key] for s in sums], axis=0) for key in keys}
-        else:
-            total = _sums(counts, V, everything, keys)
-        store["all"].append(_numbers(total, task, K))
-        for s, take in enumerate(layout.takes):
-            ev = evaluators[s]
-            own = _scalars(ev.evaluate(counts_i[:, take], warn=False)) if ev is not None \
-                else {}
-            store["slice"][s].append(own)
-            store["rest"][s].append(_numbers(_minus(total, sums[s]), task, K))
-            store["vs_all"][s].append(_vs_all(sums[s], task, K, refs))
-            if base is not None:
-                store["base"][s].append(_numbers(_sums(counts, Vb, take, base_keys), task, K))
-    joined = {part: [_join(chunks) for chunks in store[part]]
-              for part in ("slice", "rest", "vs_all", "base")}
-    joined["all"] = _join(store["all"])
-    return joined
+        done += counts.shape[0]
+        sums.append(_block_sums(counts, V, layout, keys))
+        totals.append(_sums(counts, V, slice(None), keys))
+        if base is not None:
+            base_sums.append(_block_sums(counts, Vb, layout, base_keys))
+        for p, take in zip(pending, layout.takes):
+            p.add(counts_i[:, take], last=done == n_boot)
+    total = {key: np.concatenate([t[key] for t in totals]) for key in keys}
+    out = {"slice": [_join(p.done) for p in pending], "rest": [], "vs_all": [], "base": [],
+           "all": _numbers(total, task, K)}
+    for s in range(len(layout.takes)):
+        own = {key: np.concatenate([c[s][key] for c in sums]) for key in keys}
+        out["rest"].append(_numbers(_minus(total, own), task, K))
+        out["vs_all"].append(_vs_all(own, task, K, refs) if refs else {})
+        if base is not None:
+            out["base"].append(_numbers({key: np.concatenate([c[s][key] for c in base_sums])
+                                         for key in base_keys}, task, K))
+    return out
 
 
 def _vs_all(sums: dict, task: str, K: int, refs: dict) -> dict:

@@ -63,10 +63,11 @@ class Output:
 
     ``task`` says what ``pred`` is: probabilities (``"classification"``), scores that rank
     (``"ranking"``, with the hard labels ``y_pred``), hard labels (``"rule"``) or a
-    regressor's predictions. ``rows`` (per-row arrays, float64): ``weight``; for a
-    classification ``class_k`` indicators, ``correct`` (the predicted class is the true
-    one), and with probabilities ``log_loss`` and ``brier``; for a regression ``sq`` (squared
-    error), ``yc`` and ``yc2`` (y centred on its weighted mean, and its square).
+    regressor's predictions. ``rows`` (per-row arrays, float64, each times the row's
+    weight): ``weight``; for a classification ``class_k`` indicators, ``correct`` (the
+    predicted class is the true one), and with probabilities ``log_loss`` and ``brier``; for a
+    regression ``sq`` (squared error), ``yc`` and ``yc2`` (y centred on its weighted mean, and
+    its square). ``per_row`` holds the losses (and ``yc``) unweighted.
     """
 
     def __init__(self, task, y, pred, classes, sample_weight, y_pred=None, name="proba_or_pred"):
@@ -85,7 +86,9 @@ class Output:
         self.pred = np.asarray(as_1d(pred, name), dtype=np.float64)
         centre = float(np.average(self.y, weights=w))
         yc = self.y - centre
-        self.rows = {"weight": w, "sq": (self.y - self.pred) ** 2, "yc": yc, "yc2": yc * yc}
+        self.per_row = {"sq": (self.y - self.pred) ** 2, "yc": yc}
+        self.rows = {"weight": w, "sq": w * self.per_row["sq"], "yc": w * yc,
+                     "yc2": w * yc * yc}
         self.centre = centre
 
     def _classification(self, y, pred, y_pred, w, name):
@@ -107,15 +110,19 @@ class Output:
         self.proba = None if proba is None else _proba_matrix(proba, classes)
         self.score = None if score is None else _array(score)
         self.y_pred = None if y_pred is None else as_1d(y_pred, "y_pred")
-        self.rows = {"weight": w}
+        self.rows, self.per_row = {"weight": w}, {}
         for k in range(K):
             self.rows[f"class_{k}"] = w * (self.codes == k)
+        pred_codes = None
         if self.proba is not None:
             ll, brier, pred_codes = row_losses(self.proba, self.codes)
-            self.rows["log_loss"], self.rows["brier"] = w * ll, w * brier
-        else:
+            self.per_row["log_loss"], self.per_row["brier"] = ll, brier
+        elif self.y_pred is not None:
             pred_codes = encode_labels(self.y_pred, classes, "y_pred")
-        self.rows["correct"] = w * (pred_codes == self.codes)
+        if pred_codes is not None:
+            self.per_row["correct"] = (pred_codes == self.codes).astype(np.float64)
+        for key, v in self.per_row.items():
+            self.rows[key] = w * v
 
     def evaluator(self, rows):
         """The evaluator of :mod:`chimeraboost.metrics` on the rows ``rows`` (indices)."""

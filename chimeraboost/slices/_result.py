@@ -229,7 +229,7 @@ class SliceReport:
 
     def _baseline_table(self):
         vb = self.vs_baseline
-        cols = self._test_cols(self.name, self.baseline_name)
+        cols = self._test_cols("model", "baseline")
         mine = self.values.get(self.metric, np.full(len(self.labels), np.nan))
         rows = [[lab, mine[s], vb["baseline"][s],
                  self._diff_cell(vb["difference"][s], *vb["interval"][s]),

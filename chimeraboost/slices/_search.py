@@ -7,10 +7,10 @@ Questions this module answers:
   every one-sided cut at its inner edges (``age < 45``, ``age >= 45``), and with
   ``max_depth=2`` every conjunction of two conditions on different columns.
 - *How weak is each, on the search half?* -> ``_statistic``: the slice's ``metric`` minus the
-  rest's, over the standard error of that difference (the delta method on sums over rows:
-  every candidate's sums come from one pass per pair of columns over their cells). Ranking
-  by this *z* rather than by the skill itself keeps a tiny, noisy slice from beating a large,
-  truly weak one.
+  rest's, and the standard error of that difference (the delta method on sums over rows:
+  every candidate's sums come from one pass per pair of columns over their cells).
+  Candidates are ranked by how much worse they are *at least* -- the difference plus two
+  standard errors -- so that a tiny, noisy slice does not beat a large, truly weak one.
 - *How weak is it really?* -> the numbers of the slices found are computed on the other half
   of the rows, which the search never saw (:func:`slice_report`'s engine): the selection
   cannot flatter them, and their tests are adjusted for the number of slices reported.
@@ -89,10 +89,10 @@ def _features(model: Output, metric: str):
     w = model.rows["weight"]
     f = {"w": w, "w2": w * w, "one": np.ones_like(w)}
     if metric == "r2":
-        u = model.rows["yc"]
+        u = model.per_row["yc"]
         scale = float(np.sqrt(np.average(u * u, weights=w))) or 1.0
         u = u / scale
-        loss = model.rows["sq"] / (scale * scale)
+        loss = model.per_row["sq"] / (scale * scale)
         for name, v in (("u", u), ("u2", u * u), ("l", loss)):
             f[f"w{name}"] = w * v
         for name, v in (("u", u), ("u2", u * u), ("u3", u ** 3), ("u4", u ** 4), ("l", loss),
@@ -100,16 +100,14 @@ def _features(model: Output, metric: str):
             f[f"w2{name}"] = w * w * v
     else:
         K = len(model.classes)
-        ok = w > 0
-        per_row = np.where(ok, model.rows[_LOSS_ROW.get(metric, "correct")] /
-                           np.where(ok, w, 1.0), 0.0)
+        per_row = model.per_row[_LOSS_ROW[metric]]
         f["wl"] = w * per_row
         f["w2l"] = w * w * per_row
         f["w2l2"] = w * w * per_row * per_row
-        for k in range(K):
+        for k in range(K):  # per class: rows, weight, and the squared weights' sums
             o = model.codes == k
-            f[f"c{k}"] = o.astype(np.float64)
-            f[f"w{k}"] = w * o
+            f[f"rows_{k}"] = o.astype(np.float64)
+            f[f"w_{k}"] = w * o
             f[f"w2_{k}"] = w * w * o
             f[f"w2l_{k}"] = w * w * per_row * o
     names = list(f)
@@ -129,7 +127,7 @@ def _statistic(S: dict, metric: str, K: int):
             return L, var
         if metric == "r2":
             return _r2_statistic(S, W)
-        r = np.stack([S[f"w{k}"] for k in range(K)], axis=-1) / W[..., None]
+        r = np.stack([S[f"w_{k}"] for k in range(K)], axis=-1) / W[..., None]
         logr = np.log(np.where(r > 0, r, 1.0))
         if metric == "brier_skill":
             R = 1.0 - np.sum(r * r, axis=-1)
@@ -202,8 +200,8 @@ def _mask(part, rows) -> np.ndarray:
 
 def _ranked(model, rows, cols, metric, max_depth, min_rows, min_events):
     """Candidates found on ``rows`` (the search half) that may be tested and are worse than
-    the rest by at least :data:`MARGIN` standard errors: (labels, parts, bound, value, rest,
-    se), the largest bound on their weakness first."""
+    the rest by at least :data:`MARGIN` standard errors, the largest bound on their weakness
+    first: (labels, parts, what the search said of each and how many it weighed)."""
     names, F = _features(model, metric)
     F = F[rows]
     for col in cols:
@@ -223,12 +221,13 @@ def _ranked(model, rows, cols, metric, max_depth, min_rows, min_events):
     ok = np.isfinite(bound) & (S["one"] >= min_rows) & (rest["one"] >= min_rows) & (bound < 0)
     if K:
         for part in (S, rest):
-            counts = np.sort(np.stack([part[f"c{k}"] for k in range(K)], axis=1), axis=1)
+            counts = np.sort(np.stack([part[f"rows_{k}"] for k in range(K)], axis=1), axis=1)
             ok &= counts[:, -2] >= min_events if K > 2 else counts[:, 0] >= min_events
     idx = np.flatnonzero(ok)
     idx = idx[np.argsort(bound[idx], kind="stable")]
-    return [labels[i] for i in idx], [parts[i] for i in idx], bound[idx], value[idx], \
-        rest_value[idx], se[idx]
+    found = {"bound": bound[idx], "value": value[idx], "rest": rest_value[idx], "se": se[idx],
+             "candidates": len(labels)}
+    return [labels[i] for i in idx], [parts[i] for i in idx], found
 
 
 def _distinct(parts, rows, top: int) -> list:
@@ -298,17 +297,24 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     -------
     SliceReport
         The slices found, weakest first, with their numbers on the report half; ``search``
-        holds what the search half said of each (``rows``, ``value``, ``rest``, ``z``,
-        ``candidates``, ``rows_searched``).
+        holds what the search half said of each (``rows``; ``value`` and ``rest``, the
+        slice's ``metric`` and the rest's; ``se`` of their difference; ``bound``, the
+        difference plus two ``se``), how many candidates it weighed (``candidates``) and
+        the rows searched and held out (``rows_searched``, ``rows_held``; the held-out
+        positions are ``held_out``).
 
     Notes
     -----
-    Every candidate is scored on the search half by ``z = (m_s - m_r) / se``, the slice's
-    ``metric`` minus the rest's over the standard error of that difference; the standard
-    error is the delta method's for a skill ``1 - L / R(r)`` (or r2) from sums over the rows
-    of the slice and of the rest, so a candidate costs no pass over its rows. Candidates are
-    ranked weakest first (most negative ``z``); one that shares 80% of its rows with a
-    weaker one is the same finding and is dropped. The ``top`` slices left are then reported
+    Every candidate is scored on the search half by ``m_s - m_r + 2 se``: the slice's
+    ``metric`` minus the rest's, plus two standard errors of that difference -- how much
+    worse than the rest it is at least (one-sided 97.7%). The standard error is the delta
+    method's for a skill ``1 - L / R(r)`` (or r2, or the accuracy) from sums over the rows of
+    the slice and of the rest, so a candidate costs no pass over its rows. Ranking by the
+    difference alone would put the noisiest tiny slices first; ranking by ``difference /
+    se`` the most precisely measured ones, however slight their weakness. Candidates whose
+    bound is below zero are ranked, lowest first; one that shares 80% of its rows (or of the
+    other's, the smaller) with a candidate ranked above it is the same finding and is
+    dropped. The ``top`` slices left are then reported
     on the other rows: their intervals, differences to the rest and verdicts come from rows
     the search did not see, so the selection does not bias them, and the tests are adjusted
     over the slices reported. This is the sample-splitting form of selective inference: it
@@ -351,13 +357,12 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     cols = _search_columns(X, columns, bins)
     rng = check_random_state_int(random_state)
     search, held = _split(model, n, search_fraction, rng)
-    labels, parts, bound, value, rest, se = _ranked(model, search, cols, metric, max_depth,
-                                                    min_rows, min_events)
+    labels, parts, found = _ranked(model, search, cols, metric, max_depth, min_rows,
+                                   min_events)
     keep = _distinct(parts, search, top)
+    found = {key: (v[keep] if key != "candidates" else v) for key, v in found.items()}
     return _report(model, scored, y, w, held, search, [labels[i] for i in keep],
-                   [parts[i] for i in keep],
-                   {"bound": bound[keep], "value": value[keep], "rest": rest[keep],
-                    "se": se[keep], "candidates": len(labels)},
+                   [parts[i] for i in keep], found,
                    metric, level, n_boot, rng, adjust, alpha, min_rows, min_events)
 
 
@@ -398,7 +403,7 @@ def _report(model, scored, y, w, held, search, labels, parts, found, metric, lev
     refs, reference_text = _reference(held_model, None, None)
     evaluators, values = _compute.points(held_model, layout, labels)
     data = _assemble(held_model, None, layout, evaluators, values, refs, metric, level,
-                     n_boot, rng, adjust, alpha,
+                     n_boot, rng, adjust, alpha, min_rows,
                      *_eligible(held_model, layout, min_rows, min_events))
     out = SliceReport(slicing=slicing, task=model.task, classes=model.classes, metric=metric,
                       level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,

@@ -212,7 +212,8 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     Examples
     --------
     Four regions of 200 rows; the model forecasts well everywhere but in the west, where its
-    probabilities are noise:
+    probabilities are noise. The west is worse than the rest; each other region is better
+    than *its* rest, which holds the west:
 
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
@@ -221,8 +222,12 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     >>> p = np.where(y == 1, 0.8, 0.2)
     >>> p[region == "west"] = rng.uniform(0.1, 0.9, 200)
     >>> r = slice_report(y, p, region, n_boot=1000, random_state=0)
-    >>> r.verdict
-    ['no detectable difference', 'no detectable difference', 'no detectable difference', 'worse than the rest']
+    >>> for label, skill, verdict in zip(r.labels, r.values["brier_skill"], r.verdict):
+    ...     print(f"{label:6}{skill:7.3f}  {verdict}")
+    east    0.840  better than the rest
+    north   0.838  better than the rest
+    south   0.838  better than the rest
+    west   -0.176  worse than the rest
     """
     level = check_level(ci, "ci")
     alpha = check_level(alpha, "alpha", example="0.05")
@@ -246,7 +251,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     refs, reference_text = _reference(model, reference, reference_name)
     evaluators, values = _compute.points(model, layout, slicing.labels)
     data = _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-                     random_state, adjust, alpha,
+                     random_state, adjust, alpha, min_rows,
                      *_eligible(model, layout, min_rows, min_events))
     return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
                        level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
@@ -265,12 +270,14 @@ def _intervals(reps: list, keys, level) -> dict:
 
 
 def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-              random_state, adjust, alpha, reasons, reasons_base) -> dict:
+              random_state, adjust, alpha, min_rows, reasons, reasons_base) -> dict:
     S = len(layout.takes)
     vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
     for v, extra in zip(values, vs_all):
         v.update(extra)
-    reps = _compute.bootstrap(model, base, layout, evaluators, refs, n_boot, random_state)
+    small = [rows.size < min_rows for rows in layout.rows]
+    reps = _compute.bootstrap(model, base, layout, evaluators, refs, n_boot, random_state,
+                              small)
     for own, extra in zip(reps["slice"], reps["vs_all"]):
         own.update(extra)
     keys = sorted({k for v in values for k, x in v.items() if np.ndim(x) == 0})
