@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 from scipy.special import erfc
 
-from .. import resampling
+from .. import metrics, resampling
 from ..compare import benjamini_hochberg, holm
 from .._shared.kernels import fraction
 from .._shared.scores import proper_scores, ratio_skill
@@ -173,19 +173,14 @@ def _chunks(n: int, n_boot: int, random_state):
         yield counts.astype(np.int64), counts
 
 
-def _block_sums(counts, V, layout, keys) -> list:
-    """Per slice: key -> (B,) sums of the per-row numbers over its rows, for each count
-    vector. A partition's slices are contiguous blocks: one pass for all of them."""
-    if not layout.partition:
-        return [_sums(counts, V, t, keys) for t in layout.takes]
-    sizes = np.array([t.stop - t.start for t in layout.takes])
-    full = np.flatnonzero(sizes > 0)
-    out = np.zeros((len(keys), counts.shape[0], sizes.size))
-    for j in range(len(keys)):
-        # reduceat sums each block [start, next start); an empty slice has no block.
-        out[j][:, full] = np.add.reduceat(counts * V[:, j], [layout.takes[s].start
-                                                             for s in full], axis=1)
-    return [{key: out[j][:, s] for j, key in enumerate(keys)} for s in range(sizes.size)]
+def _block_sums(counts, V, layout, keys) -> tuple[list, dict]:
+    """Per slice and for all rows: key -> (B,) sums of the per-row numbers, for each count
+    vector. A partition's slices are contiguous blocks (views, one product each) whose sums
+    add up to all rows'."""
+    per_slice = [counts[:, t] @ V[t] for t in layout.takes]
+    total = np.sum(per_slice, axis=0) if layout.partition else counts @ V
+    return ([{key: block[:, j] for j, key in enumerate(keys)} for block in per_slice],
+            {key: total[:, j] for j, key in enumerate(keys)})
 
 
 class _Pending:
@@ -213,34 +208,39 @@ class _Pending:
 _SLICE_BLOCK = 1 << 15
 
 
-# The CORP decomposition refits an isotonic regression per resample: on a slice too small to
-# be tested its interval says little and its cost is per resample, so it is left out.
+# The CORP decomposition refits an isotonic regression per resample: per slice that costs a
+# call per resample, more than every other number together on slices of a few thousand rows.
+# Its resampled interval is also not what the report shows for MCB (the in-sample MCB is
+# biased upward, and its percentile interval can exclude it): a slice's MCB is shown with the
+# calibration test instead, where chimeraboost.metrics has one.
 _CORP = ("calibration_mcb", "discrimination_dsc", "uncertainty_unc")
 
 
-def bootstrap(model, base, layout, evaluators, refs, n_boot, random_state, small) -> dict:
-    """Replicates of every slice's numbers, of the rest's and the baseline's, from one
-    resample of all rows: ``{"slice": [...], "rest": [...], "vs_all": [...], "base": [...],
-    "all": {...}}``, lists with one dict per slice of key -> (n_boot,) arrays. ``small``
-    (per slice): leave out the CORP numbers (see :data:`_CORP`)."""
+def bootstrap(model, base, layout, evaluators, values, refs, n_boot, random_state) -> dict:
+    """Replicates of every slice's numbers (but the CORP terms, :data:`_CORP`), of the
+    rest's and the baseline's, from one resample of all rows: ``{"slice": [...], "rest":
+    [...], "vs_all": [...], "base": [...], "all": {...}}``, lists with one dict per slice of
+    key -> (n_boot,) arrays. ``values``: each slice's point numbers (their keys are
+    resampled)."""
     task, K = model.task, len(model.classes) if model.classes is not None else 0
     keys, V = layout.matrix(model)
     base_keys, Vb = layout.matrix(base) if base is not None else (None, None)
     pending = []
-    for ev, few in zip(evaluators, small):
+    for ev, point in zip(evaluators, values):
         want = None
-        if few and task != "regression":
-            want = [k for k in _scalars(ev.evaluate(warn=False)) if k not in _CORP] \
-                if ev is not None else None
+        if ev is not None and task != "regression":
+            want = [k for k, v in point.items() if np.ndim(v) == 0 and k not in _CORP
+                    and not k.endswith("_vs_all")]
         pending.append(_Pending(ev, want))
     sums, base_sums, totals = [], [], []
     done = 0
     for counts_i, counts in _chunks(layout.n, n_boot, random_state):
         done += counts.shape[0]
-        sums.append(_block_sums(counts, V, layout, keys))
-        totals.append(_sums(counts, V, slice(None), keys))
+        own, total = _block_sums(counts, V, layout, keys)
+        sums.append(own)
+        totals.append(total)
         if base is not None:
-            base_sums.append(_block_sums(counts, Vb, layout, base_keys))
+            base_sums.append(_block_sums(counts, Vb, layout, base_keys)[0])
         for p, take in zip(pending, layout.takes):
             p.add(counts_i[:, take], last=done == n_boot)
     total = {key: np.concatenate([t[key] for t in totals]) for key in keys}
@@ -248,17 +248,26 @@ def bootstrap(model, base, layout, evaluators, refs, n_boot, random_state, small
            "all": _numbers(total, task, K)}
     for s in range(len(layout.takes)):
         own = {key: np.concatenate([c[s][key] for c in sums]) for key in keys}
-        out["rest"].append(_numbers(_minus(total, own), task, K))
-        out["vs_all"].append(_vs_all(own, task, K, refs) if refs else {})
+        out["rest"].append(_both(_minus(total, own), task, K, refs))
+        out["vs_all"].append(_vs_all(own, task, K, refs))
         if base is not None:
-            out["base"].append(_numbers({key: np.concatenate([c[s][key] for c in base_sums])
-                                         for key in base_keys}, task, K))
+            out["base"].append(_both({key: np.concatenate([c[s][key] for c in base_sums])
+                                      for key in base_keys}, base.task, K, refs))
     return out
 
 
 def _vs_all(sums: dict, task: str, K: int, refs: dict) -> dict:
+    """The skills of rows known by their sums against the reference of all rows
+    (``*_vs_all``); none without a reference (a model without probabilities)."""
+    if not refs or (task != "regression" and "log_loss" not in sums):
+        return {}
     out = _numbers(sums, task, K, prior=refs.get("prior"), centre=refs.get("centre"))
     return {f"{key}_vs_all": v for key, v in out.items()}
+
+
+def _both(sums: dict, task: str, K: int, refs: dict) -> dict:
+    """Against their own reference and against the reference of all rows."""
+    return {**_numbers(sums, task, K), **_vs_all(sums, task, K, refs)}
 
 
 def _join(chunks: list) -> dict:
@@ -279,18 +288,19 @@ def vs_all_points(model, layout, refs) -> list:
             for t in [*layout.takes, slice(None)]]
 
 
-def sum_points(output, layout) -> tuple[list, dict]:
-    """Per slice and for the rest of each: the additive numbers from the sums (point)."""
+def sum_points(output, layout, refs) -> tuple[list, list]:
+    """Per slice and for the rest of each: the additive numbers from the sums (point),
+    against their own reference and against the reference of all rows."""
     keys, V = layout.matrix(output)
     K = len(output.classes) if output.classes is not None else 0
     ones = np.ones((1, layout.n))
     sums = [_sums(ones, V, t, keys) for t in layout.takes]
     total = _sums(ones, V, slice(None), keys)
-    own = [{k: float(v[0]) for k, v in _scalars(_numbers(s, output.task, K)).items()}
-           for s in sums]
-    rest = [{k: float(v[0]) for k, v in _scalars(_numbers(_minus(total, s), output.task,
-                                                          K)).items()} for s in sums]
-    return own, rest
+
+    def point(S):
+        return {k: float(v[0]) for k, v in _scalars(_both(S, output.task, K, refs)).items()}
+
+    return [point(S) for S in sums], [point(_minus(total, S)) for S in sums]
 
 
 # --------------------------------------------------------------------------- tests
@@ -320,3 +330,34 @@ def tests(diff, reps, eligible, adjust: str, alpha: float):
     if tested.any():
         adjusted[tested] = ADJUST[adjust](p[tested], alpha).pvalues_adjusted
     return se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def calibration_tests(model, layout, level, n_boot, random_state) -> dict:
+    """Per slice, where :func:`chimeraboost.metrics.calibration_test` exists and the model
+    gives probabilities: the test's ``excess`` of MCB over its noise floor, its ``pvalue``
+    and the interval of the population MCB (``calibration_mcb_low`` / ``_high``); ``{}``
+    otherwise (the MCB is then shown without an interval)."""
+    test = getattr(metrics, "calibration_test", None)
+    if test is None or getattr(model, "proba", None) is None:
+        return {}
+    rng = np.random.default_rng(random_state if not isinstance(random_state, np.random.Generator)
+                                else random_state.integers(2**63))
+    out = {key: np.full(len(layout.rows), np.nan) for key in
+           ("calibration_mcb_excess", "calibration_mcb_pvalue", "calibration_mcb_low",
+            "calibration_mcb_high")}
+    w = model.sample_weight
+    for s, rows in enumerate(layout.rows):
+        labels = model.classes[model.codes[rows]]
+        if rows.size == 0 or np.unique(labels).size < 2:
+            continue
+        res = test(labels, model.proba[rows], model.classes,
+                   None if w is None else w[rows], n_boot=n_boot,
+                   random_state=int(rng.integers(2**31)))
+        out["calibration_mcb_excess"][s] = res.excess
+        out["calibration_mcb_pvalue"][s] = res.pvalue
+        out["calibration_mcb_low"][s], out["calibration_mcb_high"][s] = \
+            res.confidence_interval(level)
+    return out

@@ -126,13 +126,16 @@ class SliceReport:
         return self.task != "regression"
 
     def _skill_key(self) -> str:
-        """The skill shown with its interval in the table of the slices."""
-        if self.metric in _LOSS or self.task == "regression":
-            return self.metric if self.metric in _LOSS else "r2"
+        """The skill shown with its interval in the table of the slices (against the slice's
+        own reference)."""
+        own = self.metric.removesuffix("_vs_all")
+        if own in _LOSS or self.task == "regression":
+            return own if own in _LOSS else "r2"
         return "roc_auc" if self.task == "ranking" else "accuracy"
 
     def _label(self, key) -> str:
-        return fact(key.removesuffix("_vs_all")).label
+        label = fact(key.removesuffix("_vs_all")).label
+        return f"{label} vs all" if key.endswith("_vs_all") else label
 
     # ---- text
     def header(self) -> str:
@@ -166,7 +169,8 @@ class SliceReport:
             loss = _LOSS[key]
             cols += [Col(self._label(loss)), Col("reference"),
                      Col(f"{self._label(key)} [{pct}]", None), Col("vs all", 3)]
-            extra = [("calibration_mcb", Col("MCB")), ("roc_auc", Col("ROC AUC", 3))] \
+            mcb = Col("MCB (p)", None) if "calibration_mcb_pvalue" in self.values else Col("MCB")
+            extra = [("calibration_mcb", mcb), ("roc_auc", Col("ROC AUC", 3))] \
                 if self._cls() else [("mae_skill", Col("MAE skill", 3))]
         else:
             cols += [Col(f"{self._label(key)} [{pct}]", None)]
@@ -202,7 +206,12 @@ class SliceReport:
             row += [v.get(loss, nan), v.get(ref, nan), cell, v.get(f"{key}_vs_all", nan)]
         else:
             row += [cell]
-        return row + [v.get(k, nan) for k, _ in extra]
+        cells = [v.get(k, nan) for k, _ in extra]
+        if extra and extra[0][1].digits is None:
+            # MCB with the calibration test: the p-value of "the excess over the noise floor".
+            p = v.get("calibration_mcb_pvalue", nan)
+            cells[0] = fmt(cells[0]) if np.isnan(p) else f"{fmt(cells[0])} (p {fmt_p(p)})"
+        return row + cells
 
     def _test_cols(self, first: str, second: str):
         pct = percent(self.ci_level)
@@ -264,6 +273,9 @@ class SliceReport:
                      " in the slice or in the rest.")
         if self.reference_text and self._skill_key() in _LOSS:
             lines.append(f"vs all: the skill against {self.reference_text}.")
+        if "calibration_mcb_pvalue" in self.values:
+            lines.append("MCB (p): the miscalibration and the p-value of the calibration test "
+                         "(is it more than a calibrated forecast shows on as many rows?).")
         if self.search is not None:
             f = self.search
             lines.append(f"Found among {f['candidates']:,} candidate slices (one or two "

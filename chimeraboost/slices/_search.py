@@ -100,7 +100,7 @@ def _features(model: Output, metric: str):
             f[f"w2{name}"] = w * w * v
     else:
         K = len(model.classes)
-        per_row = model.per_row[_LOSS_ROW[metric]]
+        per_row = model.per_row[_LOSS_ROW[metric.removesuffix("_vs_all")]]
         f["wl"] = w * per_row
         f["w2l"] = w * w * per_row
         f["w2l2"] = w * w * per_row * per_row
@@ -117,37 +117,52 @@ def _features(model: Output, metric: str):
 _LOSS_ROW = {"brier_skill": "brier", "log_loss_skill": "log_loss", "accuracy": "correct"}
 
 
-def _statistic(S: dict, metric: str, K: int):
-    """(value, variance) of ``metric`` for rows known by their sums ``S`` (arrays)."""
+def _statistic(S: dict, metric: str, K: int, prior=None):
+    """(value, variance) of ``metric`` for rows known by their sums ``S`` (arrays); a
+    ``*_vs_all`` skill is against the fixed ``prior`` (classification) or the mean of all
+    rows (regression, on which y is centred)."""
     W = S["w"]
     with np.errstate(invalid="ignore", divide="ignore"):
         L = S.get("wl", np.zeros_like(W)) / W
         if metric == "accuracy":
             var = ((1 - 2 * L) * S["w2l"] + L * L * S["w2"]) / (W * W)
             return L, var
-        if metric == "r2":
-            return _r2_statistic(S, W)
+        if metric.startswith("r2"):
+            return _r2_statistic(S, W, fixed=metric.endswith("_vs_all"))
         r = np.stack([S[f"w_{k}"] for k in range(K)], axis=-1) / W[..., None]
-        logr = np.log(np.where(r > 0, r, 1.0))
-        if metric == "brier_skill":
-            R = 1.0 - np.sum(r * r, axis=-1)
-            a = -2.0 * r
-        else:
-            R = -np.sum(r * logr, axis=-1)
-            a = -logr
+        R, a = _constant_forecast(metric, r, prior)
+        # The skill 1 - L / R(r): its influence on a row of class k with loss l is
+        # (h_k - l) / R, h_k = L + (L / R)(a_k - sum_j r_j a_j), a = dR/dr.
         c = np.sum(r * a, axis=-1)
         h = L[..., None] + (L / R)[..., None] * (a - c[..., None])
         q0 = np.stack([S[f"w2_{k}"] for k in range(K)], axis=-1)
         q1 = np.stack([S[f"w2l_{k}"] for k in range(K)], axis=-1)
         total = np.sum(h * h * q0 - 2 * h * q1, axis=-1) + S["w2l2"]
         var = total / (R * R * W * W)
-        single = np.sum(r > 0, axis=-1) < 2
+        single = (np.sum(r > 0, axis=-1) < 2) & (prior is None or not metric.endswith("_vs_all"))
         value = np.where(single | (R <= 0), np.nan, 1.0 - L / R)
         return value, var
 
 
-def _r2_statistic(S, W):
-    L, m = S["wl"] / W, S["wu"] / W
+def _constant_forecast(metric: str, r, prior):
+    """(reference loss R, its gradient dR/dr) of the constant forecast: the rows' own class
+    shares ``r``, or for a ``*_vs_all`` skill the fixed ``prior``."""
+    if metric.endswith("_vs_all"):
+        q = np.broadcast_to(prior, r.shape)
+        if metric.startswith("brier"):
+            return 1.0 - 2.0 * np.sum(r * q, axis=-1) + np.sum(q * q, axis=-1), -2.0 * q
+        logq = np.log(np.where(q > 0, q, 1.0))
+        return -np.sum(r * logq, axis=-1), -logq
+    logr = np.log(np.where(r > 0, r, 1.0))
+    if metric.startswith("brier"):
+        return 1.0 - np.sum(r * r, axis=-1), -2.0 * r
+    return -np.sum(r * logr, axis=-1), -logr
+
+
+def _r2_statistic(S, W, fixed: bool):
+    """r2 = 1 - L / R with R the variance of y about its own mean, or (``fixed``) about the
+    mean of all rows, at 0 on the centred scale."""
+    L, m = S["wl"] / W, (0.0 if fixed else S["wu"] / W)
     R = S["wu2"] / W - m * m
     g = L / R
     alpha, beta, gamma = L + g * (m * m - R), -2 * m * g, g
@@ -214,8 +229,11 @@ def _ranked(model, rows, cols, metric, max_depth, min_rows, min_events):
     total = {k: v.sum(axis=0) for k, v in zip(names, F.T)}
     rest = {k: total[k] - S[k] for k in names}
     K = len(model.classes) if model.classes is not None else 0
-    value, var = _statistic(S, metric, K)
-    rest_value, rest_var = _statistic(rest, metric, K)
+    prior = None
+    if K and metric.endswith("_vs_all"):
+        prior = np.array([total[f"w_{k}"] for k in range(K)]) / total["w"]
+    value, var = _statistic(S, metric, K, prior)
+    rest_value, rest_var = _statistic(rest, metric, K, prior)
     se = np.sqrt(var + rest_var)
     bound = value - rest_value + MARGIN * se
     ok = np.isfinite(bound) & (S["one"] >= min_rows) & (rest["one"] >= min_rows) & (bound < 0)
@@ -232,9 +250,17 @@ def _ranked(model, rows, cols, metric, max_depth, min_rows, min_events):
 
 def _distinct(parts, rows, top: int) -> list:
     """Indices of the first ``top`` proposals that are not the same finding as an earlier
-    one (:data:`SAME_FINDING`)."""
+    one (:data:`SAME_FINDING`); a conjunction one of whose conditions is itself a weak slice
+    is proposed as that simpler slice (the weakest such), which holds it."""
+    position = {part: i for i, part in enumerate(parts)}
     kept, masks = [], []
     for i, part in enumerate(parts):
+        simpler = [position[(p,)] for p in part if len(part) > 1 and (p,) in position]
+        if simpler:
+            i = min(simpler)
+            part = parts[i]
+        if i in kept:
+            continue
         m = _mask(part, rows)
         if all(np.sum(m & k) / max(min(np.sum(m), np.sum(k)), 1) < SAME_FINDING
                for k in masks):
@@ -403,7 +429,7 @@ def _report(model, scored, y, w, held, search, labels, parts, found, metric, lev
     refs, reference_text = _reference(held_model, None, None)
     evaluators, values = _compute.points(held_model, layout, labels)
     data = _assemble(held_model, None, layout, evaluators, values, refs, metric, level,
-                     n_boot, rng, adjust, alpha, min_rows,
+                     n_boot, rng, adjust, alpha,
                      *_eligible(held_model, layout, min_rows, min_events))
     out = SliceReport(slicing=slicing, task=model.task, classes=model.classes, metric=metric,
                       level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,

@@ -38,6 +38,8 @@ def _check_metric(metric, task: str, has_proba: bool) -> str:
             else "accuracy"
     allowed = _compute.DIFF_KEYS[task] if has_proba or task != "classification" \
         else ("accuracy",)
+    allowed = (*allowed, *(f"{k}_vs_all" for k in _compute.VS_ALL.get(task, ())
+                           if k in allowed))
     if metric not in allowed:
         msg = (f"metric={metric!r} cannot be compared with the rest of the data for this "
                f"model; choose one of {list(allowed)} (sums over rows: the rest's value comes "
@@ -251,7 +253,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     refs, reference_text = _reference(model, reference, reference_name)
     evaluators, values = _compute.points(model, layout, slicing.labels)
     data = _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-                     random_state, adjust, alpha, min_rows,
+                     random_state, adjust, alpha,
                      *_eligible(model, layout, min_rows, min_events))
     return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
                        level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
@@ -261,27 +263,26 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
 
 
 def _intervals(reps: list, keys, level) -> dict:
-    """Key -> (S, 2) percentile intervals of each slice's replicates."""
+    """Key -> (S, 2) percentile intervals of each slice's replicates (the keys resampled)."""
     out = {}
-    for key in keys:
+    for key in [k for k in keys if any(k in r for r in reps)]:
         out[key] = np.array([resampling.percentile_interval(r[key], level)[0]
                              if key in r else (np.nan, np.nan) for r in reps])
     return out
 
 
 def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-              random_state, adjust, alpha, min_rows, reasons, reasons_base) -> dict:
+              random_state, adjust, alpha, reasons, reasons_base) -> dict:
     S = len(layout.takes)
     vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
     for v, extra in zip(values, vs_all):
         v.update(extra)
-    small = [rows.size < min_rows for rows in layout.rows]
-    reps = _compute.bootstrap(model, base, layout, evaluators, refs, n_boot, random_state,
-                              small)
+    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, n_boot,
+                              random_state)
     for own, extra in zip(reps["slice"], reps["vs_all"]):
         own.update(extra)
     keys = sorted({k for v in values for k, x in v.items() if np.ndim(x) == 0})
-    _, rest_points = _compute.sum_points(model, layout)
+    _, rest_points = _compute.sum_points(model, layout, refs)
     diff = np.array([values[s].get(metric, np.nan) - rest_points[s].get(metric, np.nan)
                      for s in range(S)])
     diff_reps = [r.get(metric, np.full(n_boot, np.nan)) - q.get(metric, np.full(n_boot, np.nan))
@@ -291,8 +292,18 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
     reasons = [r if r is not None else (None if np.isfinite(p[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
+    intervals = _intervals(reps["slice"], keys, level)
+    # MCB: the calibration test's excess, p-value and interval, where metrics has the test.
+    calibration = _compute.calibration_tests(model, layout, level, n_boot, random_state)
+    for key, v in calibration.items():
+        if not key.endswith(("_low", "_high")):
+            for s, value in enumerate(v):
+                values[s][key] = float(value)
+    if calibration:
+        intervals["calibration_mcb"] = np.column_stack([calibration["calibration_mcb_low"],
+                                                        calibration["calibration_mcb_high"]])
     data = {
-        "values": values, "intervals": _intervals(reps["slice"], keys, level),
+        "values": values, "intervals": intervals,
         "overall": _overall(model, reps["all"], level, vs_all[-1]),
         "rest": np.array([q.get(metric, np.nan) for q in rest_points]),
         "difference": diff,
@@ -303,8 +314,8 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
         "reasons": reasons, "vs_baseline": None,
     }
     if base is not None:
-        data["vs_baseline"] = _vs_baseline(model, base, layout, values, reps, metric, level,
-                                           reasons_base, adjust, alpha)
+        data["vs_baseline"] = _vs_baseline(model, base, layout, values, reps, refs, metric,
+                                           level, reasons_base, adjust, alpha)
     return data
 
 
@@ -323,7 +334,7 @@ def _overall(model, reps_all, level, vs_all) -> dict:
 def _verdicts(diff, reject, reasons, metric, words) -> list:
     """The verdict of each slice: ``words`` = (worse, better) said of the slice."""
     worse, better = words
-    loss = is_loss(metric)
+    loss = is_loss(metric.removesuffix("_vs_all"))
     out = []
     for d, rejected, reason in zip(diff, reject, reasons):
         if reason is not None:
@@ -335,11 +346,12 @@ def _verdicts(diff, reject, reasons, metric, words) -> list:
     return out
 
 
-def _vs_baseline(model, base, layout, values, reps, metric, level, reasons, adjust, alpha):
+def _vs_baseline(model, base, layout, values, reps, refs, metric, level, reasons, adjust,
+                 alpha):
     """Per slice: the baseline's ``metric``, model minus baseline with its interval, the
     test adjusted over the slices and the verdict."""
     S = len(layout.takes)
-    base_points, _ = _compute.sum_points(base, layout)
+    base_points, _ = _compute.sum_points(base, layout, refs)
     b = np.array([bp.get(metric, np.nan) for bp in base_points])
     m = np.array([v.get(metric, np.nan) for v in values])
     nan = np.full(reps["slice"][0][metric].shape if S else 0, np.nan)

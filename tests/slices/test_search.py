@@ -6,7 +6,9 @@ import json
 
 import numpy as np
 import pytest
+from sklearn.compose import make_column_transformer
 from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.pipeline import make_pipeline
 
 import chimeraboost as cb
 from chimeraboost import metrics
@@ -36,20 +38,10 @@ def _planted(n=3000, seed=0):
 @pytest.fixture(scope="module")
 def planted():
     X, y, weak = _planted()
-    model = LogisticRegression().fit(X[["x"]].to_numpy(), y)
-
-    class OnX(LogisticRegression):
-        """The model, fed the table: it uses column x only."""
-
-        def predict_proba(self, X):
-            return model.predict_proba(X[["x"]].to_numpy())
-
-    wrapped = OnX()
-    wrapped.classes_, wrapped.coef_, wrapped.intercept_ = model.classes_, model.coef_, \
-        model.intercept_
-    wrapped.n_features_in_ = 4
-    wrapped.feature_names_in_ = np.array(X.columns, dtype=object)
-    return X, y, weak, wrapped
+    # The model uses column x only; the table goes in whole.
+    model = make_pipeline(make_column_transformer(("passthrough", ["x"])),
+                          LogisticRegression()).fit(X, y)
+    return X, y, weak, model
 
 
 def test_the_planted_weak_segment_is_found_first_and_judged_on_held_out_rows(planted):
@@ -98,21 +90,22 @@ def test_delta_method_standard_error_agrees_with_the_jackknife():
     proba /= proba.sum(axis=1, keepdims=True)
     w = rng.uniform(0.5, 2.0, n)
     model = cb.slices._inputs.Output("classification", y, proba, np.array([0, 1, 2]), w)
-    for metric in ("brier_skill", "log_loss_skill", "accuracy"):
+    prior = np.array([0.2, 0.3, 0.5])  # a fixed reference, for the skills against all rows
+    for metric in ("brier_skill", "log_loss_skill", "accuracy", "brier_skill_vs_all",
+                   "log_loss_skill_vs_all"):
         names, F = _search._features(model, metric)
         sums = {k: F[:, j].sum(keepdims=True) for j, k in enumerate(names)}
-        value, var = _search._statistic(sums, metric, 3)
-        fn = {"brier_skill": metrics.brier_skill, "log_loss_skill": metrics.log_loss_skill,
-              "accuracy": None}[metric]
-        full = metrics.classification_report(y, proba, [0, 1, 2], sample_weight=w)[metric]
+        value, var = _search._statistic(sums, metric, 3, prior)
+        fixed = {"baseline": dict(enumerate(prior))} if metric.endswith("_vs_all") else {}
+        key = metric.removesuffix("_vs_all")
+        full = metrics.classification_report(y, proba, [0, 1, 2], sample_weight=w,
+                                             **fixed)[key]
         np.testing.assert_allclose(value[0], full, rtol=1e-12)
         loo = []
         for i in range(n):
             keep = np.arange(n) != i
-            if fn is None:
-                loo.append(np.average(proba[keep].argmax(1) == y[keep], weights=w[keep]))
-            else:
-                loo.append(fn(y[keep], proba[keep], classes=[0, 1, 2], sample_weight=w[keep]))
+            loo.append(metrics.classification_report(y[keep], proba[keep], [0, 1, 2],
+                                                     sample_weight=w[keep], **fixed)[key])
         loo = np.array(loo)
         jack = (n - 1) / n * np.sum((loo - loo.mean()) ** 2)
         np.testing.assert_allclose(var[0], jack, rtol=0.02, err_msg=metric)

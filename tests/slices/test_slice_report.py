@@ -168,7 +168,7 @@ def test_every_slice_and_rest_come_from_one_resample_of_the_rows():
         reps = ev.evaluate(counts[:, m], warn=False)
         rest = metrics.classification_evaluator(y[~m], [0, 1], proba=p[~m])
         rest_reps = rest.evaluate(counts[:, ~m], warn=False)
-        for key in ("brier_skill", "roc_auc", "calibration_mcb"):
+        for key in ("brier_skill", "roc_auc", "log_loss_skill", "accuracy"):
             lo, hi = resampling.percentile_interval(reps[key], 0.95)[0]
             np.testing.assert_allclose(r.intervals[key][s], [lo, hi], rtol=1e-10)
         diff = reps["brier_skill"] - rest_reps["brier_skill"]
@@ -177,6 +177,8 @@ def test_every_slice_and_rest_come_from_one_resample_of_the_rows():
         # the robust standard error: half the 15.87-84.13 percentile range
         q = np.quantile(diff, [0.15865525393145707, 0.8413447460685429])
         np.testing.assert_allclose(r.se[s], (q[1] - q[0]) / 2, rtol=1e-9)
+    # MCB is not resampled: its interval is the calibration test's, not the bootstrap's
+    assert "calibration_mcb" not in r.intervals
 
 
 # --------------------------------------------------------------------------- multiplicity
@@ -503,3 +505,46 @@ def test_no_warning_but_the_few_resamples_one_on_clean_input():
         warnings.simplefilter("error")
         warnings.simplefilter("ignore", FewResamplesWarning)
         slice_report(y, p, region, n_boot=200, random_state=0)
+
+
+def test_mcb_per_slice_carries_the_calibration_test_where_metrics_has_one(monkeypatch):
+    # The wiring, with a stand-in test whose numbers say which rows it was given: each
+    # slice's excess, p-value and interval are those of the test on the slice's rows.
+    from types import SimpleNamespace
+
+    calls = []
+
+    def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
+                         random_state=None):
+        calls.append((len(y), n_boot))
+        k = float(len(y))
+        return SimpleNamespace(statistic=0.0, noise_floor=0.0, excess=k, pvalue=1 / k,
+                               confidence_interval=lambda level: (-k, k * level))
+
+    monkeypatch.setattr(metrics, "calibration_test", calibration_test, raising=False)
+    y, p, region, _ = _binary()
+    r = slice_report(y, p, region, n_boot=200, random_state=0)
+    assert [c[0] for c in calls] == list(r.n) and {c[1] for c in calls} == {200}
+    _same(r.values["calibration_mcb_excess"], r.n)
+    _same(r.values["calibration_mcb_pvalue"], 1 / r.n)
+    _same(r.intervals["calibration_mcb"], np.column_stack([-r.n, 0.95 * r.n]))
+    west = r.labels.index("west")
+    assert f"(p {1 / r.n[west]:.4f})" in str(r) and "MCB (p)" in str(r)
+    assert {"calibration_mcb_excess", "calibration_mcb_pvalue", "calibration_mcb_low"} <= \
+        set(r.to_frame().columns)
+
+
+def test_slices_compared_with_the_rest_on_the_skill_against_all_rows():
+    # metric="brier_skill_vs_all": slice and rest each against the prior of all rows.
+    y, p, region, rng = _binary(seed=14)
+    w = rng.uniform(0.5, 2.0, y.size)
+    r = slice_report(y, p, region, sample_weight=w, metric="brier_skill_vs_all", n_boot=200,
+                     random_state=0)
+    prior = dict(enumerate(np.bincount(y, weights=w) / w.sum()))
+    for s, label in enumerate(r.labels):
+        m = region == label
+        rest = metrics.classification_report(y[~m], p[~m], [0, 1], sample_weight=w[~m],
+                                             baseline=prior)
+        _same(r.rest[s], rest["brier_skill"])
+        _same(r.difference[s], r.values["brier_skill_vs_all"][s] - rest["brier_skill"])
+    assert "Brier skill vs all, slice minus rest" in str(r)
