@@ -4,6 +4,8 @@ the :class:`chimeraboost.slices.SliceReport`'s."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .._shared.facts import fact
@@ -42,8 +44,10 @@ def slice_plot(result, metric=None, *, ax=None):
         known = sorted(k for k in result.values if k in result.intervals)
         msg = f"metric={key!r} has no per-slice intervals in this result; choose one of {known}."
         raise ValueError(msg)
-    labels = list(result.labels)
-    ax = _axes(ax, "slice_plot", figsize=(7.0, 1.4 + 0.4 * len(labels)))
+    labels = [f"{lab} (n={int(n):,})" for lab, n in zip(result.labels, result.n)]
+    # Wide enough for the longest label beside a plot of 4.5 inches.
+    width = 4.5 + 0.075 * max(len(lab) for lab in labels)
+    ax = _axes(ax, "slice_plot", figsize=(width, 1.4 + 0.4 * len(labels)))
     ypos = np.arange(len(labels))[::-1]
     value = np.asarray(result.values[key], dtype=np.float64)
     low, high = np.asarray(result.intervals[key], dtype=np.float64).T
@@ -63,10 +67,10 @@ def slice_plot(result, metric=None, *, ax=None):
             ax.errorbar(value[pick], ypos[pick], xerr=err[:, pick], fmt="o", color=colour,
                         capsize=3, **style)
     ax.set_yticks(ypos)
-    ax.set_yticklabels([f"{lab} (n={int(n):,})" for lab, n in zip(labels, result.n)])
+    ax.set_yticklabels(labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)
     ax.set_xlabel(f"{fact(key.removesuffix('_vs_all')).label} per slice, "
                   f"{percent(result.ci_level)} intervals")
-    ax.set_title(f"{result.name} by {result.by}", fontsize="medium")
+    ax.set_title(textwrap.fill(f"{result.name} by {result.by}", 60), fontsize="medium")
     ax.legend(loc="best", fontsize="small")
     return ax

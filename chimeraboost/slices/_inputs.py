@@ -16,13 +16,7 @@ import numpy as np
 
 from .. import metrics
 from .._shared.scores import row_losses
-from .._shared.validation import (
-    as_1d,
-    check_classes,
-    check_no_missing,
-    encode_labels,
-    to_numpy,
-)
+from .._shared.validation import as_1d, check_proba, encode_labels, read_classes, to_numpy
 
 TASKS = ("classification", "ranking", "rule", "regression")
 
@@ -36,25 +30,8 @@ def task_of(y, pred, classes, task):
         raise ValueError(msg)
     if task == "regression":
         return task, None
-    if classes is not None:
-        return task or "classification", check_classes(classes)
-    y_arr = check_no_missing(as_1d(y, "y"), "y")
-    shape = np.shape(to_numpy(pred, "proba_or_pred"))
-    two_d = len(shape) == 2 and shape[1] > 1
-    if task is None and not two_d and y_arr.dtype.kind in "iuf":
-        if not set(np.unique(y_arr).tolist()) <= {0, 1}:
-            return "regression", None
-        return "classification", np.array([0, 1], dtype=y_arr.dtype)
-    try:
-        labels = np.unique(y_arr)
-    except TypeError as exc:
-        msg = "y mixes label types that cannot be compared; pass classes explicitly."
-        raise TypeError(msg) from exc
-    if labels.shape[0] < 2:
-        msg = (f"y holds the single label {labels.tolist()}; pass classes (e.g. the model's "
-               "classes_) to say which classes the predictions are for.")
-        raise ValueError(msg)
-    return task or "classification", labels
+    found, classes = read_classes(y, pred, classes, classification=task is not None)
+    return task or found, classes
 
 
 class Output:
@@ -107,7 +84,7 @@ class Output:
                                                       y_pred=y_pred,
                                                       sample_weight=self.sample_weight)
         self.codes = self.whole.codes
-        self.proba = None if proba is None else _proba_matrix(proba, classes)
+        self.proba = None if proba is None else check_proba(proba, classes)
         self.score = None if score is None else _array(score)
         self.y_pred = None if y_pred is None else as_1d(y_pred, "y_pred")
         self.rows, self.per_row = {"weight": w}, {}
@@ -139,12 +116,6 @@ class Output:
     def class_counts(self, rows) -> np.ndarray:
         """Unweighted rows of each class among ``rows``."""
         return np.bincount(self.codes[rows], minlength=len(self.classes))
-
-
-def _proba_matrix(proba, classes) -> np.ndarray:
-    from .._shared.validation import check_proba
-
-    return check_proba(proba, classes)
 
 
 def _array(x) -> np.ndarray:

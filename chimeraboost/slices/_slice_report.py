@@ -64,8 +64,8 @@ def _shortfall(model, counts, m: int, min_rows: int, min_events: int, who: str):
         return None
     if len(model.classes) == 2 and counts.min() < min_events:
         k = int(np.argmin(counts))
-        return f"{who}{int(counts[k])} {'positives' if k == 1 else 'negatives'}, fewer " \
-               f"than {min_events}"
+        what = ("positive" if k == 1 else "negative") + ("" if counts[k] == 1 else "s")
+        return f"{who}{int(counts[k])} {what}, fewer than {min_events}"
     if len(model.classes) > 2 and np.sort(counts)[-2] < min_events:
         return f"{who}fewer than two classes with {min_events} rows"
     return None

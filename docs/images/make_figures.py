@@ -1,4 +1,4 @@
-"""Draw the figures of docs/plotting.md into docs/images/.
+"""Draw the figures of docs/plotting.md (and docs/slices.md) into docs/images/.
 
 Run from the repository root:  MPLBACKEND=Agg python docs/images/make_figures.py
 """
@@ -75,6 +75,23 @@ def main():
 
     axes = cb.report(models["logistic"], X_test, y_test).plot(random_state=0)
     save(axes[0].figure, "report_plot.png")
+
+    slices_figure()
+
+
+def slices_figure():
+    """The report per slice of docs/slices.md: breast-cancer rows by mean texture."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import train_test_split
+
+    data = load_breast_cancer(as_frame=True)
+    X_train, X_test, y_train, y_test = train_test_split(
+        data.data, data.target, test_size=0.5, stratify=data.target, random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+    model.fit(X_train, y_train)
+    r = cb.report(model, X_test, y_test, by="mean texture", random_state=0)
+    ax = r.slices.plot()
+    save(ax.figure, "slices.png")
 
 
 if __name__ == "__main__":
