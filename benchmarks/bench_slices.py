@@ -6,9 +6,11 @@ average of the machine is printed beside every ratio):
 
 1. **Size.** Every slice has the same true skill: rows get one of 8 slice labels at random
    (unequal shares, 5% to 20%) and the model's probabilities are the true ones. Over
-   ``--runs`` data sets (at least 300), the share of runs in which ``slice_report`` calls
-   *any* slice different from the rest, with Holm's adjustment (target: at most 6% at
-   alpha 0.05) and with Benjamini-Hochberg's; with a 95% Wilson interval for each share.
+   ``--size-runs`` data sets (1,000; at least 300) of 4,000 rows, and of 1,000 rows (the
+   smallest slice then has 50 rows), the share of runs in which ``slice_report`` calls *any*
+   slice different from the rest, with Holm's adjustment (target: at most 6% at alpha 0.05
+   at 4,000 rows) and with Benjamini-Hochberg's on the same p-values; with a 95% Wilson
+   interval for each share.
 2. **Power of the search.** One segment of 10% of the rows (one level of a 10-level column,
    beside two numeric columns, a boolean and a 5-level column of noise) where the outcome
    does not follow the model's feature (the model has no skill there), or follows it at a
@@ -43,6 +45,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
 import chimeraboost as cb
+from chimeraboost import compare
 from chimeraboost.exceptions import FewResamplesWarning
 from chimeraboost.slices import find_weak_slices, slice_report
 
@@ -82,29 +85,34 @@ def null_data(n: int, rng):
     return y, p, group
 
 
-def size(runs: int, n: int, n_boot: int) -> None:
-    print(f"1. Size: {runs} data sets of {n:,} rows, 8 slices with the same true skill "
-          f"(shares {', '.join(f'{s:.0%}' for s in SHARES)}), {n_boot:,} resamples each.")
-    rng = np.random.default_rng(20)
-    called = {"holm": 0, "bh": 0}
-    wrong_slices = {"holm": 0, "bh": 0}
-    t0 = time.process_time()
-    for r in range(runs):
-        y, p, group = null_data(n, rng)
+def size(runs: int, sizes, n_boot: int) -> None:
+    print(f"1. Size: {runs} data sets per row count, 8 slices with the same true skill (shares "
+          f"{', '.join(f'{s:.0%}' for s in SHARES)}), {n_boot:,} resamples each; Holm and "
+          "Benjamini-Hochberg on the same p-values.")
+    print("   rows   smallest slice  runs with any slice called different [95% CI]  "
+          "slices called, of all")
+    rates = {}
+    for n in sizes:
+        rng = np.random.default_rng(20)
+        called = {"Holm": 0, "BH": 0}
+        slices_called = {"Holm": 0, "BH": 0}
+        t0 = time.process_time()
+        for r in range(runs):
+            y, p, group = null_data(n, rng)
+            res = slice_report(y, p, group, n_boot=n_boot, random_state=r)
+            tested = np.isfinite(res.pvalue)
+            for adjust, fn in (("Holm", compare.holm), ("BH", compare.benjamini_hochberg)):
+                k = int(fn(res.pvalue[tested]).reject.sum()) if tested.any() else 0
+                called[adjust] += k > 0
+                slices_called[adjust] += k
         for adjust in called:
-            res = slice_report(y, p, group, adjust=adjust, n_boot=n_boot, random_state=r)
-            k = sum(v in ("worse than the rest", "better than the rest") for v in res.verdict)
-            called[adjust] += k > 0
-            wrong_slices[adjust] += k
-    print(f"   ({time.process_time() - t0:.0f} s CPU, {load()})")
-    print("   adjustment  runs with any slice called different [95% CI]   slices called, "
-          "of all")
-    for adjust, label in (("holm", "Holm"), ("bh", "BH")):
-        print(f"   {label:<10}  {share(called[adjust], runs):<44}  "
-              f"{wrong_slices[adjust]} of {8 * runs}")
-    rate = called["holm"] / runs
-    print(f"   target: Holm at most 6% -> {'met' if rate <= 0.06 else 'NOT met'} "
-          f"({rate:.1%})")
+            print(f"   {n:5,}  {int(SHARES[0] * n):>5} rows      {adjust:<4}  "
+                  f"{share(called[adjust], runs):<38}  {slices_called[adjust]} of {8 * runs}")
+        print(f"   ({time.process_time() - t0:.0f} s CPU, {load()})")
+        rates[n] = called["Holm"] / runs
+    n = sizes[0]
+    print(f"   target ({n:,} rows): Holm at most 6% -> {'met' if rates[n] <= 0.06 else 'NOT met'} "
+          f"({rates[n]:.1%})")
     print()
 
 
@@ -209,19 +217,22 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few runs of each")
     parser.add_argument("--only", choices=["size", "power", "speed"])
-    parser.add_argument("--runs", type=int, default=300, help="data sets per simulation")
-    parser.add_argument("--n", type=int, default=4000, help="rows per data set (size)")
+    parser.add_argument("--runs", type=int, default=300, help="data sets per design (power)")
+    parser.add_argument("--size-runs", type=int, default=1000,
+                        help="data sets per row count (size)")
+    parser.add_argument("--n", type=int, nargs="+", default=[4000, 1000],
+                        help="rows per data set (size; the first is the target's)")
     parser.add_argument("--n-search", type=int, default=5000, help="rows per data set (power)")
     parser.add_argument("--n-speed", type=int, default=1_000_000, help="rows (speed)")
     parser.add_argument("--n-boot", type=int, default=1000, help="resamples")
     args = parser.parse_args(argv)
     if args.quick:
-        args.runs, args.n_speed = 20, 100_000
+        args.runs, args.size_runs, args.n_speed = 20, 20, 100_000
     warnings.simplefilter("ignore", FewResamplesWarning)
     print(f"chimeraboost {cb.__version__}, numpy {np.__version__}; {load()}")
     print()
     if args.only in (None, "size"):
-        size(args.runs, args.n, args.n_boot)
+        size(args.size_runs, args.n, args.n_boot)
     if args.only in (None, "power"):
         power(args.runs, args.n_search, args.n_boot)
     if args.only in (None, "speed"):

@@ -201,8 +201,8 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
 
     The difference to the rest (slice minus the rows outside it) is taken in every bootstrap
     resample of the rows -- one resample for all slices -- and tested against zero with its
-    bootstrap standard error (a robust one: half the distance between the replicates'
-    16th and 84th percentiles); the two-sided p-values of the tested slices are adjusted
+    bootstrap standard error (the standard deviation of the replicates), against the normal
+    distribution; the two-sided p-values of the tested slices are adjusted
     with ``adjust`` and a slice is called "worse than the rest" or "better than the rest"
     when its adjusted p-value is at most ``alpha``. The interval printed beside it is the
     unadjusted percentile interval: a slice whose interval excludes zero may still show no
