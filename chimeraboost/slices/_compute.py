@@ -62,6 +62,7 @@ class Layout:
             self.takes = list(slicing.members)
         self.partition = slicing.codes is not None
         self.rows = [self.order[t] for t in self.takes]
+        self.labels = list(slicing.labels)
         self.n = n
         self._matrices = {}
 
@@ -123,12 +124,12 @@ def _scalars(out: dict) -> dict:
 # --------------------------------------------------------------------------- point numbers
 
 
-def _evaluate_quietly(ev, label, caught: dict) -> dict:
-    """The evaluator's numbers on the data as given; its warnings are kept, by message, with
-    the slices they came from, to be said once for all slices."""
+def _quietly(compute, label, caught: dict):
+    """``compute()``, its warnings kept, by message, with the slices they came from, to be
+    said once for all slices (:func:`_say`)."""
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always", DegenerateMetricWarning)
-        out = ev.evaluate()
+        out = compute()
     for w in seen:
         if issubclass(w.category, DegenerateMetricWarning):
             caught.setdefault(str(w.message), []).append(label)
@@ -156,7 +157,7 @@ def points(model, layout, labels) -> tuple[list, list]:
         ev = model.evaluator(rows)
         evaluators.append(ev)
         values.append({key: (float(v[0]) if np.ndim(v) == 1 else np.asarray(v[0]))
-                       for key, v in _evaluate_quietly(ev, label, caught).items()})
+                       for key, v in _quietly(ev.evaluate, label, caught).items()})
     _say(caught)
     return evaluators, values
 
@@ -337,29 +338,31 @@ def tests(diff, reps, eligible, adjust: str, alpha: float):
 # --------------------------------------------------------------------------- calibration
 
 
-def calibration_tests(model, layout, level, n_boot, random_state) -> dict:
-    """Per slice, where :func:`chimeraboost.metrics.calibration_test` exists and the model
-    gives probabilities: the test's ``excess`` of MCB over its noise floor, its ``pvalue``
-    and the interval of the population MCB (``calibration_mcb_low`` / ``_high``); ``{}``
-    otherwise (the MCB is then shown without an interval)."""
-    test = getattr(metrics, "calibration_test", None)
-    if test is None or getattr(model, "proba", None) is None:
-        return {}
-    rng = np.random.default_rng(random_state if not isinstance(random_state, np.random.Generator)
-                                else random_state.integers(2**63))
-    out = {key: np.full(len(layout.rows), np.nan) for key in
-           ("calibration_mcb_excess", "calibration_mcb_pvalue", "calibration_mcb_low",
-            "calibration_mcb_high")}
-    w = model.sample_weight
+def calibration_tests(model, layout, level, draws, rng) -> tuple[dict, np.ndarray | None]:
+    """Per slice with two classes, where the model gives probabilities: the calibration test
+    of :func:`chimeraboost.metrics.calibration_test` on the slice's rows -- the noise floor of
+    its MCB, the estimate of the population MCB (``calibration_excess``) and the p-value --
+    and the (S, 2) interval of the population MCB; ``({}, None)`` without probabilities.
+    Each test draws ``draws`` outcomes from ``rng``."""
+    if getattr(model, "proba", None) is None:
+        return {}, None
+    S = len(layout.rows)
+    out = {key: np.full(S, np.nan) for key in _TEST_KEYS}
+    interval = np.full((S, 2), np.nan)
+    w, caught = model.sample_weight, {}
     for s, rows in enumerate(layout.rows):
-        labels = model.classes[model.codes[rows]]
-        if rows.size == 0 or np.unique(labels).size < 2:
-            continue
-        res = test(labels, model.proba[rows], model.classes,
-                   None if w is None else w[rows], n_boot=n_boot,
-                   random_state=int(rng.integers(2**31)))
-        out["calibration_mcb_excess"][s] = res.excess
-        out["calibration_mcb_pvalue"][s] = res.pvalue
-        out["calibration_mcb_low"][s], out["calibration_mcb_high"][s] = \
-            res.confidence_interval(level)
-    return out
+        codes = model.codes[rows]
+        if rows.size == 0 or np.unique(codes).size < 2:
+            continue  # no rows, or a single class: said once for the slice's skills
+        res = _quietly(lambda: metrics.calibration_test(
+            model.classes[codes], model.proba[rows], model.classes,
+            None if w is None else w[rows], n_boot=draws, random_state=rng),
+            layout.labels[s], caught)
+        for key, v in zip(_TEST_KEYS, (res.noise_floor, res.excess, res.pvalue)):
+            out[key][s] = v
+        interval[s] = res.confidence_interval(level)
+    _say(caught)
+    return out, interval
+
+
+_TEST_KEYS = ("calibration_noise_floor", "calibration_excess", "calibration_pvalue")

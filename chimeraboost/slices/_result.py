@@ -23,6 +23,7 @@ import numpy as np
 
 from .._shared.facts import fact
 from .._shared.format import (
+    EMPTY,
     Col,
     count,
     fmt,
@@ -169,9 +170,11 @@ class SliceReport:
             loss = _LOSS[key]
             cols += [Col(self._label(loss)), Col("reference"),
                      Col(f"{self._label(key)} [{pct}]", None), Col("vs all", 3)]
-            mcb = Col("MCB (p)", None) if "calibration_mcb_pvalue" in self.values else Col("MCB")
-            extra = [("calibration_mcb", mcb), ("roc_auc", Col("ROC AUC", 3))] \
-                if self._cls() else [("mae_skill", Col("MAE skill", 3))]
+            extra = [("calibration_mcb", Col("MCB"))]
+            if "calibration_excess" in self.values:
+                extra.append(("calibration_excess", Col("excess (p)", None)))
+            extra = [*extra, ("roc_auc", Col("ROC AUC", 3))] if self._cls() else \
+                [("mae_skill", Col("MAE skill", 3))]
         else:
             cols += [Col(f"{self._label(key)} [{pct}]", None)]
             other = "accuracy" if key == "roc_auc" else "roc_auc"
@@ -207,10 +210,14 @@ class SliceReport:
         else:
             row += [cell]
         cells = [v.get(k, nan) for k, _ in extra]
-        if extra and extra[0][1].digits is None:
-            # MCB with the calibration test: the p-value of "the excess over the noise floor".
-            p = v.get("calibration_mcb_pvalue", nan)
-            cells[0] = fmt(cells[0]) if np.isnan(p) else f"{fmt(cells[0])} (p {fmt_p(p)})"
+        for j, (key, _) in enumerate(extra):
+            if key == "calibration_excess":
+                # The calibration test: the population MCB's estimate and the p-value of
+                # "calibrated" (the test is per slice: none on all rows here).
+                p = v.get("calibration_pvalue", nan)
+                cells[j] = EMPTY if "calibration_excess" not in v else (
+                    fmt(cells[j]) if np.isnan(p) else
+                    f"{fmt(cells[j], signed=True)} (p {fmt_p(p)})")
         return row + cells
 
     def _test_cols(self, first: str, second: str):
@@ -273,9 +280,10 @@ class SliceReport:
                      " in the slice or in the rest.")
         if self.reference_text and self._skill_key() in _LOSS:
             lines.append(f"vs all: the skill against {self.reference_text}.")
-        if "calibration_mcb_pvalue" in self.values:
-            lines.append("MCB (p): the miscalibration and the p-value of the calibration test "
-                         "(is it more than a calibrated forecast shows on as many rows?).")
+        if "calibration_excess" in self.values:
+            lines.append("excess (p): the slice's population MCB, estimated as its MCB minus "
+                         "the simulated inflation, and the calibration test's p-value (H0: "
+                         "calibrated); its interval is in to_frame().")
         if self.search is not None:
             f = self.search
             lines.append(f"Found among {f['candidates']:,} candidate slices (one or two "

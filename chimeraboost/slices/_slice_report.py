@@ -15,12 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
+from .._report import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
     as_1d,
     check_aligned,
     check_level,
     check_positive_int,
+    check_random_state_int,
     check_sample_weight,
     encode_labels,
 )
@@ -252,8 +254,11 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     layout = _compute.Layout(slicing, n)
     refs, reference_text = _reference(model, reference, reference_name)
     evaluators, values = _compute.points(model, layout, slicing.labels)
+    # One generator for the resamples, then the calibration tests' draws: reproducible from
+    # one seed, and the two never share random numbers.
+    rng = check_random_state_int(random_state)
     data = _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-                     random_state, adjust, alpha,
+                     rng, adjust, alpha,
                      *_eligible(model, layout, min_rows, min_events))
     return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
                        level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
@@ -272,13 +277,12 @@ def _intervals(reps: list, keys, level) -> dict:
 
 
 def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-              random_state, adjust, alpha, reasons, reasons_base) -> dict:
+              rng, adjust, alpha, reasons, reasons_base) -> dict:
     S = len(layout.takes)
     vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
     for v, extra in zip(values, vs_all):
         v.update(extra)
-    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, n_boot,
-                              random_state)
+    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, n_boot, rng)
     for own, extra in zip(reps["slice"], reps["vs_all"]):
         own.update(extra)
     keys = sorted({k for v in values for k, x in v.items() if np.ndim(x) == 0})
@@ -293,15 +297,14 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
     intervals = _intervals(reps["slice"], keys, level)
-    # MCB: the calibration test's excess, p-value and interval, where metrics has the test.
-    calibration = _compute.calibration_tests(model, layout, level, n_boot, random_state)
-    for key, v in calibration.items():
-        if not key.endswith(("_low", "_high")):
-            for s, value in enumerate(v):
-                values[s][key] = float(value)
-    if calibration:
-        intervals["calibration_mcb"] = np.column_stack([calibration["calibration_mcb_low"],
-                                                        calibration["calibration_mcb_high"]])
+    # MCB: the calibration test of each slice, after the resamples, from the same generator.
+    tests, interval = _compute.calibration_tests(model, layout, level,
+                                                 calibration_draws(n_boot), rng)
+    for key, v in tests.items():
+        for s, value in enumerate(v):
+            values[s][key] = float(value)
+    if interval is not None:
+        intervals["calibration_excess"] = interval
     data = {
         "values": values, "intervals": intervals,
         "overall": _overall(model, reps["all"], level, vs_all[-1]),
