@@ -287,7 +287,7 @@ def _split(model, n, fraction, rng):
 def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10,
                      metric=None, bins=5, columns=None, top=10, search_fraction=0.5,
                      sample_weight=None, adjust="holm", alpha=0.05, ci=0.95, n_boot=2000,
-                     random_state=None) -> SliceReport:
+                     random_state=None, calibration=True) -> SliceReport:
     """The slices where the model is weakest, found on one half of the rows and judged on the
     other.
 
@@ -316,7 +316,7 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
         search half).
     search_fraction : float in (0, 1), default=0.5
         The share of the rows the search sees (drawn at random, by class for a classifier).
-    sample_weight, adjust, alpha, ci, n_boot, random_state
+    sample_weight, adjust, alpha, ci, n_boot, random_state, calibration
         As in :func:`slice_report`; ``random_state`` also draws the split.
 
     Returns
@@ -389,7 +389,8 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     found = {key: (v[keep] if key != "candidates" else v) for key, v in found.items()}
     return _report(model, scored, y, w, held, search, [labels[i] for i in keep],
                    [parts[i] for i in keep], found,
-                   metric, level, n_boot, rng, adjust, alpha, min_rows, min_events)
+                   metric, level, n_boot, rng, adjust, alpha, min_rows, min_events,
+                   calibration)
 
 
 def _search_columns(X, columns, bins) -> list:
@@ -410,7 +411,7 @@ def _search_columns(X, columns, bins) -> list:
 
 
 def _report(model, scored, y, w, held, search, labels, parts, found, metric, level, n_boot,
-            rng, adjust, alpha, min_rows, min_events) -> SliceReport:
+            rng, adjust, alpha, min_rows, min_events, calibration) -> SliceReport:
     """The slices found, judged on the held-out rows with :func:`slice_report`'s engine."""
     if not labels:
         msg = ("no candidate slice is weaker than the rest on the search half (with "
@@ -430,7 +431,8 @@ def _report(model, scored, y, w, held, search, labels, parts, found, metric, lev
     evaluators, values = _compute.points(held_model, layout, labels)
     data = _assemble(held_model, None, layout, evaluators, values, refs, metric, level,
                      n_boot, rng, adjust, alpha,
-                     *_eligible(held_model, layout, min_rows, min_events))
+                     *_eligible(held_model, layout, min_rows, min_events),
+                     calibration=calibration)
     out = SliceReport(slicing=slicing, task=model.task, classes=model.classes, metric=metric,
                       level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
                       name=scored.name, baseline_name="baseline",

@@ -121,7 +121,8 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
                  sample_weight=None, metric=None, bins=5, min_rows=30, min_events=10,
                  adjust="holm", alpha=0.05, ci=0.95, n_boot=2000, random_state=None,
                  baseline=None, baseline_task=None, baseline_y_pred=None, reference=None,
-                 name=None, baseline_name=None, reference_name="reference") -> SliceReport:
+                 name=None, baseline_name=None, reference_name="reference",
+                 calibration=True) -> SliceReport:
     """Who is the model good for? Its numbers per slice, each against the slice's own base
     rate, with intervals, the difference to the rest of the data and a verdict that allows
     for the number of slices.
@@ -187,6 +188,11 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
         the prior or mean of those targets.
     name, baseline_name, reference_name : str, default=None, None, "reference"
         What to call the model, the baseline and ``reference`` in the printed report.
+    calibration : bool, default=True
+        Also the calibration test of each slice's MCB (:func:`chimeraboost.metrics.calibration_test`
+        on the slice's rows, ``min(n_boot, 1000)`` draws): its noise floor, the population
+        MCB's estimate (``calibration_excess``) with its interval, and the p-value. False
+        leaves them out (a test per slice costs about as much as the slices' resamples).
 
     Returns
     -------
@@ -258,8 +264,8 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     # one seed, and the two never share random numbers.
     rng = check_random_state_int(random_state)
     data = _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-                     rng, adjust, alpha,
-                     *_eligible(model, layout, min_rows, min_events))
+                     rng, adjust, alpha, *_eligible(model, layout, min_rows, min_events),
+                     calibration=calibration)
     return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
                        level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
                        name=name or "model", baseline_name=baseline_name or "baseline",
@@ -277,7 +283,7 @@ def _intervals(reps: list, keys, level) -> dict:
 
 
 def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-              rng, adjust, alpha, reasons, reasons_base) -> dict:
+              rng, adjust, alpha, reasons, reasons_base, *, calibration=True) -> dict:
     S = len(layout.takes)
     vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
     for v, extra in zip(values, vs_all):
@@ -299,7 +305,8 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
     intervals = _intervals(reps["slice"], keys, level)
     # MCB: the calibration test of each slice, after the resamples, from the same generator.
     tests, interval = _compute.calibration_tests(model, layout, level,
-                                                 calibration_draws(n_boot), rng)
+                                                 calibration_draws(n_boot), rng) if calibration \
+        else ({}, None)
     for key, v in tests.items():
         for s, value in enumerate(v):
             values[s][key] = float(value)
