@@ -11,7 +11,8 @@ the number of slices looked at. Questions worth asking, and which function answe
 - How good is the model in each region, age band, segment? :func:`slice_report` on arrays,
   or ``chimeraboost.report(model, X, y, by="region")`` on a fitted model: per slice rows,
   events, base rate, loss, its own reference and skill, the skill against the reference of
-  all rows, MCB and ROC-AUC, each with its bootstrap interval.
+  all rows and ROC-AUC, each with its bootstrap interval, and MCB with the calibration test
+  of the slice's rows (the population MCB's estimate, its interval and a p-value).
 - Which slices are worse (or better) than the rest, once the number of slices is allowed for?
   The verdict column: slice minus rest on ``metric``, tested and adjusted over the slices
   (Holm by default, Benjamini-Hochberg with ``adjust="bh"``). Slices too small to say are
@@ -29,7 +30,9 @@ rows, so every per-slice number is exactly what ``chimeraboost.metrics`` gives o
 rows are put in slice order once; one set of bootstrap resamples of all rows serves every
 slice (a slice's part of the counts is a contiguous block). The rest of the data is never
 evaluated row by row: its log loss, Brier, accuracy and r2 come from the sums over all rows
-minus the slice's.
+minus the slice's. MCB is not resampled (its in-sample value is biased upward, and an
+isotonic fit per resample and slice would cost more than everything else):
+:func:`chimeraboost.metrics.calibration_test` on each slice's rows gives its interval.
 
 Where each piece lives (private modules; import from here): ``_groups`` reads ``by`` /
 ``groups`` into slices; ``_inputs`` validates the model's output; ``_compute`` computes the

@@ -41,6 +41,10 @@ _LOSS = {"brier_skill": "brier", "log_loss_skill": "log_loss", "r2": "rmse"}
 _ADJUSTED = {"holm": "Holm", "bh": "BH"}
 
 
+def _count(k: int, what: str) -> str:
+    return f"{k} {what}{'' if k == 1 else 's'}"
+
+
 def _stack(values: list) -> dict:
     """A list of per-slice dicts -> key -> (S,) arrays ((S, K) for class rates)."""
     keys = []
@@ -259,13 +263,13 @@ class SliceReport:
         tested = int(np.sum(np.isfinite(self.pvalue_adjusted)))
         out = [("", *self._numbers_table()),
                (f"Each slice against the rest of the rows ({label}, slice minus rest; "
-                f"{_ADJUSTED[self.adjust]} over {tested} tested slices at alpha "
+                f"{_ADJUSTED[self.adjust]} over {_count(tested, 'tested slice')} at alpha "
                 f"{self.alpha:g})", *self._rest_table())]
         if self.vs_baseline is not None:
             tested_b = int(np.sum(np.isfinite(self.vs_baseline["pvalue_adjusted"])))
             out.append((f"{self.name} against {self.baseline_name} in each slice ({label}, "
                         f"model minus baseline, paired; {_ADJUSTED[self.adjust]} over "
-                        f"{tested_b} slices)", *self._baseline_table()))
+                        f"{_count(tested_b, 'slice')})", *self._baseline_table()))
         return out
 
     def _footer(self) -> list:

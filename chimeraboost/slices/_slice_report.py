@@ -295,7 +295,8 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
     _, rest_points = _compute.sum_points(model, layout, refs)
     diff = np.array([values[s].get(metric, np.nan) - rest_points[s].get(metric, np.nan)
                      for s in range(S)])
-    diff_reps = [r.get(metric, np.full(n_boot, np.nan)) - q.get(metric, np.full(n_boot, np.nan))
+    nan = np.full(n_boot, np.nan)
+    diff_reps = [r.get(metric, nan) - q.get(metric, nan)
                  for r, q in zip(reps["slice"], reps["rest"])]
     eligible = [r is None for r in reasons]
     se, p, adjusted, reject = _compute.tests(diff, diff_reps, eligible, adjust, alpha)
@@ -324,8 +325,8 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
         "reasons": reasons, "vs_baseline": None,
     }
     if base is not None:
-        data["vs_baseline"] = _vs_baseline(model, base, layout, values, reps, refs, metric,
-                                           level, reasons_base, adjust, alpha)
+        data["vs_baseline"] = _vs_baseline(base, layout, values, reps, refs, metric, level,
+                                           n_boot, reasons_base, adjust, alpha)
     return data
 
 
@@ -356,7 +357,7 @@ def _verdicts(diff, reject, reasons, metric, words) -> list:
     return out
 
 
-def _vs_baseline(model, base, layout, values, reps, refs, metric, level, reasons, adjust,
+def _vs_baseline(base, layout, values, reps, refs, metric, level, n_boot, reasons, adjust,
                  alpha):
     """Per slice: the baseline's ``metric``, model minus baseline with its interval, the
     test adjusted over the slices and the verdict."""
@@ -364,7 +365,7 @@ def _vs_baseline(model, base, layout, values, reps, refs, metric, level, reasons
     base_points, _ = _compute.sum_points(base, layout, refs)
     b = np.array([bp.get(metric, np.nan) for bp in base_points])
     m = np.array([v.get(metric, np.nan) for v in values])
-    nan = np.full(reps["slice"][0][metric].shape if S else 0, np.nan)
+    nan = np.full(n_boot, np.nan)
     diff_reps = [r.get(metric, nan) - q.get(metric, nan)
                  for r, q in zip(reps["slice"], reps["base"])]
     diff = m - b

@@ -106,16 +106,14 @@ def test_each_slice_equals_metrics_regression(weighted):
         ws = None if w is None else w[m]
         ref = metrics.regression_report(y[m], pred[m], ws)
         for key in REGRESSION:
-            np.testing.assert_allclose(r.values[key][s], ref[key], rtol=1e-11, err_msg=key)
+            _same(r.values[key][s], ref[key], key)
         # r2 against the mean of all rows: regression_report with that constant as baseline
         vs = metrics.regression_report(y[m], pred[m], ws, baseline=[mean_all])
-        np.testing.assert_allclose(r.values["r2_vs_all"][s], vs["r2"], rtol=1e-10)
+        _same(r.values["r2_vs_all"][s], vs["r2"])
         rest = metrics.regression_report(y[~m], pred[~m], None if w is None else w[~m])
-        np.testing.assert_allclose(r.rest[s], rest["r2"], rtol=1e-9)
+        _same(r.rest[s], rest["r2"])
         # the same against sklearn's r2_score
-        np.testing.assert_allclose(r.values["r2"][s], skm.r2_score(y[m], pred[m],
-                                                                   sample_weight=ws),
-                                   rtol=1e-10)
+        _same(r.values["r2"][s], skm.r2_score(y[m], pred[m], sample_weight=ws))
 
 
 def test_numbers_equal_fairlearn_metricframe():
@@ -542,3 +540,16 @@ def test_slices_compared_with_the_rest_on_the_skill_against_all_rows():
         _same(r.rest[s], rest["brier_skill"])
         _same(r.difference[s], r.values["brier_skill_vs_all"][s] - rest["brier_skill"])
     assert "Brier skill vs all, slice minus rest" in str(r)
+
+
+def test_an_empty_mask_is_shown_with_nan_and_one_warning():
+    y, p, region, rng = _binary(n=400, seed=16)
+    masks = {"nobody": np.zeros(y.size, bool), "north": region == "north"}
+    with pytest.warns(DegenerateMetricWarning, match=r"Slice 'nobody': no rows"):
+        r = slice_report(y, p, masks, baseline=np.clip(p + 0.05, 0, 1), n_boot=200,
+                         random_state=0)
+    assert r.n.tolist() == [0, (region == "north").sum()]
+    assert np.isnan(r.values["brier_skill"][0]) and r.verdict[0] == "not tested: no rows"
+    assert r.vs_baseline["verdict"][0] == "not tested: no rows"
+    assert np.isfinite(r.vs_baseline["difference"][1])
+    assert "Holm over 1 tested slice at" in str(r)
