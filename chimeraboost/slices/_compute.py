@@ -2,18 +2,21 @@
 
 Questions this module answers:
 
-- *What are a slice's numbers?* -> ``_points``: the evaluator of :mod:`chimeraboost.metrics`
-  on the slice's rows (so every number is exactly ``chimeraboost.metrics``' on them), and its
-  skill against the reference of all rows from the slice's sums.
-- *And those of the rest of the data?* -> ``_numbers`` on the sums of all rows minus the
-  slice's: log loss, Brier, accuracy and r2 are sums over rows, so the rest costs no pass
-  over its rows (ROC-AUC and MCB are not, and are not compared with the rest).
-- *How sure is each?* -> ``_bootstrap``: one resample of the rows for all slices
+- *What are a slice's numbers?* -> :func:`points`: the evaluator of
+  :mod:`chimeraboost.metrics` on the slice's rows (so every number is exactly
+  ``chimeraboost.metrics``' on them); :func:`vs_all_points`: its skills against the
+  reference of all rows, from the slice's sums.
+- *And those of the rest of the data?* -> :func:`sum_points` (``_numbers`` on the sums of all
+  rows minus the slice's): log loss, Brier, accuracy and r2 are sums over rows, so the rest
+  costs no pass over its rows (ROC-AUC and MCB are not, and are not compared with the rest).
+- *How sure is each?* -> :func:`bootstrap`: one resample of the rows for all slices
   (:func:`chimeraboost.resampling.bootstrap_counts`), each slice's evaluator on its part of
-  the counts; the rows are put in slice order once, so a slice's part is a contiguous block.
-- *Which slices differ from the rest, or from the baseline?* -> ``_tests``: a two-sided test
-  per slice, adjusted over the tested slices (Holm or Benjamini-Hochberg from
-  :mod:`chimeraboost.compare`), and the verdict.
+  the counts; the rows are put in slice order once (:class:`Layout`), so a slice's part is a
+  contiguous block. MCB is not resampled: :func:`calibration_tests` runs the calibration
+  test of :mod:`chimeraboost.metrics` on each slice's rows instead.
+- *Which slices differ from the rest, or from the baseline?* -> :func:`tests`: a two-sided
+  test per slice, adjusted over the tested slices (Holm or Benjamini-Hochberg from
+  :mod:`chimeraboost.compare`).
 """
 
 from __future__ import annotations
