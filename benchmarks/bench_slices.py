@@ -6,7 +6,7 @@ average of the machine is printed beside every ratio):
 
 1. **Size.** Every slice has the same true skill: rows get one of 8 slice labels at random
    (unequal shares, 5% to 20%) and the model's probabilities are the true ones. Over
-   ``--size-runs`` data sets (1,000; at least 300) of 4,000 rows, and of 1,000 rows (the
+   ``--size-runs`` data sets (2,000; at least 300) of 4,000 rows, and of 1,000 rows (the
    smallest slice then has 50 rows), the share of runs in which ``slice_report`` calls *any*
    slice different from the rest, with Holm's adjustment (target: at most 6% at alpha 0.05
    at 4,000 rows) and with Benjamini-Hochberg's on the same p-values; with a 95% Wilson
@@ -220,7 +220,7 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="a few runs of each")
     parser.add_argument("--only", choices=["size", "power", "speed"])
     parser.add_argument("--runs", type=int, default=300, help="data sets per design (power)")
-    parser.add_argument("--size-runs", type=int, default=1000,
+    parser.add_argument("--size-runs", type=int, default=2000,
                         help="data sets per row count (size)")
     parser.add_argument("--n", type=int, nargs="+", default=[4000, 1000],
                         help="rows per data set (size; the first is the target's)")

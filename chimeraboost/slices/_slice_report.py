@@ -209,8 +209,10 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
 
     The difference to the rest (slice minus the rows outside it) is taken in every bootstrap
     resample of the rows -- one resample for all slices -- and tested against zero with its
-    bootstrap standard error (the standard deviation of the replicates), against the normal
-    distribution; the two-sided p-values of the tested slices are adjusted
+    bootstrap standard error (the standard deviation of the replicates), against Student's t
+    with the slice's rows (or its rest's, the fewer) minus one degrees of freedom -- the
+    standard error is estimated from those rows too; the two-sided p-values of the tested
+    slices are adjusted
     with ``adjust`` and a slice is called "worse than the rest" or "better than the rest"
     when its adjusted p-value is at most ``alpha``. The interval printed beside it is the
     unadjusted percentile interval: a slice whose interval excludes zero may still show no
@@ -299,7 +301,9 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
     diff_reps = [r.get(metric, nan) - q.get(metric, nan)
                  for r, q in zip(reps["slice"], reps["rest"])]
     eligible = [r is None for r in reasons]
-    se, p, adjusted, reject = _compute.tests(diff, diff_reps, eligible, adjust, alpha)
+    sizes = [r.size for r in layout.rows]
+    se, p, adjusted, reject = _compute.tests(diff, diff_reps, eligible, adjust, alpha,
+                                             [min(m, layout.n - m) for m in sizes])
     reasons = [r if r is not None else (None if np.isfinite(p[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
@@ -370,7 +374,7 @@ def _vs_baseline(base, layout, values, reps, refs, metric, level, n_boot, reason
                  for r, q in zip(reps["slice"], reps["base"])]
     diff = m - b
     se, p, adjusted, reject = _compute.tests(diff, diff_reps, [r is None for r in reasons],
-                                             adjust, alpha)
+                                             adjust, alpha, [r.size for r in layout.rows])
     reasons = [r if r is not None else (None if np.isfinite(p[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]

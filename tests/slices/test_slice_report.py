@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.special import erfc
+from scipy import stats
 from sklearn import metrics as skm
 from statsmodels.stats.multitest import multipletests
 
@@ -199,8 +199,10 @@ def test_adjusted_pvalues_are_those_of_statsmodels_over_the_tested_slices(adjust
     tested = np.isfinite(r.pvalue)
     assert not tested[r.labels.index("tiny")]
     assert r.verdict[r.labels.index("tiny")] == "not tested: 20 rows, fewer than 30"
-    # p: two-sided normal p-value of difference / se
-    _same(r.pvalue[tested], erfc(np.abs(r.difference[tested] / r.se[tested]) / np.sqrt(2)))
+    # p: two-sided, difference / se against Student's t with the slice's rows - 1 (its rest
+    # is larger here) degrees of freedom
+    df = np.minimum(r.n, y.size - r.n)[tested] - 1
+    _same(r.pvalue[tested], 2 * stats.t.sf(np.abs(r.difference[tested] / r.se[tested]), df))
     expected = multipletests(r.pvalue[tested], alpha=0.05, method=reference)[1]
     _same(r.pvalue_adjusted[tested], expected)
     assert r.verdict[r.labels.index("g")] == "worse than the rest"
