@@ -36,7 +36,8 @@ ROOT = PACKAGE.parent
 PUBLIC = {
     "chimeraboost": [
         "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor", "ChimeraBoostRegressor",
-        "Pipeline", "Report", "ReportMixin", "baselines", "compare", "dask", "exceptions",
+        "Pipeline", "Report", "ReportMixin", "baselines", "compare", "dask", "decisions",
+        "exceptions",
         "make_pipeline", "metrics", "monitor", "plotting", "quantile_metrics", "report",
         "resampling", "scorers", "slices", "__version__",
     ],
@@ -61,6 +62,13 @@ PUBLIC = {
         "check_n_boot", "delong_roc_auc", "delong_roc_auc_difference", "joint_bootstrap",
         "paired_bootstrap", "percentile_interval", "roc_auc_interval",
     ],
+    "chimeraboost.decisions": [
+        "net_benefit", "NetBenefitResult", "expected_cost", "ExpectedCostResult", "Costs",
+        "bayes_threshold", "rates_at_threshold", "RatesResult", "choose_threshold",
+        "ThresholdChoice", "decision_curve", "DecisionCurve", "decision_report",
+        "DecisionReport", "cost_curve", "CostCurve", "brier_curve", "BrierCurve",
+        "curve_band", "CurveBand", "DecisionEvaluator",
+    ],
     "chimeraboost.compare": [
         "compare_cv", "compare_cv_results", "compare_holdout", "compare_datasets",
         "holdout_table", "one_se_refit", "corrected_ttest", "bayesian_ttest", "holm",
@@ -73,7 +81,7 @@ PUBLIC = {
     "chimeraboost.slices": ["slice_report", "find_weak_slices", "SliceReport"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
-        "plot_report", "slice_plot",
+        "plot_report", "decision_curve", "cost_curve", "slice_plot",
     ],
     "chimeraboost.dask": ["classification_report", "regression_report"],
     "chimeraboost.estimators": [
@@ -91,7 +99,9 @@ PUBLIC = {
 LAYERS = [
     ["exceptions", "_shared"],
     ["metrics", "quantile_metrics"],
-    ["scorers", "resampling"],
+    # decisions sits beside resampling: its intervals and re-chosen thresholds resample
+    # through it, and the report, the tables and the scorers use its numbers.
+    ["scorers", "resampling", "decisions"],
     ["_report", "pipeline", "estimators"],
     ["compare", "baselines", "monitor", "slices", "dask"],
     ["plotting", "cli"],

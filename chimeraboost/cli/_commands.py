@@ -198,7 +198,7 @@ def _read(path, target, scores, weight, classes, regression):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                by=None, bins=5):
+                threshold=None, costs=None, by=None, bins=5):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given, and with the columns ``by``
     the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
@@ -210,11 +210,12 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     model = recorded(values[score], kinds[score], classes)
     base = recorded(values[baseline_score], kinds[baseline_score], classes) \
         if baseline_score else None
-    resampled = base is not None or ci is not None
+    resampled = base is not None or ci is not None or threshold is not None or costs is not None
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
                  verbose=verbose and resampled):
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
-                     random_state=random_state, k=k, name=score, baseline_name=baseline_score)
+                     random_state=random_state, k=k, name=score, baseline_name=baseline_score,
+                     threshold=threshold, costs=costs)
     if by:
         with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
                      verbose=verbose):
@@ -233,7 +234,7 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True):
+               verbose=True, costs=None):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -248,7 +249,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state)
+                             random_state=random_state, costs=costs)
 
 
 # --------------------------------------------------------------------------- streaming
@@ -537,6 +538,8 @@ def to_json(rep, kinds, path) -> dict:
         if d is not None:
             out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
                                      "high": d.high, "pvalue": d.pvalue}
+    if rep.decision is not None:
+        out["decision"] = rep.decision.to_dict()
     if rep.slices is not None:
         out["slices"] = rep.slices.to_dict()
     return plain(out)

@@ -28,12 +28,12 @@ from .._shared.format import (
     count,
     fmt,
     fmt_p,
-    html_table,
     markdown_table,
     percent,
     rates,
     table,
 )
+from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas, plain
 
 # The loss and reference columns that go with each metric, and the label of each key.
@@ -309,12 +309,17 @@ class SliceReport:
             lines += ([title, ""] if title else []) + markdown_table(cols, rows) + [""]
         return "\n".join(lines + [" ".join(self._footer())])
 
-    def _repr_html_(self) -> str:
+    def html_parts(self) -> list:
+        """The HTML pieces of the tables (a heading, the tables, the notes), for a notebook
+        block of their own or inside a report's."""
         parts = [f"<h4>{html.escape(self.header())}</h4>"]
         for title, cols, rows in self._tables():
             parts.append(html_table(cols, rows, caption=title or None))
-        parts += [f"<p>{html.escape(line)}</p>" for line in self._footer()]
-        return "<div>" + "".join(parts) + "</div>"
+        return [*parts, html_paragraphs(self._footer())]
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the heading, the tables as the text's (numbers right-aligned), the notes."""
+        return html_block(*self.html_parts())
 
     def __repr__(self) -> str:
         worse = sum(v == "worse than the rest" for v in self.verdict)
