@@ -113,7 +113,7 @@ def size(runs: int, sizes, n_boot: int) -> None:
         rates[n] = called["Holm"] / runs
     n = sizes[0]
     print(f"   target ({n:,} rows): Holm at most 6% -> {'met' if rates[n] <= 0.06 else 'NOT met'} "
-          f"({rates[n]:.1%})")
+          f"({rates[n]:.2%})")
     print()
 
 
