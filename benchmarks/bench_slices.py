@@ -27,7 +27,7 @@ average of the machine is printed beside every ratio):
 
 Usage::
 
-    python benchmarks/bench_slices.py              # the full sizes (about 25 minutes)
+    python benchmarks/bench_slices.py              # the full sizes (about 20 minutes of CPU)
     python benchmarks/bench_slices.py --quick      # a few runs of each (a minute)
     python benchmarks/bench_slices.py --only size  # one of size, power, speed
 """
