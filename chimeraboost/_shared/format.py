@@ -11,7 +11,7 @@ Which questions it answers:
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
 - How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
-  :func:`table` in an HTML ``<table>``.
+  :func:`table` in an HTML ``<table>``. And in markdown? :func:`markdown_table`.
 - How is a report dict shown? :func:`format_report` (re-exported as
   ``chimeraboost.metrics.format_report``): a proper score is never printed alone; its line
   carries the base rate, the reference loss that base rate implies and the skill, skill last.
