@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _files
+from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.format import Col, table
@@ -133,17 +134,18 @@ def _read(path, target, scores, weight, classes, regression, dialect):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                delimiter=None, decimal=".", threshold=None, costs=None):
+                delimiter=None, decimal=".", threshold=None, costs=None, by=None, bins=5):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
-    the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
-    to what it was read as (:func:`read_kind`).
+    the paired comparison against ``baseline_score`` when given, and with the columns ``by``
+    the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
+    each column to what it was read as (:func:`read_kind`).
 
     ``ci=None`` (``--no-ci``) resamples nothing: with a baseline column, the two columns'
     reports on the same rows and their point differences (:func:`point_differences`), the
     baseline's report in ``baseline_report`` and ``vs_baseline`` None -- unless
     ``threshold`` or ``costs`` asks for the decision section, whose paired intervals need
-    the resamples. ``delimiter`` and
-    ``decimal``: how the CSV is written (:func:`chimeraboost.cli._files.read_columns`)."""
+    the resamples. ``delimiter`` and ``decimal``: how the CSV is written
+    (:func:`chimeraboost.cli._files.read_columns`)."""
     scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
                                         {"delimiter": delimiter, "decimal": decimal})
@@ -155,13 +157,19 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     if ci is None and base is not None and not decided:
         rep = report(model, X, y, sample_weight=w, k=k, name=score)
         rep.baseline_report = report(base, X, y, sample_weight=w, k=k, name=baseline_score)
-        return rep, kinds
-    resampled = base is not None or ci is not None or decided
-    with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
-                 verbose=verbose and resampled):
-        rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
-                     random_state=random_state, k=k, name=score, baseline_name=baseline_score,
-                     threshold=threshold, costs=costs)
+    else:
+        with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
+                     verbose=verbose and (base is not None or ci is not None or decided)):
+            rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
+                         random_state=random_state, k=k, name=score,
+                         baseline_name=baseline_score, threshold=threshold, costs=costs)
+    if by:
+        with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
+                     verbose=verbose):
+            rep.slices = file_slices(path, y, classes, values, kinds, w, by=by, score=score,
+                                     baseline_score=baseline_score, bins=bins, ci=ci,
+                                     n_boot=n_boot, random_state=random_state,
+                                     delimiter=delimiter, decimal=decimal)
     return rep, kinds
 
 
@@ -475,7 +483,7 @@ def to_json(rep, kinds, path) -> dict:
            "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None
                                     or rep.decision is not None) else None,
            "metrics": {key: v for key, v in rep.to_dict().items()
-                       if key not in ("ci", "vs_baseline")}}
+                       if key not in ("ci", "vs_baseline", "slices")}}
     if rep.ci is not None:
         out["ci"] = {key: {"low": lo, "high": hi} for key, (lo, hi) in rep.ci.items()}
         if any(rep.n_dropped.values()):
@@ -496,4 +504,6 @@ def to_json(rep, kinds, path) -> dict:
                                  "high": d.high, "pvalue": d.pvalue}
     if rep.decision is not None:
         out["decision"] = rep.decision.to_dict()
+    if rep.slices is not None:
+        out["slices"] = rep.slices.to_dict()
     return plain(out)
