@@ -6,10 +6,13 @@ Questions answered here, one helper each:
   (classifier) or ridge (regressor) regression of the encoded table, numeric columns imputed
   and standardised, categorical codes one-hot encoded -- the ``"linear"`` rung of
   :func:`chimeraboost.baselines.ladder`, fitted on the rows the booster learns from.
+- How regularised is the classifier's logistic regression?  -> ``choose_c``: ``C`` by
+  cross-validated log loss, ``C = 1`` (the ladder's) unless another is clearly better.
 - What are its scores?  -> ``linear_scores``: log-odds / logits, or predictions.
 - How much weight do the trees get against the linear model?  -> ``fit_tree_weight`` (log
   loss of the blended log-odds, classifier; ``blend_scores`` blends) and
-  ``fit_tree_weight_squared`` (squared error, regressor), both decided on held-out rows only.
+  ``fit_tree_weight_squared`` (squared error, regressor), both decided on held-out rows only;
+  the classifier's weight must pass a likelihood-ratio test against the linear model alone.
 
 Why a linear rung at all: on tables whose log-odds are nearly linear in the columns (credit
 default against balance, churn against tenure and contract), a booster approximates a
