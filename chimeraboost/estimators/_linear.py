@@ -99,8 +99,10 @@ def choose_c(Xf, codes, weight, rows, mask) -> float:
     wt = np.ones(rows.size) if weight is None else weight[rows]
     loss = np.zeros((len(C_GRID), rows.size))
     for train, val in StratifiedKFold(k, shuffle=True, random_state=0).split(Z, t):
+        # Along the path of increasing C, each fit starts from the previous solution.
+        model = LogisticRegression(max_iter=1000, warm_start=True)
         for i, c in enumerate(C_GRID):
-            model = LogisticRegression(C=c, max_iter=1000)
+            model.set_params(C=c)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model.fit(Z[train], t[train], sample_weight=wt[train])
