@@ -111,7 +111,7 @@ def test_last_staged_prediction_equals_predict(n_ensembles, reg_data, multi_data
     X, y = reg_data
     reg = ChimeraBoostRegressor(n_ensembles=n_ensembles, **FAST).fit(X, y)
     stages = list(reg.staged_predict(X))
-    assert len(stages) == reg.n_iter_.max()
+    assert len(stages) == max(e.n_iter_ for e in reg.estimators_ + reg.first_estimators_)
     np.testing.assert_allclose(stages[-1], reg.predict(X))
     Xc, yc = multi_data
     clf = ChimeraBoostClassifier(n_ensembles=n_ensembles, **FAST).fit(Xc, yc)
@@ -359,6 +359,24 @@ def test_refit_uses_every_row_and_the_early_stopping_iterations(Model, reg_data,
     # The temperature was decided on the first fit's held-out rows, before the refit.
     if Model is ChimeraBoostClassifier:
         assert refitted.temperature_ == first.temperature_
+
+
+def test_regressor_averages_the_refit_with_the_early_stopped_fit(reg_data):
+    X, y = reg_data
+    first = ChimeraBoostRegressor(linear_blend=False, refit=False, **ONE, random_state=0).fit(X, y)
+    model = ChimeraBoostRegressor(linear_blend=False, **ONE, random_state=0).fit(X, y)
+    assert first.first_estimators_ == [] and len(model.first_estimators_) == 1
+    # The kept first fit is the one refit=False returns; the prediction is the plain mean of
+    # it and the refit on every row.
+    np.testing.assert_array_equal(model.first_estimators_[0].predict(X), first.predict(X))
+    assert not np.allclose(model.estimators_[0].predict(X), first.predict(X))
+    np.testing.assert_allclose(
+        model.predict(X), (model.estimators_[0].predict(X) + first.predict(X)) / 2)
+    # Staged predictions run to the longer of the two engines (the first fit keeps its
+    # patience iterations) and end at predict.
+    stages = list(model.staged_predict(X))
+    assert len(stages) == first.n_iter_[0] > model.n_iter_[0]
+    np.testing.assert_allclose(stages[-1], model.predict(X))
 
 
 def test_early_stopping_stops():

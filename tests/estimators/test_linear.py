@@ -157,8 +157,11 @@ def test_regressor_blends_with_ridge_on_a_linear_problem():
     assert model.tree_weight_ < 0.5
     np.testing.assert_allclose(model.linear_.predict(X_new), ridge.predict(X_new), rtol=1e-6)
     w = model.tree_weight_
+    # The trees: the mean of the refit and the early-stopped fit.
+    trees_new = (model.estimators_[0].predict(X_new)
+                 + model.first_estimators_[0].predict(X_new)) / 2
     np.testing.assert_allclose(model.predict(X_new), (1 - w) * ridge.predict(X_new)
-                               + w * model.estimators_[0].predict(X_new), rtol=1e-6)
+                               + w * trees_new, rtol=1e-6)
     rmse = {name: mean_squared_error(y_new, m.predict(X_new)) ** 0.5
             for name, m in [("model", model), ("trees", trees), ("ridge", ridge)]}
     # The noise sd is 1: ridge is near it, the trees alone far above, the blend with ridge.
