@@ -267,11 +267,11 @@ def summarise(records):
     ratio = fit["ChimeraBoost"] / fit["HistGradientBoosting"]
     cpu = pair.pivot_table(index=["dataset", "seed"], columns="model", values="fit_cpu_s")
     cpu_ratio = cpu["ChimeraBoost"] / cpu["HistGradientBoosting"]
-    clf = means[means.task == "classification"].pivot(index="dataset", columns="model",
-                                                      values="calibration_mcb")
     mcb = dict(scaled=float("nan"), unscaled=float("nan"), datasets_scaled_not_worse=0,
                datasets=0)
-    if len(clf):
+    if (means.task == "classification").any():  # a --task regression run has none
+        clf = means[means.task == "classification"].pivot(index="dataset", columns="model",
+                                                          values="calibration_mcb")
         not_worse = clf["ChimeraBoost"] <= clf[UNSCALED] + 1e-12
         mcb = dict(scaled=float(clf["ChimeraBoost"].mean()),
                    unscaled=float(clf[UNSCALED].mean()),

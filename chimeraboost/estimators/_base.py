@@ -65,7 +65,8 @@ n_iter_no_change, max_features : default=None
         temperature, which the held-out rows decide), fit each member's trees again on every
         row, with the iterations up to the best held-out loss: the held-out rows then also
         teach the final model. ``n_iter_`` counts the refitted iterations. About doubles the
-        cost of the trees.
+        cost of the trees. The regressor keeps the early-stopped fits too
+        (``first_estimators_``) and predicts with the mean of both.
     validation_fraction : float in (0, 1), default=0.15
         Share of rows held out. For the classifier the split is stratified by class, and
         every class keeps at least one training row.
