@@ -23,11 +23,18 @@ it): on a shared machine the wall clock of a long loop depends on what else runs
    ci=0.95)``) against a single model's intervals. Printed beside it, per replicate: the
    time of drawing the resampling counts (shared by both models), of evaluating the model
    on them, and what the baseline adds.
+6. The report with intervals of 1. on two threads (``n_jobs=2``) against one: the ratio of
+   wall-clock seconds (two threads spend about the same CPU seconds as one, in half the
+   time), the best of ``--repeats`` (at least 3) interleaved runs each, and a check that the
+   intervals are identical. Run it when the machine is quiet: a busy machine has no second
+   core to give.
 
 Usage::
 
     python benchmarks/bench_report.py            # the full sizes (several minutes)
     python benchmarks/bench_report.py --quick    # CI-sized inputs (seconds)
+    python benchmarks/bench_report.py --only threads   # one section (intervals, point,
+                                                       # memory, paired, threads)
 """
 
 from __future__ import annotations
@@ -179,6 +186,9 @@ def peak_memory(what: str, n: int) -> float | None:
     return float(res.stdout.strip().splitlines()[-1])
 
 
+SECTIONS = ("intervals", "point", "memory", "paired", "threads")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="CI-sized inputs")
@@ -189,6 +199,8 @@ def main(argv=None) -> None:
     parser.add_argument("--n-point", type=int, default=1_000_000)
     parser.add_argument("--n-memory", type=int, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS,
+                        help="measure only these sections (default: all)")
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.n_boot, args.ref_boot, args.check_boot = 20_000, 1000, 50, 1000
@@ -202,22 +214,37 @@ def main(argv=None) -> None:
               f"  {note}  ({load()})", flush=True)
 
     print(f"chimeraboost bench_report: n = {args.n:,}, n_boot = {args.n_boot:,}; {load()}")
-    model, incumbent, X, y = binary_data(args.n)
-    fitted, base = model, incumbent
-    proba = fitted.predict_proba(X)
+    data = binary_data(args.n)
+    t_rep = None
+    if "intervals" in args.only:
+        t_rep = intervals(args, data, row)
+    if "point" in args.only:
+        point_reports(args, data[0], row)
+    if "memory" in args.only:
+        memory(args, row)
+    if "paired" in args.only:
+        paired(args, data, row, t_rep)
+    if "threads" in args.only:
+        threads(args, data, row)
 
-    # 1 + 2: the report with intervals and the ROC-AUC interval against the loop.
+    print("\n| measure | ratio | target | status | note | machine load |")
+    print("|---|---|---|---|---|---|")
+    for name, ratio, target, status, note, ld in rows:
+        print(f"| {name} | {ratio:.3f} | {target} | {status} | {note} | {ld} |")
+
+
+def intervals(args, data, row):
+    """1 + 2: the report with intervals and the ROC-AUC interval against the loop."""
+    fitted, _, X, y = data
+    proba = fitted.predict_proba(X)
     t_loop = timed(lambda: auc_loop(y, proba[:, 1], args.ref_boot, 1))[0]
     t_loop *= args.n_boot / args.ref_boot
     t_rep, rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
                                       random_state=0))
     t_auc, _ = timed(lambda: resampling.roc_auc_interval(y, proba[:, 1], n_boot=args.n_boot,
                                                          random_state=0), args.repeats)
-    t_pair, _ = timed(lambda: report(fitted, X, y, baseline=base, ci=LEVEL, n_boot=args.n_boot,
-                                     random_state=0))
     print(f"roc_auc_score loop, {args.n_boot} calls (timed {args.ref_boot}, scaled): "
-          f"{t_loop}; report with intervals {t_rep}; roc_auc_interval "
-          f"{t_auc}; report against a fitted baseline {t_pair}")
+          f"{t_loop}; report with intervals {t_rep}; roc_auc_interval {t_auc}")
     reps = report_loop(y, proba, args.check_boot, 2)
     worst, worst_key = 0.0, None
     for key, ci in rep.ci.items():
@@ -236,8 +263,11 @@ def main(argv=None) -> None:
         worst, "<= 0.10", worst <= 0.10, f"worst: {worst_key}")
     row("2. roc_auc_interval vs roc_auc_score loop (speed-up)", t_loop / t_auc, ">= 40",
         t_loop / t_auc >= 40, f"wall-clock ratio {t_loop.wall / t_auc.wall:.1f}")
+    return t_rep
 
-    # 3: point reports.
+
+def point_reports(args, fitted, row):
+    """3: point reports against the scikit-learn calls."""
     _, _, Xp, yp = binary_data(args.n_point, seed=1)
     pp = fitted.predict_proba(Xp)
     t_ours = timed(lambda: metrics.classification_report(yp, pp, [0, 1]), args.repeats)[0]
@@ -255,28 +285,58 @@ def main(argv=None) -> None:
     row("3. string labels / integer labels (K = 3 point report)", t_str / t_ours, "<= 1.2",
         t_str / t_ours <= 1.2, f"{t_str:.3f} vs {t_ours:.3f}")
 
-    # 4: memory.
+
+def memory(args, row):
+    """4: peak memory of the point report, each side in a fresh process."""
     mem_ours, mem_sk = peak_memory("ours", args.n_memory), peak_memory("sklearn", args.n_memory)
     if mem_ours is not None and mem_sk is not None:
         row("4. peak memory, binary point report / sklearn calls", mem_ours / mem_sk, "<= 1.0",
             mem_ours <= mem_sk, f"{args.n_memory:,} rows, {mem_ours:.0f} MB vs {mem_sk:.0f} MB")
 
-    # 5: paired comparison. The counts are drawn once for both models; everything else is
-    # evaluated per model, so the ratio is about 1 + e / (c + e), with c the cost of drawing
-    # the counts and e that of evaluating one model on them (both printed per replicate).
+
+def paired(args, data, row, t_rep=None):
+    """5: the paired comparison. The counts are drawn once for both models; everything else
+    is evaluated per model, so the ratio is about 1 + e / (c + e), with c the cost of drawing
+    the counts and e that of evaluating one model on them (both printed per replicate)."""
+    fitted, base, X, y = data
+    if t_rep is None:
+        t_rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+                                     random_state=0))[0]
+    t_pair, _ = timed(lambda: report(fitted, X, y, baseline=base, ci=LEVEL, n_boot=args.n_boot,
+                                     random_state=0))
     t_counts = timed(lambda: sum(1 for _ in resampling.bootstrap_counts(
         args.n, args.n_boot, random_state=0)))[0]
     per_rep = 1e3 / args.n_boot
-    print(f"per replicate: drawing the counts {t_counts.cpu * per_rep:.3f} ms CPU, evaluating "
-          f"the model {(t_rep.cpu - t_counts.cpu) * per_rep:.3f} ms, the baseline "
+    print(f"report against a fitted baseline {t_pair}; per replicate: drawing the counts "
+          f"{t_counts.cpu * per_rep:.3f} ms CPU, evaluating the model "
+          f"{(t_rep.cpu - t_counts.cpu) * per_rep:.3f} ms, the baseline "
           f"{(t_pair.cpu - t_rep.cpu) * per_rep:.3f} ms")
     row("5. report against a fitted baseline / single model's intervals", t_pair / t_rep,
         "<= 1.3", t_pair / t_rep <= 1.3, f"wall-clock ratio {t_pair.wall / t_rep.wall:.2f}")
 
-    print("\n| measure | ratio | target | status | note | machine load |")
-    print("|---|---|---|---|---|---|")
-    for name, ratio, target, status, note, ld in rows:
-        print(f"| {name} | {ratio:.3f} | {target} | {status} | {note} | {ld} |")
+
+def threads(args, data, row):
+    """6: the report with intervals on two threads against one: wall-clock seconds (the CPU
+    seconds of two threads add up), the best of ``--repeats`` interleaved runs each. The
+    intervals must be identical."""
+    fitted, _, X, y = data
+    walls, reps = {1: [], 2: []}, {}
+    for _ in range(max(args.repeats, 3)):
+        for jobs in (1, 2):
+            t, reps[jobs] = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+                                                 random_state=0, n_jobs=jobs))
+            walls[jobs].append(t.wall)
+    if reps[1].ci != reps[2].ci:
+        msg = "report(n_jobs=2) gave other intervals than report(n_jobs=1)"
+        raise AssertionError(msg)
+    one, two = min(walls[1]), min(walls[2])
+    print(f"report with intervals, wall-clock seconds: n_jobs=1 "
+          f"{', '.join(f'{t:.2f}' for t in walls[1])}; n_jobs=2 "
+          f"{', '.join(f'{t:.2f}' for t in walls[2])}")
+    row(f"6. report(ci=0.95, n_boot={args.n_boot}) n_jobs=2 vs n_jobs=1 (speed-up)",
+        one / two, ">= 1.6", one / two >= 1.6,
+        f"{args.n:,} rows; wall clock, best of {len(walls[1])}: {one:.2f} s vs {two:.2f} s; "
+        "intervals identical")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
 from .._shared.validation import (
     check_level,
+    check_n_jobs,
     check_positive_int,
     check_rows,
     check_sample_weight,
@@ -28,7 +29,7 @@ __all__ = ["report"]
 
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-           random_state=None, k=None, name=None, baseline_name=None) -> Report:
+           random_state=None, k=None, name=None, baseline_name=None, n_jobs=None) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -65,6 +66,10 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         the same class name as the model, the parameters in which the two differ are added
         (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
         ``baseline_name`` also names baseline targets (``"y_train"``).
+    n_jobs : int, default=None
+        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
+        :func:`chimeraboost.resampling.bootstrap`). The intervals are the same whatever
+        ``n_jobs``.
 
     Returns
     -------
@@ -94,6 +99,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     """
     level = None if ci is None else check_level(ci, "ci")
     n_boot = check_positive_int(n_boot, "n_boot")
+    n_jobs = check_n_jobs(n_jobs)
     n = check_rows(X, y, sample_weight)
     check_sample_weight(sample_weight, n)
     base_est = baseline if hasattr(baseline, "predict") else None
@@ -112,13 +118,14 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         # notebooks, pipes, logs and tests.
         with working(f"report: {n_boot:,} paired resamples"):
             paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
-                                                 random_state=random_state)
+                                                 random_state=random_state, n_jobs=n_jobs)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
         if level is not None:
             ci_dict, dropped = _intervals(paired.model, model.point, level)
     elif level is not None:
         with working(f"report: {n_boot:,} resamples"):
-            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state)
+            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state,
+                                        n_jobs=n_jobs)
         ci_dict, dropped = _intervals(boot, model.point, level)
     base_report, delong = None, None
     if incumbent is not None:

@@ -196,7 +196,8 @@ def _read(path, target, scores, weight, classes, regression):
 
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
-                ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True):
+                ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
+                n_jobs=None):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
     to what it was read as (:func:`read_kind`)."""
@@ -211,7 +212,8 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
                  verbose=verbose and resampled):
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
-                     random_state=random_state, k=k, name=score, baseline_name=baseline_score)
+                     random_state=random_state, k=k, name=score, baseline_name=baseline_score,
+                     n_jobs=n_jobs)
     return rep, kinds
 
 
@@ -224,7 +226,7 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True):
+               verbose=True, n_jobs=None):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -239,7 +241,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state)
+                             random_state=random_state, n_jobs=n_jobs)
 
 
 # --------------------------------------------------------------------------- streaming

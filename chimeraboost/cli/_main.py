@@ -188,6 +188,9 @@ def _common(p, n_boot_help):
                    help="read a numeric target as a quantity, even with two values")
     p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                   help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
+                        "are the same whatever N")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress line on the terminal during long work")
 
@@ -271,7 +274,7 @@ def _run_report(args, out):
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
-        verbose=not args.quiet)
+        verbose=not args.quiet, n_jobs=args.n_jobs)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -306,7 +309,8 @@ def _run_table(args, out):
     t = file_table(args.file, target=args.target, scores=args.score, baseline=args.baseline,
                    primary=args.primary, split=args.split, weight=args.weight,
                    classes=args.classes, regression=args.regression, ci=args.ci,
-                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet)
+                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
+                   n_jobs=args.n_jobs)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

@@ -36,6 +36,7 @@ from .._shared.validation import (
     check_baseline_name,
     check_k,
     check_level,
+    check_n_jobs,
     check_random_state_int,
     check_real,
     check_rows,
@@ -292,7 +293,7 @@ def _metric_names(primary, metrics, kind, all_proba):
 
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
                   ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
-                  random_state=None) -> HoldoutTable:
+                  random_state=None, n_jobs=None) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
     Parameters
@@ -331,6 +332,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     sample_weight : array-like of shape (n,), default=None
     random_state : None or int
         Seeds the resampling.
+    n_jobs : int, default=None
+        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
+        :func:`chimeraboost.resampling.bootstrap`); the table is the same whatever
+        ``n_jobs``.
 
     Returns
     -------
@@ -395,6 +400,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         raise TypeError(msg)
     level = check_level(ci, "ci")
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
+    n_jobs = check_n_jobs(n_jobs)
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
@@ -440,17 +446,17 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
             raise ValueError(msg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        _resample(list(rows.values()), keys, task, n_boot, random_state)
+        _resample(list(rows.values()), keys, task, n_boot, random_state, n_jobs)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
                         split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind)
 
 
-def _resample(rows, keys, task, n_boot, random_state) -> None:
+def _resample(rows, keys, task, n_boot, random_state, n_jobs) -> None:
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
     need them (NaN replicates), drawn from the same seed, hence the same counts."""
     if task != "classification":
         boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
-                                           random_state=random_state)
+                                           random_state=random_state, n_jobs=n_jobs)
         for row, boot in zip(rows, boots):
             row.boot = boot
         return
@@ -463,7 +469,8 @@ def _resample(rows, keys, task, n_boot, random_state) -> None:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
         boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
-                                           random_state=seed, metrics=sorted(asked))
+                                           random_state=seed, metrics=sorted(asked),
+                                           n_jobs=n_jobs)
         for row, boot in zip(group, boots):
             nan = np.full(n_boot, np.nan)
             row.boot = resampling.BootstrapResult(
