@@ -10,21 +10,13 @@ These hold numbers only; the resampling that fills them is in ``_bootstrap``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
+from .._shared.results import ConfidenceInterval
 from .._shared.validation import as_1d, check_level
 
 __all__ = ["BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
            "percentile_interval"]
-
-
-class ConfidenceInterval(NamedTuple):
-    """A two-sided interval ``(low, high)``."""
-
-    low: float
-    high: float
 
 
 def percentile_interval(replicates, level=0.95) -> tuple[ConfidenceInterval, int]:
