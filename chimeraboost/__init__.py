@@ -14,6 +14,9 @@ a paired comparison on the same rows.
 - ``chimeraboost.exceptions``: ``DegenerateMetricWarning``, ``FewResamplesWarning`` and
   ``LowPowerWarning``.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
+- ``chimeraboost.decisions``: acting at a threshold -- net benefit against treat-all and
+  treat-none, expected cost, rates with intervals, the uncertainty of a threshold chosen on
+  the data, decision and cost curves.
 - ``chimeraboost.baselines``: the ladder of simple models a model must beat (the prior, the
   best single column, a linear model).
 - ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
@@ -22,6 +25,9 @@ a paired comparison on the same rows.
   (dask itself is imported only when one is passed: ``pip install "chimeraboost[dask]"``).
 - ``chimeraboost.monitor``: ``skill_over_time`` -- loss, base rate, reference and skill per
   period, so that a drifting base rate is not mistaken for a better or worse model.
+- ``chimeraboost.slices``: who is the model good for? ``slice_report`` and
+  ``report(..., by=...)`` -- each slice against its own base rate, compared with the rest
+  of the rows, verdicts adjusted for the number of slices; ``find_weak_slices``.
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
   scikit-learn's histogram engine, temperature-scaled.
 """
@@ -30,6 +36,7 @@ from . import (
     baselines,
     compare,
     dask,
+    decisions,
     exceptions,
     metrics,
     monitor,
@@ -37,6 +44,7 @@ from . import (
     quantile_metrics,
     resampling,
     scorers,
+    slices,
 )
 from .estimators import (
     ChimeraBoostClassifier,
@@ -62,6 +70,7 @@ __all__ = [
     "baselines",
     "compare",
     "dask",
+    "decisions",
     "exceptions",
     "make_pipeline",
     "metrics",
@@ -71,5 +80,6 @@ __all__ = [
     "report",
     "resampling",
     "scorers",
+    "slices",
     "__version__",
 ]

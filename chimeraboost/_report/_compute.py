@@ -7,11 +7,12 @@ paired ROC-AUC test, and hands the numbers to :class:`Report`.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
 
-from .. import metrics, resampling
+from .. import decisions, metrics, resampling
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
 from .._shared.validation import (
@@ -39,7 +40,9 @@ def calibration_draws(n_boot: int) -> int:
 
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-           random_state=None, k=None, name=None, baseline_name=None, n_jobs=None) -> Report:
+           random_state=None, k=None, name=None, baseline_name=None, threshold=None,
+           costs=None, by=None, bins=5, min_rows=30, min_events=10, adjust="holm",
+           n_jobs=None) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -76,10 +79,32 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         the same class name as the model, the parameters in which the two differ are added
         (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
         ``baseline_name`` also names baseline targets (``"y_train"``).
+    by : column name, list of column names, array-like or dict, default=None
+        Also the report per slice (:attr:`Report.slices`, printed below the report): a
+        column of ``X`` (numeric columns cut into ``bins`` quantile ranges), a list of them
+        (crossed), one label per row, or a dict name -> boolean mask. Each slice is judged
+        against its own base rate, with intervals at level ``ci`` (0.95 when None), compared
+        with the rest of the rows (and with a fitted ``baseline``) and given a verdict
+        adjusted for the number of slices; see :func:`chimeraboost.slices.slice_report`.
+    bins, min_rows, min_events, adjust : default=5, 30, 10, "holm"
+        With ``by``: as in :func:`chimeraboost.slices.slice_report`.
+    threshold : float in (0, 1), default=None
+        Binary classifiers with probabilities, and 0/1 rules: add a decision section
+        (:attr:`Report.decision`, a :class:`chimeraboost.decisions.DecisionReport`) -- the
+        action "treat the rows whose probability is >= threshold" against treat-all,
+        treat-none and a fitted baseline, by net benefit (and expected cost with ``costs``),
+        every number with a bootstrap interval at level ``ci`` (0.95 when None) and every
+        difference paired.
+    costs : 2x2 array-like or dict, default=None
+        What each outcome costs per row, ``[[c_tn, c_fp], [c_fn, c_tp]]`` or
+        ``{"fp": 1, "fn": 5}`` (see :func:`chimeraboost.decisions.expected_cost`); adds the
+        expected cost to the decision section. Without ``threshold`` the threshold is the
+        Bayes threshold of the costs, ``(c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp))``.
     n_jobs : int, default=None
-        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
-        :func:`chimeraboost.resampling.bootstrap`). The intervals are the same whatever
-        ``n_jobs``.
+        Threads for the bootstrap of the intervals (and of the paired comparison): None or 1
+        for one, -1 for every CPU (see :func:`chimeraboost.resampling.bootstrap`). The
+        intervals are the same whatever ``n_jobs``. The calibration test, the decision
+        section and the slices draw on the calling thread.
 
     Returns
     -------
@@ -122,6 +147,14 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
                             classes=getattr(model, "classes", None))
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
+    # The slices first, so that a bad by= is said before any resampling; a generator is
+    # copied for them, so that the report's own resamples are those it has without by=.
+    per_slice = None if by is None else _slices(
+        model, incumbent, X, y, sample_weight, targets, by,
+        dict(bins=bins, min_rows=min_rows, min_events=min_events, adjust=adjust,
+             ci=level or 0.95, n_boot=n_boot, random_state=copy.deepcopy(random_state),
+             name=model_name, baseline_name=base_name,
+             reference_name=base_name or "baseline targets"))
     ci_dict, dropped, vs, tests = None, {}, None, (None,)
     # One generator for the resamples and then the calibration test's draws: reproducible
     # from one seed, and the two never share random numbers.
@@ -154,12 +187,61 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
         delong = _delong(model, incumbent, y, level or 0.95)
+    decision = None
+    if threshold is not None or costs is not None:
+        decision = _decision(model, incumbent, y, sample_weight, threshold, costs, model_name,
+                             base_name, n_boot, level or 0.95, random_state)
     out = Report(model.point, model_name, model.task,
                  "y" if targets is None else base_name or "baseline targets",
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
-                 vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong)
+                 vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong,
+                 decision=decision)
     out._scored = getattr(model, "plot_data", None)
+    out.slices = per_slice
     return out
+
+
+def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, n_boot, level,
+              random_state):
+    """The decision section: the model's action (and the baseline's) against treat-all and
+    treat-none, from :func:`chimeraboost.decisions.decision_report`."""
+    for scored, arg in ((model, "estimator"), (incumbent, "baseline")):
+        if scored is None:
+            continue
+        if scored.task not in ("classification", "rule") or len(scored.classes) != 2:
+            what = ("decision_function scores, not probabilities (calibrate it first: "
+                    "sklearn.calibration.CalibratedClassifierCV)" if scored.task == "ranking"
+                    else f"a {scored.task} model" if scored.task in ("regression", "quantile")
+                    else f"{len(scored.classes)} classes")
+            msg = (f"threshold= and costs= act on the probability of the positive class of a "
+                   f"binary classifier (or a 0/1 rule); the {arg} {scored.name} gives {what}.")
+            raise ValueError(msg)
+    with working(f"report: {n_boot:,} resamples of the decision"):
+        return decisions.decision_report(
+            y, model.binary_score,
+            baseline_score=None if incumbent is None else incumbent.binary_score,
+            threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
+            name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
+            random_state=random_state)
+
+
+def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):
+    """The report per slice of ``by`` (:func:`chimeraboost.slices.slice_report`) on the
+    outputs already computed."""
+    if model.output is None:
+        msg = (f"by= slices classifiers and regressors; {model.name} predicts quantiles. "
+               "Score each slice's rows with report() instead.")
+        raise ValueError(msg)
+    # The slices sit a layer above the report and use it; imported when asked for.
+    from ..slices import slice_report
+
+    base = {} if incumbent is None else incumbent.output
+    return slice_report(y, model.output["pred"], by, X=X, task=model.task,
+                        classes=getattr(model, "classes", None),
+                        y_pred=model.output.get("y_pred"), sample_weight=sample_weight,
+                        baseline=base.get("pred"),
+                        baseline_task=None if incumbent is None else incumbent.task,
+                        baseline_y_pred=base.get("y_pred"), reference=targets, **options)
 
 
 def _calibration_tests(scored, n_boot, rng):

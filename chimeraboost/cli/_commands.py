@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from . import _files
+from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.format import Col, table
@@ -197,10 +198,11 @@ def _read(path, target, scores, weight, classes, regression):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                n_jobs=None):
+                threshold=None, costs=None, by=None, bins=5, n_jobs=None):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
-    the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
-    to what it was read as (:func:`read_kind`)."""
+    the paired comparison against ``baseline_score`` when given, and with the columns ``by``
+    the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
+    each column to what it was read as (:func:`read_kind`)."""
     scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
     kinds = {s: read_kind(values[s], task) for s in scores}
@@ -208,12 +210,18 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     model = recorded(values[score], kinds[score], classes)
     base = recorded(values[baseline_score], kinds[baseline_score], classes) \
         if baseline_score else None
-    resampled = base is not None or ci is not None
+    resampled = base is not None or ci is not None or threshold is not None or costs is not None
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
                  verbose=verbose and resampled):
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                      random_state=random_state, k=k, name=score, baseline_name=baseline_score,
-                     n_jobs=n_jobs)
+                     threshold=threshold, costs=costs, n_jobs=n_jobs)
+    if by:
+        with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
+                     verbose=verbose):
+            rep.slices = file_slices(path, y, classes, values, kinds, w, by=by, score=score,
+                                     baseline_score=baseline_score, bins=bins, ci=ci,
+                                     n_boot=n_boot, random_state=random_state)
     return rep, kinds
 
 
@@ -226,7 +234,7 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True, n_jobs=None):
+               verbose=True, costs=None, n_jobs=None):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -241,7 +249,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state, n_jobs=n_jobs)
+                             random_state=random_state, costs=costs, n_jobs=n_jobs)
 
 
 # --------------------------------------------------------------------------- streaming
@@ -515,7 +523,7 @@ def to_json(rep, kinds, path) -> dict:
            "task": rep.task, "reference": rep.reference(), "ci_level": rep.ci_level,
            "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None) else None,
            "metrics": {key: v for key, v in rep.to_dict().items()
-                       if key not in ("ci", "vs_baseline")}}
+                       if key not in ("ci", "vs_baseline", "slices")}}
     if rep.ci is not None:
         out["ci"] = {key: {"low": lo, "high": hi} for key, (lo, hi) in rep.ci.items()}
         if any(rep.n_dropped.values()):
@@ -530,4 +538,8 @@ def to_json(rep, kinds, path) -> dict:
         if d is not None:
             out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
                                      "high": d.high, "pvalue": d.pvalue}
+    if rep.decision is not None:
+        out["decision"] = rep.decision.to_dict()
+    if rep.slices is not None:
+        out["slices"] = rep.slices.to_dict()
     return plain(out)

@@ -16,18 +16,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import _curves
-from ._formulas import (
-    _mean_defined,
-    confusion_numbers,
-    proper_scores,
-    row_brier,
-    row_log_loss,
-    row_pred,
-    true_class_proba,
-    warn_cases,
-)
+from ._formulas import _mean_defined, confusion_numbers, warn_cases
 from .._shared import kernels as _kernels
 from .._shared.kernels import replicate_weights as _weights
+# The per-row losses and the proper scores from sums are shared with the layers that sum
+# rows their own way (the slices): one definition.
+from .._shared.scores import proper_scores, row_brier, row_log_loss, row_pred, true_class_proba
 from .._shared.validation import (
     check_aligned,
     check_classes,

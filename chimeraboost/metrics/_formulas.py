@@ -2,12 +2,9 @@
 
 Private to :mod:`chimeraboost.metrics`: the in-memory evaluator (``_classification``) and the
 streaming accumulators (``_accumulators``) compute their numbers from these, so that both give
-the same number the same way:
+the same number the same way (the per-row losses and the proper scores from sums, which the
+slices need too, are in ``chimeraboost._shared.scores``):
 
-- What does each row contribute? :func:`true_class_proba`, then :func:`row_log_loss`,
-  :func:`row_brier` and :func:`row_pred` (all three at once: :func:`row_losses`).
-- Log loss and Brier with their no-skill references and skills, from weighted sums:
-  :func:`proper_scores` (:func:`ref_log_loss`, :func:`ref_brier` for a reference forecast).
 - Accuracy, balanced accuracy and macro F1 from confusion matrices: :func:`confusion_numbers`.
 - What to warn about when the rows are degenerate: :func:`warn_cases`.
 """
@@ -19,55 +16,7 @@ import numpy as np
 from .._shared import kernels as _kernels
 from .._shared.validation import plain, warn_degenerate
 
-__all__ = ["confusion_numbers", "proper_scores", "ref_brier", "ref_log_loss", "row_brier",
-           "row_log_loss", "row_losses", "row_pred", "true_class_proba", "warn_cases"]
-
-_EPS = np.finfo(np.float64).eps
-
-
-def ref_log_loss(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """(B, K) outcome frequencies, (K,) or (B, K) forecast -> (B,) log loss; ``inf`` where a
-    class that occurs is forecast with probability 0 (0 log 0 counts as 0)."""
-    q = np.broadcast_to(q, r.shape)
-    with np.errstate(divide="ignore"):
-        terms = np.where(r > 0, -r * np.log(np.where(r > 0, q, 1.0)), 0.0)
-    return np.sum(terms, axis=-1)
-
-
-def ref_brier(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    return 1.0 - 2.0 * np.sum(r * q, axis=-1) + np.sum(q * q, axis=-1)
-
-
-def _skill(loss: np.ndarray, ref: np.ndarray, undefined: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        skill = 1.0 - loss / ref
-    return np.where(undefined | (ref <= 0), np.nan, skill)
-
-
-def proper_scores(log_loss_sum, brier_sum, ws, r, single, base_prior) -> dict:
-    """Log loss and Brier with their references and skills, for B weight vectors.
-
-    ``log_loss_sum``, ``brier_sum``: (B,) weighted sums of the per-row losses, or None for a
-    loss not asked for (its three numbers are then left out); ``ws`` their total weight;
-    ``r`` (B, K) the class shares; ``single`` whether a vector holds one class;
-    ``base_prior`` the reference prior (None: ``r`` itself, whose skills are then undefined on
-    a single class). Shared by the evaluator and the accumulators.
-    """
-    q = r if base_prior is None else base_prior
-    undefined = single if base_prior is None else np.zeros_like(single)
-    out = {}
-    if log_loss_sum is not None:
-        out["log_loss"] = log_loss_sum / ws
-        out["log_loss_ref"] = ref_log_loss(r, q)
-    if brier_sum is not None:
-        out["brier"] = brier_sum / ws
-        out["brier_ref"] = ref_brier(r, q)
-    if log_loss_sum is not None:
-        out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
-                                       undefined | np.isinf(out["log_loss_ref"]))
-    if brier_sum is not None:
-        out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
-    return out
+__all__ = ["confusion_numbers", "warn_cases"]
 
 
 def confusion_numbers(cm, ws) -> dict:
@@ -88,54 +37,6 @@ def confusion_numbers(cm, ws) -> dict:
         "balanced_accuracy": _mean_defined(list(recall.T)),
         "f1_macro": _mean_defined(list(f1.T)),
     }
-
-
-def true_class_proba(proba: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """The probability each row gives the class that occurred: a new (n,) array."""
-    n, K = proba.shape
-    if not proba.flags.c_contiguous:  # (a DataFrame's columns): no copy of the matrix
-        return np.take_along_axis(proba, codes[:, None], axis=1)[:, 0]
-    # One gather from the flat matrix: a fifth of take_along_axis's time at K = 3.
-    at = np.arange(n, dtype=np.intp)
-    at *= K
-    at += codes
-    return np.ravel(proba).take(at)
-
-
-def row_brier(proba: np.ndarray, p_true: np.ndarray) -> np.ndarray:
-    """K-sum Brier of each row, ``sum_k p_k^2 - 2 p_true + 1``, given ``p_true``
-    (:func:`true_class_proba`, left unchanged)."""
-    # In place, with one row-length temporary: at 10^7 rows every copy is 80 MB. Column by
-    # column (einsum over a short inner axis is slower).
-    brier, tmp = np.square(proba[:, 0]), np.empty_like(p_true)
-    for j in range(1, proba.shape[1]):
-        brier += np.square(proba[:, j], out=tmp)
-    brier -= np.multiply(p_true, 2.0, out=tmp)
-    brier += 1.0
-    return brier
-
-
-def row_log_loss(p_true: np.ndarray) -> np.ndarray:
-    """Log loss of each row, ``-log p_true`` with ``p`` clipped to ``[eps, 1 - eps]``,
-    computed in place in ``p_true``'s memory (which it returns)."""
-    np.clip(p_true, _EPS, 1 - _EPS, out=p_true)
-    return np.negative(np.log(p_true, out=p_true), out=p_true)
-
-
-def row_pred(proba: np.ndarray) -> np.ndarray:
-    """Predicted class of each row: the first of the largest probabilities, as
-    ``np.argmax``."""
-    if proba.shape[1] == 2:
-        return (proba[:, 1] > proba[:, 0]).astype(np.int8)
-    return np.argmax(proba, 1)
-
-
-def row_losses(proba: np.ndarray, codes: np.ndarray) -> tuple:
-    """``(log loss, K-sum Brier, predicted class)`` of each row of an (n, K) probability
-    matrix against the class codes: the per-row numbers every report sums."""
-    p_true = true_class_proba(proba, codes)
-    brier = row_brier(proba, p_true)  # before the log loss, which overwrites p_true
-    return row_log_loss(p_true), brier, row_pred(proba)
 
 
 def warn_cases(classes, base_prior, scored: bool, want, r, single, out) -> None:
