@@ -121,9 +121,9 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
         Threads evaluating the chunks of replicates: None or 1 for one, -1 for every CPU,
         -2 for all but one (scikit-learn's reading). The result is the same, bit for bit,
         whatever ``n_jobs``: the rows are drawn on the calling thread in the order one
-        thread draws them, and only their evaluation is shared out. Two threads run about
-        1.7 times as fast as one at 100,000 rows; the random draws stay on one thread, so
-        more threads gain less.
+        thread draws them, and only their evaluation is shared out. Threads are faster only
+        when cores are free; drawing the rows (about a fifth of a replicate's time at
+        100,000 rows) stays on one thread, so more threads gain less.
 
     Returns
     -------

@@ -12,8 +12,10 @@ thread computes, put back in chunk order.
 
 Why threads are faster: numpy releases the GIL in the row-length operations that take a
 replicate's time (the counting, gathers in score order, cumulative sums, products). Drawing
-the random numbers stays on one thread; it is about a third of a replicate's time at 100,000
-rows, so two workers run nearly twice as fast as one, and more than two gain less.
+the random numbers stays on one thread; it is about a fifth of a replicate's time at 100,000
+rows (counting the drawn rows, which the workers do, another eighth), so with two free cores
+two workers could approach twice the speed of one, and more than two gain less. Measured on a
+shared machine with no core free, they were not faster (docs/benchmarks.md, target 6).
 """
 
 from __future__ import annotations
