@@ -229,6 +229,9 @@ def _common(p, n_boot_help):
                    help="read a numeric target as a quantity, even with two values")
     p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                   help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
+                        "are the same whatever N")
     p.add_argument("--delimiter", metavar="CHAR",
                    help="the character between a CSV's cells (default: read off the header "
                         "row: ',', ';', tab or '|')")
@@ -332,7 +335,8 @@ def _run_report(args, out):
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
         verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
-        threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins)
+        threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
+        n_jobs=args.n_jobs)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -377,7 +381,8 @@ def _run_table(args, out):
                    primary=args.primary, split=args.split, weight=args.weight,
                    classes=args.classes, regression=args.regression, ci=args.ci,
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
-                   delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args))
+                   delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
+                   n_jobs=args.n_jobs)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

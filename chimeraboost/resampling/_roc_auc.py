@@ -47,7 +47,7 @@ def _binary_codes(y, pos_label):
 
 def roc_auc_interval(
     y, score, *, pos_label=None, level=0.95, method="bootstrap", n_boot=2000,
-    random_state=None, chunk_size=None,
+    random_state=None, chunk_size=None, n_jobs=None,
 ):
     """ROC-AUC with a confidence interval: percentile bootstrap or DeLong.
 
@@ -61,8 +61,9 @@ def roc_auc_interval(
         Higher means more likely positive (a probability or a decision function).
     level : float in (0, 1), default=0.95
     method : {"bootstrap", "delong"}
-    n_boot, random_state, chunk_size
-        Bootstrap only; see :func:`bootstrap`.
+    n_boot, random_state, chunk_size, n_jobs
+        Bootstrap only; see :func:`bootstrap` (the interval is the same whatever
+        ``n_jobs``).
 
     Returns
     -------
@@ -93,9 +94,8 @@ def roc_auc_interval(
         raise ValueError(msg)
     order = np.argsort(s, kind="stable")
     ev = _metrics.classification_evaluator(codes[order], [0, 1], score=s[order])
-    res = bootstrap(
-        ev, n_boot, random_state=random_state, metrics=["roc_auc"], chunk_size=chunk_size
-    )
+    res = bootstrap(ev, n_boot, random_state=random_state, metrics=["roc_auc"],
+                    chunk_size=chunk_size, n_jobs=n_jobs)
     ci, dropped = percentile_interval(res.replicates["roc_auc"], level)
     return res.estimate["roc_auc"], ci, dropped
 
