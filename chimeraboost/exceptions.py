@@ -11,6 +11,10 @@
 
 - :class:`FewResamplesWarning`: a bootstrap interval rests on fewer resamples than its
   percentiles need to be stable (see :data:`chimeraboost.resampling.MIN_RESAMPLES_INTERVAL`).
+- :class:`NarrowIntervalWarning`: an interval is likely narrower than its level says whatever
+  the method, because the rows are worth too few (a handful of events in the rarest class,
+  or a few rows whose errors dominate): ``benchmarks/coverage.py`` measured such intervals
+  covering less than 90% of the time at a 95% level.
 - :class:`LowPowerWarning`: a test can never reach its significance level with this few
   folds or data sets, whatever the numbers (an exact Wilcoxon test on 5 pairs never gives a
   two-sided p-value below 2/2^5 = 0.0625): a "not significant" from it carries no information.
@@ -24,7 +28,8 @@ import warnings
 
 from sklearn.exceptions import UndefinedMetricWarning
 
-__all__ = ["DegenerateMetricWarning", "FewResamplesWarning", "LowPowerWarning"]
+__all__ = ["DegenerateMetricWarning", "FewResamplesWarning", "LowPowerWarning",
+           "NarrowIntervalWarning"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 # Frames of these packages are skipped too: a scorer runs inside scikit-learn's
@@ -38,6 +43,10 @@ class DegenerateMetricWarning(UndefinedMetricWarning):
 
 class FewResamplesWarning(UserWarning):
     """A bootstrap interval rests on too few resamples for its percentiles to be stable."""
+
+
+class NarrowIntervalWarning(UserWarning):
+    """An interval is likely too narrow for its level: too few events, or heavy tails."""
 
 
 class LowPowerWarning(UserWarning):

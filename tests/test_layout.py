@@ -57,7 +57,10 @@ PUBLIC = {
         "BootstrapResult", "PairedBootstrapResult", "ConfidenceInterval", "DeLongResult",
         "MIN_RESAMPLES_DECISION", "MIN_RESAMPLES_INTERVAL", "bootstrap", "bootstrap_counts",
         "check_n_boot", "delong_roc_auc", "delong_roc_auc_difference", "joint_bootstrap",
-        "paired_bootstrap", "percentile_interval", "roc_auc_interval",
+        "paired_bootstrap", "percentile_interval", "roc_auc_interval", "CI_METHODS",
+        "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
+        "check_ci_method", "bootstrap_interval", "jackknife_weights", "acceleration",
+        "effective_df", "narrow_interval_reason", "warn_narrow",
     ],
     "chimeraboost.compare": [
         "compare_cv", "compare_cv_results", "compare_holdout", "compare_datasets",
@@ -79,6 +82,7 @@ PUBLIC = {
     "chimeraboost.pipeline": ["Pipeline", "make_pipeline"],
     "chimeraboost.exceptions": [
         "DegenerateMetricWarning", "FewResamplesWarning", "LowPowerWarning",
+        "NarrowIntervalWarning",
     ],
     "chimeraboost.cli": ["demo", "main"],
     "chimeraboost.__main__": ["demo", "main"],

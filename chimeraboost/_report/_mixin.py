@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import resampling
 from ._compute import report
 from ._result import Report
 
@@ -17,8 +18,9 @@ class ReportMixin:
     """
 
     def report(self, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-               random_state=None, k=None, name=None, baseline_name=None) -> Report:
+               random_state=None, k=None, name=None, baseline_name=None,
+               ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
         """This fitted model's :func:`report` on ``(X, y)``; same arguments."""
         return report(self, X, y, baseline=baseline, sample_weight=sample_weight, ci=ci,
                       n_boot=n_boot, random_state=random_state, k=k, name=name,
-                      baseline_name=baseline_name)
+                      baseline_name=baseline_name, ci_method=ci_method)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import quantile_metrics
+from ..resampling import CI_METHOD_LABELS
 from .._shared.facts import ABOUT_THE_ROWS, is_loss
 from .._shared.format import (
     NA,
@@ -45,8 +46,10 @@ class Report(Mapping):
     estimator_name : str
     task : {"classification", "ranking", "rule", "regression", "quantile"}
     ci : dict or None
-        Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, percentile bootstrap
-        at level :attr:`ci_level`, when ``ci`` was set.
+        Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, bootstrap interval
+        by :attr:`ci_method` at level :attr:`ci_level`, when ``ci`` was set.
+    ci_method : str
+        How the intervals were read off the replicates (``report``'s ``ci_method``).
     n_dropped : dict
         Metric -> replicates left out of its interval because the metric was undefined there.
     vs_baseline : dict or None
@@ -62,11 +65,12 @@ class Report(Mapping):
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
-                 baseline_report=None, delong_vs_baseline=None):
+                 baseline_report=None, delong_vs_baseline=None, ci_method="percentile"):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
         self.ci, self.ci_level, self.n_boot = ci, ci_level, n_boot
+        self.ci_method = ci_method
         self.n_dropped = dict(n_dropped or {})
         self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
         self.delong_vs_baseline = delong_vs_baseline
@@ -139,13 +143,16 @@ class Report(Mapping):
             columns.append(Col("left out"))
         else:
             rows = [row[:4] for row in rows]
-        out = [f"{percent(self.ci_level)} bootstrap intervals (percentile; {self.n_boot:,} "
-               "resamples of the rows)", *table(columns, rows)]
+        out = [self._ci_caption(), *table(columns, rows)]
         if dropped:
             why = "y constant" if self.task == "regression" else "a class missing"
             out.append(f"  left out: resamples in which the metric is undefined ({why}); "
                        "the interval is taken over the others")
         return out
+
+    def _ci_caption(self) -> str:
+        return (f"{percent(self.ci_level)} bootstrap intervals "
+                f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of the rows)")
 
     def _vs_table(self):
         """(title, columns, rows, DeLong sentence or None) of the paired comparison, shared by
@@ -157,7 +164,8 @@ class Report(Mapping):
             b = base[key] if base is not None else np.nan
             rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
         title = (f"vs baseline {base.estimator_name if base else NA} on the same rows: model "
-                 f"minus baseline, paired bootstrap {percent(level)} ({self.n_boot:,} resamples)")
+                 f"minus baseline, paired bootstrap {percent(level)} ({CI_METHOD_LABELS[self.ci_method]}, "
+                 f"{self.n_boot:,} resamples)")
         columns = [Col("metric", None), Col("model"), Col("baseline"),
                    Col("difference", signed=True), Col("low", signed=True),
                    Col("high", signed=True), Col("verdict", None)]
@@ -188,8 +196,7 @@ class Report(Mapping):
         caption = None
         if self.ci:
             columns += [Col("low"), Col("high")]
-            caption = (f"{percent(self.ci_level)} bootstrap intervals (percentile; "
-                       f"{self.n_boot:,} resamples of the rows)")
+            caption = self._ci_caption()
         rows = []
         for key, v in self._values.items():
             if not _scalar(v) or key in ("n", "positives"):

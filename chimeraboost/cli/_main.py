@@ -22,6 +22,8 @@ import os
 import sys
 import warnings
 
+from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+
 
 def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     """Breast-cancer data (ships with scikit-learn): ChimeraBoost judged against the base rate
@@ -187,6 +189,11 @@ def _common(p, n_boot_help):
     p.add_argument("--regression", action="store_true",
                    help="read a numeric target as a quantity, even with two values")
     p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
+    p.add_argument("--ci-method", choices=CI_METHODS, default=DEFAULT_CI_METHOD,
+                   metavar="METHOD",
+                   help=f"how intervals are read off the resamples: {', '.join(CI_METHODS)} "
+                        f"(default {DEFAULT_CI_METHOD}, the one that keeps its level on small "
+                        "samples)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress line on the terminal during long work")
@@ -271,7 +278,7 @@ def _run_report(args, out):
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
-        verbose=not args.quiet)
+        verbose=not args.quiet, ci_method=args.ci_method)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -306,7 +313,8 @@ def _run_table(args, out):
     t = file_table(args.file, target=args.target, scores=args.score, baseline=args.baseline,
                    primary=args.primary, split=args.split, weight=args.weight,
                    classes=args.classes, regression=args.regression, ci=args.ci,
-                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet)
+                   n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
+                   ci_method=args.ci_method)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

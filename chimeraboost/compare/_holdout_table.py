@@ -292,7 +292,7 @@ def _metric_names(primary, metrics, kind, all_proba):
 
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
                   ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
-                  random_state=None) -> HoldoutTable:
+                  random_state=None, ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
     Parameters
@@ -331,6 +331,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     sample_weight : array-like of shape (n,), default=None
     random_state : None or int
         Seeds the resampling.
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How every interval, the paired differences' included, is read off the resamples; see
+        :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
+        events) come with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
 
     Returns
     -------
@@ -356,10 +360,11 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
 
     **Same rows, same resamples.** Every row's evaluator goes to one
     :func:`chimeraboost.resampling.joint_bootstrap`, so replicate ``b`` of every model
-    comes from the same resampled rows; each metric's interval is the percentile interval
-    of its replicates, and the paired difference ``row - baseline`` of the primary metric
-    (oriented so that positive favours the row: for a loss, ``baseline - row``) has the
-    percentile interval of the replicate differences (Efron & Tibshirani 1993, ch. 13).
+    comes from the same resampled rows (and the same jackknife blocks); each metric's
+    interval is read off its replicates by ``ci_method``, and the paired difference ``row -
+    baseline`` of the primary metric (oriented so that positive favours the row: for a loss,
+    ``baseline - row``) has the interval of the replicate differences, by the same method
+    (Efron & Tibshirani 1993, ch. 13-14).
     Skills are measured against the class prior (mean) of the scored ``y``, as in
     :func:`chimeraboost.report` with ``baseline=None``; the point numbers equal that
     function's.
@@ -394,6 +399,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         msg = f"y holds {to_numpy(y, 'y').dtype} values; pass class labels or a real target."
         raise TypeError(msg)
     level = check_level(ci, "ci")
+    ci_method = resampling.check_ci_method(ci_method)
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
@@ -440,17 +446,18 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
             raise ValueError(msg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        _resample(list(rows.values()), keys, task, n_boot, random_state)
+        _resample(list(rows.values()), keys, task, n_boot, random_state, ci_method)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
-                        split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind)
+                        split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind,
+                        ci_method=ci_method)
 
 
-def _resample(rows, keys, task, n_boot, random_state) -> None:
+def _resample(rows, keys, task, n_boot, random_state, ci_method) -> None:
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
     need them (NaN replicates), drawn from the same seed, hence the same counts."""
     if task != "classification":
         boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
-                                           random_state=random_state)
+                                           random_state=random_state, ci_method=ci_method)
         for row, boot in zip(rows, boots):
             row.boot = boot
         return
@@ -463,11 +470,18 @@ def _resample(rows, keys, task, n_boot, random_state) -> None:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
         boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
-                                           random_state=seed, metrics=sorted(asked))
+                                           random_state=seed, metrics=sorted(asked),
+                                           ci_method=ci_method)
         for row, boot in zip(group, boots):
+            # Metrics a row cannot give are NaN everywhere; the same seed drew the same
+            # counts and the same jackknife blocks for both groups.
             nan = np.full(n_boot, np.nan)
+            blocks = np.full(len(next(iter(boot.jackknife.values()))), np.nan)
             row.boot = resampling.BootstrapResult(
-                boot.estimate, {k: boot.replicates.get(k, nan) for k in wanted}, n_boot)
+                {k: boot.estimate.get(k, np.nan) for k in wanted},
+                {k: boot.replicates.get(k, nan) for k in wanted}, n_boot,
+                jackknife={k: boot.jackknife.get(k, blocks) for k in wanted},
+                n_rows=boot.n_rows, events=boot.events, ci_method=ci_method)
 
 
 # --------------------------------------------------------------------------- the result

@@ -6,7 +6,8 @@
 Each chunk of the count matrix (``_draws``) goes to the evaluators of
 :mod:`chimeraboost.metrics` and :mod:`chimeraboost.quantile_metrics`, which compute every
 metric for all replicates of the chunk at once; the numbers land in the result objects of
-``_results``.
+``_results``. The grouped jackknife that BCa and the expanded intervals need goes through the
+same evaluators (:func:`_jackknife`), on the same blocks for every model.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .. import metrics as _metrics
 from .._shared import kernels as _kernels
 from .._shared.validation import check_random_state_int
 from ._draws import _chunk_size, _fill_counts, check_n_boot
+from ._intervals import DEFAULT_CI_METHOD, check_ci_method, jackknife_weights
 from ._results import BootstrapResult, PairedBootstrapResult
 
 __all__ = ["bootstrap", "joint_bootstrap", "paired_bootstrap"]
@@ -95,12 +97,60 @@ def _evaluate(evaluator, counts, metrics, work=None) -> dict:
     }
 
 
+def _jackknife(evaluators, rng, metrics, chunk_size) -> list[dict]:
+    """Every evaluator on the same leave-a-block-out weights: list of dicts of (G,) arrays.
+
+    The blocks are drawn from ``rng`` after the replicates' counts, so that the replicates
+    are those of the same ``random_state`` whatever the interval method."""
+    first = evaluators[0]
+    weights = jackknife_weights(first.n, sample_weight=first.sample_weight, random_state=rng)
+    size = _chunk_size(first.n, weights.shape[0], chunk_size)
+    work = _kernels.Workspace()
+    parts = [[_evaluate(ev, weights[a:a + size], metrics, work)
+              for a in range(0, weights.shape[0], size)] for ev in evaluators]
+    return [{key: np.concatenate([p[key] for p in store]) for key in store[0]}
+            for store in parts]
+
+
+def _rows(evaluator) -> tuple[int, float | None]:
+    """Rows of positive weight, and for classification the (effective) rows of the rarest
+    class present (None with one class): how many rows an interval rests on."""
+    w = evaluator.sample_weight
+    w = np.ones(evaluator.n) if w is None else np.asarray(w, dtype=np.float64)
+    n_rows = int(np.sum(w > 0))
+    codes = getattr(evaluator, "codes", None)
+    if codes is None:
+        return n_rows, None
+    k = evaluator.n_classes
+    total = np.bincount(codes, weights=w, minlength=k)
+    square = np.bincount(codes, weights=w * w, minlength=k)
+    present = total > 0
+    if present.sum() < 2:
+        # One class only: the skills and rankings are undefined (said elsewhere), and the
+        # losses are means of rows like a regression's, with no events to count.
+        return n_rows, None
+    return n_rows, float(np.min(total[present] ** 2 / square[present]))
+
+
+def _results(evaluators, n_boot, random_state, metrics, chunk_size, ci_method) -> list:
+    """Replicates and jackknife of every evaluator on the same rows, as BootstrapResults."""
+    ci_method = check_ci_method(ci_method)
+    rng = check_random_state_int(random_state)
+    reps = _replicates(evaluators, n_boot, rng, metrics, chunk_size)
+    jacks = _jackknife(evaluators, rng, metrics, chunk_size)
+    n_rows, events = _rows(evaluators[0])
+    return [BootstrapResult(_point(ev, metrics), r, n_boot, jackknife=j, n_rows=n_rows,
+                            events=events, ci_method=ci_method)
+            for ev, r, j in zip(evaluators, reps, jacks)]
+
+
 def _point(evaluator, metrics) -> dict:
     out = _evaluate(evaluator, None, metrics)
     return {key: float(v[0]) for key, v in out.items()}
 
 
-def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None):
+def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None,
+              ci_method=DEFAULT_CI_METHOD):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
     Parameters
@@ -118,11 +168,16 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
         Only these metrics (faster; ``["roc_auc"]`` takes a lean path). None: all.
     chunk_size : int, default=None
         Replicates evaluated at once; bounds memory, does not change the result.
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        The interval method of :meth:`BootstrapResult.interval` (each can also be asked
+        for there). The default covers on small samples; see
+        :func:`~chimeraboost.resampling.bootstrap_interval`.
 
     Returns
     -------
     BootstrapResult
-        ``result.interval("roc_auc", 0.95)`` is the percentile interval [ET93]_.
+        ``result.interval("roc_auc", 0.95)`` is the interval by ``ci_method``;
+        ``method="percentile"`` gives the percentile interval [ET93]_.
 
     Notes
     -----
@@ -131,17 +186,21 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     point estimate. Reference quantities that depend on the scored rows (the base rate, and
     with ``baseline=None`` the no-skill loss) are recomputed in every replicate, as they
     would be on a new sample.
+
+    Besides the replicates, the metrics are computed with each of
+    :data:`~chimeraboost.resampling.JACKKNIFE_BLOCKS` blocks of rows left out (every row its
+    own block on fewer rows): the grouped jackknife that BCa's acceleration and the expanded
+    intervals' degrees of freedom come from, at about 5% of the cost of 2,000 replicates.
     """
     _check_evaluator(evaluator, "evaluator")
     metrics = _check_metrics(metrics)
     n_boot = check_n_boot(n_boot)
-    (reps,) = _replicates([evaluator], n_boot, random_state, metrics, chunk_size)
-    return BootstrapResult(_point(evaluator, metrics), reps, n_boot)
+    return _results([evaluator], n_boot, random_state, metrics, chunk_size, ci_method)[0]
 
 
 def paired_bootstrap(
     evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
-    chunk_size=None,
+    chunk_size=None, ci_method=DEFAULT_CI_METHOD,
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
 
@@ -149,10 +208,10 @@ def paired_bootstrap(
     ----------
     evaluator, baseline_evaluator : evaluators over the same ``n`` rows, in the same order
         (same ``y`` and ``sample_weight``), e.g. the challenger's and the incumbent's.
-    n_boot, random_state, metrics, chunk_size
-        As in :func:`bootstrap`; one count matrix is shared by both models. Fewer than
-        :data:`MIN_RESAMPLES_DECISION` (200) resamples are refused: a difference's interval
-        is what decisions are taken on.
+    n_boot, random_state, metrics, chunk_size, ci_method
+        As in :func:`bootstrap`; one count matrix, and one set of jackknife blocks, is shared
+        by both models. Fewer than :data:`MIN_RESAMPLES_DECISION` (200) resamples are
+        refused: a difference's interval is what decisions are taken on.
 
     Returns
     -------
@@ -172,9 +231,8 @@ def paired_bootstrap(
     metrics = _check_metrics(metrics)
     n_boot = check_n_boot(n_boot, decision=True)
     _check_pair(evaluator, baseline_evaluator)
-    reps = _replicates([evaluator, baseline_evaluator], n_boot, random_state, metrics, chunk_size)
-    model = BootstrapResult(_point(evaluator, metrics), reps[0], n_boot)
-    base = BootstrapResult(_point(baseline_evaluator, metrics), reps[1], n_boot)
+    model, base = _results([evaluator, baseline_evaluator], n_boot, random_state, metrics,
+                           chunk_size, ci_method)
     return PairedBootstrapResult(model, base)
 
 
@@ -182,14 +240,14 @@ def paired_bootstrap(
 
 
 def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
-                    chunk_size=None) -> list:
+                    chunk_size=None, ci_method=DEFAULT_CI_METHOD) -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.
 
     Parameters
     ----------
     evaluators : sequence of evaluators over the same ``n`` rows, in the same order (same
         ``y`` and ``sample_weight``), e.g. one per row of a table of models.
-    n_boot, random_state, metrics, chunk_size
+    n_boot, random_state, metrics, chunk_size, ci_method
         As in :func:`paired_bootstrap`; fewer than :data:`MIN_RESAMPLES_DECISION` resamples
         are refused, because differences between the models are taken from the replicates.
 
@@ -199,7 +257,9 @@ def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
         One per evaluator, in order. Replicate ``b`` of every result comes from the same
         resampled rows, so ``results[i].replicates[m] - results[j].replicates[m]`` are the
         paired differences of models ``i`` and ``j`` (with two evaluators, exactly those of
-        :func:`paired_bootstrap` with the same ``random_state``).
+        :func:`paired_bootstrap` with the same ``random_state``), and so does each
+        jackknife block: ``PairedBootstrapResult(results[i], results[j])`` holds the paired
+        differences with their intervals.
     """
     evaluators = list(evaluators)
     if not evaluators:
@@ -211,5 +271,4 @@ def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
     n_boot = check_n_boot(n_boot, decision=True)
     for ev in evaluators[1:]:
         _check_pair(ev, evaluators[0])
-    reps = _replicates(evaluators, n_boot, random_state, metrics, chunk_size)
-    return [BootstrapResult(_point(ev, metrics), r, n_boot) for ev, r in zip(evaluators, reps)]
+    return _results(evaluators, n_boot, random_state, metrics, chunk_size, ci_method)
