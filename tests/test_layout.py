@@ -42,6 +42,7 @@ PUBLIC = {
     "chimeraboost.metrics": [
         "reference_log_loss", "reference_brier", "class_prior", "log_loss", "brier_score",
         "log_loss_skill", "brier_skill", "calibration_decomposition", "calibration_mcb",
+        "calibration_test", "CalibrationTestResult",
         "classification_report", "ranking_report", "regression_report", "format_report",
         "recall_at_k", "precision_at_k", "reliability_curve", "ReliabilityCurve",
         "classification_evaluator", "regression_evaluator", "ClassificationEvaluator",

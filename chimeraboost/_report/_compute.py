@@ -11,12 +11,13 @@ import math
 
 import numpy as np
 
-from .. import resampling
+from .. import metrics, resampling
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
 from .._shared.validation import (
     check_level,
     check_positive_int,
+    check_random_state_int,
     check_rows,
     check_sample_weight,
 )
@@ -24,7 +25,16 @@ from ._naming import _names
 from ._result import Report, _scalar
 from ._scoring import _check_fitted, _check_same_task, _Scored
 
-__all__ = ["report"]
+__all__ = ["calibration_draws", "report"]
+
+# Outcome draws of the calibration test in a report: min(n_boot, this), at least its minimum.
+# 1,000 resolve p-values to 0.001 and the interval's 2.5% tails; more cost time, not accuracy.
+CALIBRATION_DRAWS = 1000
+
+
+def calibration_draws(n_boot: int) -> int:
+    """Draws of the calibration test in a report or table of ``n_boot`` resamples."""
+    return max(min(n_boot, CALIBRATION_DRAWS), 100)  # 100: calibration_test's minimum
 
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
@@ -115,21 +125,34 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
                             classes=getattr(model, "classes", None))
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
-    ci_dict, dropped, vs = None, {}, None
+    ci_dict, dropped, vs, tests = None, {}, None, (None,)
+    # One generator for the resamples and then the calibration test's draws: reproducible
+    # from one seed, and the two never share random numbers.
+    rng = check_random_state_int(random_state)
     if incumbent is not None:
         # A status line on a terminal only, and only past 2 s (see _progress): silent in
         # notebooks, pipes, logs and tests.
         with working(f"report: {n_boot:,} paired resamples"):
             paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
-                                                 random_state=random_state, ci_method=ci_method)
+                                                 random_state=rng, ci_method=ci_method)
+        tests = _calibration_tests((model, incumbent), n_boot, rng)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
+        _calibration_difference(vs, tests, paired, level or 0.95)
         if level is not None:
             ci_dict, dropped = _intervals(paired.model, model.point, level)
     elif level is not None:
         with working(f"report: {n_boot:,} resamples"):
-            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=random_state,
+            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=rng,
                                         ci_method=ci_method)
+        tests = _calibration_tests((model,), n_boot, rng)
         ci_dict, dropped = _intervals(boot, model.point, level)
+    if ci_dict is not None and tests[0] is not None:
+        # MCB's percentile interval would sit above the population value (the in-sample fit
+        # follows noise, and resampled rows add more): the calibration test's interval for
+        # the population MCB replaces it, next to its estimate.
+        ci_dict.pop("calibration_mcb", None)
+        dropped.pop("calibration_mcb", None)
+        ci_dict["calibration_excess"] = tests[0].confidence_interval(level)
     base_report, delong = None, None
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
@@ -141,6 +164,44 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                  ci_method=ci_method)
     out._scored = getattr(model, "plot_data", None)
     return out
+
+
+def _calibration_tests(scored, n_boot, rng):
+    """The calibration test of every model with probabilities (None for the others); its
+    noise floor, excess and p-value join the model's numbers."""
+    draws = calibration_draws(n_boot)
+    out = []
+    for s in scored:
+        if s.task != "classification":
+            out.append(None)
+            continue
+        d = s.plot_data
+        with working(f"report: calibration test, {draws:,} draws"):
+            test = metrics.calibration_test(d["y"], d["proba"], d["classes"],
+                                            d["sample_weight"], n_boot=draws, random_state=rng)
+        s.point.update(calibration_noise_floor=test.noise_floor,
+                       calibration_excess=test.excess, calibration_pvalue=test.pvalue)
+        out.append(test)
+    return out
+
+
+def _calibration_difference(vs, tests, paired, level):
+    """Paired difference of the population MCBs, model minus baseline: the difference of the
+    two estimates, with the spread of the paired bootstrap's MCB differences around their own
+    mean (the resampled rows inflate both MCBs, so the raw percentiles are shifted; the
+    spread is not). Replaces the in-sample MCB's row."""
+    vs.pop("calibration_mcb", None)
+    reps = paired.replicates.get("calibration_mcb")
+    if tests[0] is None or tests[1] is None or reps is None:
+        return
+    diff = tests[0].excess - tests[1].excess
+    reps = np.asarray(reps, dtype=float)
+    reps = reps[~np.isnan(reps)]
+    if math.isnan(diff) or reps.size == 0:
+        return
+    alpha = (1.0 - level) / 2.0
+    q_lo, q_hi = np.quantile(reps - reps.mean(), [alpha, 1.0 - alpha])
+    vs["calibration_excess"] = (diff, min(diff - q_hi, diff), max(diff - q_lo, diff))
 
 
 def _delong(model: _Scored, incumbent: _Scored, y, level):

@@ -148,6 +148,10 @@ class Report(Mapping):
             why = "y constant" if self.task == "regression" else "a class missing"
             out.append(f"  left out: resamples in which the metric is undefined ({why}); "
                        "the interval is taken over the others")
+        if "calibration_excess" in self.ci:
+            out.append("  calibration_excess: the population MCB, estimated as MCB minus its "
+                       "simulated inflation, with the calibration test's interval (outcome "
+                       "draws, not row resamples)")
         return out
 
     def _ci_caption(self) -> str:

@@ -41,6 +41,11 @@ FACTS: dict[str, Fact] = {
     "brier_ref": _rows("Brier of the no-skill forecast"),
     "brier_skill": _score("Brier skill"),
     "calibration_mcb": _loss("miscalibration (MCB)"),
+    # The calibration test (metrics.calibration_test): the population MCB's estimate is a
+    # loss like MCB; the noise floor and the p-value describe the test, not a model to rank.
+    "calibration_excess": _loss("population MCB (excess)"),
+    "calibration_noise_floor": _rows("MCB noise floor"),
+    "calibration_pvalue": _rows("calibration test p-value"),
     "discrimination_dsc": _score("discrimination (DSC)"),
     "uncertainty_unc": _rows("uncertainty (UNC)"),
     "roc_auc": _score("ROC AUC"),

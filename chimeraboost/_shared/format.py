@@ -233,6 +233,13 @@ def _format_classification(report, header: bool) -> list[str]:
             f"{'calibration':<16}MCB {fmt(report['calibration_mcb'])}   "
             f"DSC {fmt(report['discrimination_dsc'])}   UNC {fmt(report['uncertainty_unc'])}",
         ]
+        if "calibration_excess" in report:
+            # The in-sample MCB next to what a calibrated forecast would show on these rows,
+            # the estimate of the population MCB and the calibration test.
+            lines.append(
+                f"{'':<16}noise floor {fmt(report['calibration_noise_floor'])}   "
+                f"excess {fmt(report['calibration_excess'], signed=True)}   "
+                f"calibration test p = {fmt_p(report['calibration_pvalue'])}")
     else:
         lines = [
             f"log loss {note} | {rate}",

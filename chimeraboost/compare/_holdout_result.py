@@ -19,7 +19,7 @@ from .._shared.validation import import_pandas
 __all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "orient"]
 
 NEEDS_PROBA = frozenset({"log_loss", "log_loss_skill", "brier", "brier_skill",
-                          "calibration_mcb", "discrimination_dsc"})
+                          "calibration_mcb", "calibration_excess", "discrimination_dsc"})
 # What the skills of each kind of table are measured against (as in report(baseline=None)).
 REFERENCE = {
     "binary": "Skills against the class prior of the scored rows",
@@ -83,6 +83,12 @@ class HoldoutTable:
             for key in self.metrics:
                 values[key] = float(row.point[key])
                 lo, hi = cis[key] if not math.isnan(values[key]) else (np.nan, np.nan)
+                if key == "calibration_excess" and row.calibration is not None:
+                    lo, hi = row.calibration.confidence_interval(level)
+                elif key == "calibration_mcb" and "calibration_excess" in self.metrics:
+                    # The resampled in-sample MCB covers no population value; the interval
+                    # is calibration_excess's.
+                    lo = hi = np.nan
                 values[f"{key}_low"], values[f"{key}_high"] = lo, hi
             if name == self.baseline:
                 d, lo, hi = np.nan, np.nan, np.nan
@@ -153,8 +159,8 @@ class HoldoutTable:
             cells = [name]
             for key in self.metrics:
                 v, lo, hi = r[key], r[f"{key}_low"], r[f"{key}_high"]
-                cells.append(NA if math.isnan(v) else
-                             f"{fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]")
+                cells.append(NA if math.isnan(v) else fmt(v, 3) if math.isnan(lo) and math.isnan(
+                    hi) else f"{fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]")
             if name == self.baseline:
                 cells += [EMPTY, EMPTY, EMPTY, "baseline"]
             else:
@@ -175,6 +181,9 @@ class HoldoutTable:
             f"{self.baseline}: {sign}, paired on the same resamples, positive favours the row;",
             f"beats: the whole {pct} interval of the difference above {self.min_lift:g}. "
             f"{REFERENCE[self.kind]}; losses with their natural sign.",
+            *(["calibration_excess: the population MCB, estimated as MCB minus its simulated "
+               "inflation, with the calibration test's interval (outcome draws)."]
+              if "calibration_excess" in self.metrics else []),
         ]
 
     def __str__(self) -> str:

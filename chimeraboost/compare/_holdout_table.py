@@ -29,7 +29,7 @@ import numpy as np
 from .. import metrics as _metrics
 from .. import resampling
 from .._shared.facts import ABOUT_THE_ROWS, FACTS
-from .._report import score_estimator
+from .._report import calibration_draws, score_estimator
 from .._shared.validation import (
     as_1d,
     check_aligned,
@@ -68,11 +68,13 @@ _AT_K = re.compile(r"^(recall|precision)@(\d+(?:\.\d+)?)(%?)$")
 class _Row:
     """One model's (or one array's) point report and evaluator, and what kind of output it is."""
 
-    def __init__(self, name, point, evaluator, kind, constant):
+    def __init__(self, name, point, evaluator, kind, constant, proba=None):
         self.name, self.point, self.evaluator = name, point, evaluator
         self.kind = kind  # "probabilities", "scores", "rule", "predictions", "quantiles"
         self.constant = constant
+        self.proba = proba  # the probabilities, for the calibration test
         self.boot = None
+        self.calibration = None  # metrics.calibration_test's result, when asked for
 
 
 def _is_array(value) -> bool:
@@ -110,7 +112,8 @@ def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
         constant = _constant(np.asarray(out, dtype=np.float64).reshape(len(out), -1))
     except (TypeError, ValueError):  # string labels from predict
         constant = len(set(np.asarray(out).tolist())) == 1
-    return _Row(name, s.point, s.evaluator, kind, constant)
+    proba = s.plot_data["proba"] if s.task == "classification" else None
+    return _Row(name, s.point, s.evaluator, kind, constant, proba)
 
 
 def _array_row(name, values, y, w, k, classes, task) -> _Row:
@@ -171,7 +174,7 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
     if proba:
         point = _metrics.classification_report(y, arr, classes, w, k=k)
         ev = _metrics.classification_evaluator(y, classes, proba=arr, sample_weight=w, k=k)
-        return _Row(name, point, ev, "probabilities", _constant(arr.reshape(n, -1)))
+        return _Row(name, point, ev, "probabilities", _constant(arr.reshape(n, -1)), arr)
     if arr.ndim == 1 and K != 2:
         msg = (f"{arg} is 1-D but y has {K} classes; pass (n, {K}) class probabilities or "
                "scores, columns in the order of the classes.")
@@ -439,14 +442,19 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
                       _estimator_row(name, m, X, y, w, k, classes))
     all_proba = all(r.kind == "probabilities" for r in rows.values())
     primary, keys, labels, k_all = _metric_names(primary, metrics, kind, all_proba)
+    primary, keys = _with_calibration_excess(primary, keys)
     for name, row in rows.items():
-        if primary not in row.point:
+        has = primary in row.point or (primary == "calibration_excess" and row.proba is not None)
+        if not has:
             msg = (f"models[{name!r}] ({row.kind}) has no {primary!r}; pick a primary metric "
                    "every row has.")
             raise ValueError(msg)
+    rng = check_random_state_int(random_state)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        _resample(list(rows.values()), keys, task, n_boot, random_state, ci_method)
+        _resample(list(rows.values()), keys, task, n_boot, rng, ci_method)
+    if "calibration_excess" in keys:
+        _calibration(rows.values(), y, w, classes, n_boot, rng)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
                         split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind,
                         ci_method=ci_method)
@@ -463,6 +471,8 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method) -> None:
         return
     seed = int(check_random_state_int(random_state).integers(0, 2**63 - 1))
     wanted = set(keys) | {"base_rate", "positives"}
+    if "calibration_excess" in wanted:  # its paired differences resample the MCB
+        wanted = (wanted - {"calibration_excess"}) | {"calibration_mcb"}
     groups = {True: [r for r in rows if r.evaluator.has_proba],
               False: [r for r in rows if not r.evaluator.has_proba]}
     for has_proba, group in groups.items():
@@ -482,6 +492,38 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method) -> None:
                 {k: boot.replicates.get(k, nan) for k in wanted}, n_boot,
                 jackknife={k: boot.jackknife.get(k, blocks) for k in wanted},
                 n_rows=boot.n_rows, events=boot.events, ci_method=ci_method)
+
+
+def _with_calibration_excess(primary, keys):
+    """The in-sample MCB sits above the population value (the isotonic fit follows noise), so
+    a table that shows ``calibration_mcb`` shows the calibration test's estimate of the
+    population MCB beside it, with its interval, and compares models on that estimate."""
+    keys = list(keys)
+    if "calibration_mcb" in keys and "calibration_excess" not in keys:
+        keys.insert(keys.index("calibration_mcb") + 1, "calibration_excess")
+    if primary == "calibration_mcb":
+        primary = "calibration_excess"
+    return primary, keys
+
+
+def _calibration(rows, y, w, classes, n_boot, rng) -> None:
+    """Each row with probabilities: the calibration test (its interval for the population
+    MCB) and replicates of the estimate for the paired differences -- the estimate moved by
+    the resampled MCB's deviations from their mean, reflected, so that the percentile interval
+    of a difference is the basic bootstrap interval around the difference of the estimates
+    (the resampled rows inflate every MCB; the spread of their differences is what is used)."""
+    draws = calibration_draws(n_boot)
+    for row in rows:
+        if row.proba is None:
+            row.point["calibration_excess"] = np.nan
+            row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
+            continue
+        test = _metrics.calibration_test(y, row.proba, classes, w, n_boot=draws,
+                                         random_state=rng)
+        row.calibration = test
+        row.point["calibration_excess"] = test.excess
+        reps = np.asarray(row.boot.replicates["calibration_mcb"], dtype=float)
+        row.boot.replicates["calibration_excess"] = test.excess + np.nanmean(reps) - reps
 
 
 # --------------------------------------------------------------------------- the result

@@ -13,6 +13,9 @@ Questions worth asking, and which function answers each:
   :func:`reference_brier` (closed forms), :func:`class_prior`.
 - Are the probabilities calibrated, and how much do they discriminate?
   :func:`calibration_mcb`, :func:`calibration_decomposition` (CORP: MCB, DSC, UNC).
+- Is the MCB more than the noise of these rows, and how large is the miscalibration beyond
+  them? :func:`calibration_test` (noise floor, excess, p-value, an interval for the
+  population MCB).
 - Where are they off? :func:`reliability_curve` (the isotonic recalibration behind MCB, with
   a consistency band; :mod:`chimeraboost.plotting` draws it).
 - Does the model put positives first? ``roc_auc`` and ``pr_auc`` in the reports,
@@ -37,6 +40,7 @@ import path; the private modules, by question:
   (:func:`reference_log_loss`, :func:`reference_brier`, :func:`class_prior`,
   :func:`log_loss`, :func:`brier_score`, :func:`log_loss_skill`, :func:`brier_skill`).
 - ``_calibration``: :func:`calibration_decomposition`, :func:`calibration_mcb`;
+  ``_calibration_test``: :func:`calibration_test`, :class:`CalibrationTestResult`;
   ``_reliability``: :func:`reliability_curve`, :class:`ReliabilityCurve`.
 - ``_ranking``: :func:`ranking_report`, :func:`recall_at_k`, :func:`precision_at_k`.
 - ``_report``: :func:`classification_report`.
@@ -63,6 +67,7 @@ from ._proper_scores import (
     brier_skill,
 )
 from ._calibration import calibration_mcb, calibration_decomposition
+from ._calibration_test import calibration_test, CalibrationTestResult
 from ._reliability import reliability_curve, ReliabilityCurve
 from ._ranking import recall_at_k, precision_at_k, ranking_report
 from ._report import classification_report
@@ -82,6 +87,8 @@ __all__ = [
     "brier_skill",
     "calibration_mcb",
     "calibration_decomposition",
+    "calibration_test",
+    "CalibrationTestResult",
     "reliability_curve",
     "ReliabilityCurve",
     "recall_at_k",

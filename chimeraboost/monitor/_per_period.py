@@ -220,6 +220,26 @@ class _PeriodSkills:
         return _replicate_skills(self.task, self.evaluators, counts)
 
 
+def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) -> None:
+    """Per period, the calibration test of the period's rows: the MCB's noise floor, the
+    estimate of the population MCB (``calibration_excess``) with its interval, the p-value."""
+    keys = ("calibration_noise_floor", "calibration_excess", "calibration_pvalue")
+    for key in keys:
+        values[key] = np.full(len(rows_of), np.nan)
+    intervals["calibration_excess"] = np.full((len(rows_of), 2), np.nan)
+    draws = max(min(n_boot, 1000), 100)  # as a report: min(n_boot, 1000), at least 100
+    for p, rows in enumerate(rows_of):
+        codes = data["codes"][rows]
+        if np.unique(codes).size < 2:
+            continue  # a single class: said once for the period's skills
+        w = None if data["weight"] is None else data["weight"][rows]
+        test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]), w,
+                                         n_boot=draws, random_state=rng)
+        for key, v in zip(keys, (test.noise_floor, test.excess, test.pvalue)):
+            values[key][p] = v
+        intervals["calibration_excess"][p] = test.confidence_interval(level)
+
+
 def _period_evaluators(task, data, rows, ref):
     w = None if data["weight"] is None else data["weight"][rows]
     if task == "classification":
@@ -363,8 +383,11 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
         order = np.argsort(period, kind="stable")
         starts = np.searchsorted(period[order], cal)
         rows_of = [order[a:a + m] for a, m in zip(starts, values["rows"])]
-        intervals = _period_intervals(task, data, rows_of, refs, level, n_boot, random_state,
+        rng = check_random_state_int(random_state)
+        intervals = _period_intervals(task, data, rows_of, refs, level, n_boot, rng,
                                       ci_method, labels)
+        if task == "classification":
+            _period_calibration(values, intervals, data, rows_of, level, n_boot, rng)
     return SkillOverTime(task=task, periods=labels, freq=freq, baseline=baseline,
                          window=window, classes=classes, values=values, ci_level=level,
                          intervals=intervals, n_boot=n_boot if level is not None else None,

@@ -17,7 +17,7 @@ import html
 
 import numpy as np
 
-from .._shared.format import Col, fmt, html_table, percent, rates, table
+from .._shared.format import Col, fmt, fmt_p, html_table, percent, rates, table
 from .._shared.validation import import_pandas
 from ..resampling import CI_METHOD_LABELS
 
@@ -122,6 +122,9 @@ class SkillOverTime:
         if self.intervals is not None:
             titles += [Col("low", 3), Col("high", 3)]
         titles += [Col("Brier skill", 3), Col("MCB")] if cls else [Col("MAE skill", 3)]
+        tested = cls and "calibration_excess" in v
+        if tested:
+            titles += [Col("excess", signed=True), Col("low"), Col("high"), Col("p", None)]
         body = []
         for p, ts in enumerate(self.periods):
             row = [_label(ts), int(self.rows[p]), self._rate_cells(p), self.loss[p],
@@ -129,6 +132,9 @@ class SkillOverTime:
             if self.intervals is not None:
                 row += list(self.intervals[key][p])
             row += [v["brier_skill"][p], v["calibration_mcb"][p]] if cls else [v["mae_skill"][p]]
+            if tested:
+                row += [v["calibration_excess"][p], *self.intervals["calibration_excess"][p],
+                        fmt_p(v["calibration_pvalue"][p])]
             body.append(row)
         return titles, body
 
@@ -144,6 +150,10 @@ class SkillOverTime:
             lines.append(f"low, high: {percent(self.ci_level)} bootstrap interval of the skill "
                          f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of "
                          "each period's rows).")
+        if "calibration_excess" in self.values:
+            lines.append("excess: the period's population MCB, estimated as MCB minus its "
+                         "simulated inflation, with the calibration test's interval and "
+                         "p-value (H0: calibrated).")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

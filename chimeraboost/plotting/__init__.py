@@ -98,7 +98,7 @@ def _positive_score(p) -> np.ndarray:
 
 
 def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label=None, ax=None,
-                        n_boot=200, level=0.9, random_state=None):
+                        n_boot=200, level=0.9, band="simultaneous", random_state=None):
     """The CORP reliability diagram: recalibrated against forecast probabilities.
 
     Parameters
@@ -119,7 +119,12 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         Resamples for the consistency band, drawn when one curve is shown; 0 for no band.
         200 keeps a plot fast; use 1000 or more for a band to publish.
     level : float in (0, 1), default=0.9
-        Level of the pointwise consistency band.
+        Level of the consistency band.
+    band : {"simultaneous", "pointwise"}, default="simultaneous"
+        ``"simultaneous"``: the whole curve of a calibrated forecast stays inside the band
+        with probability ``level``, so a curve that leaves it anywhere is evidence of
+        miscalibration. ``"pointwise"``: each point separately (a calibrated curve leaves
+        such a band somewhere most of the time). The legend says which.
     random_state : None, int or numpy Generator
         Makes the band reproducible.
 
@@ -146,13 +151,14 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         labels = list(classes)
     ax = _axes(ax, "reliability_diagram")
     ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="calibrated")
-    band = n_boot and len(models) * len(labels) == 1
+    draw_band = n_boot and len(models) * len(labels) == 1
     for name, p in models.items():
         dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
         for label in labels:
             curve = metrics.reliability_curve(
-                y, p, classes, sample_weight, pos_label=label, n_boot=n_boot if band else 0,
-                level=level, random_state=random_state)
+                y, p, classes, sample_weight, pos_label=label,
+                n_boot=n_boot if draw_band else 0, level=level, band=band,
+                random_state=random_state)
             k = int(np.flatnonzero(classes == curve.label)[0])
             text = name if len(labels) == 1 else f"{name}, class {label}"
             if len(models) == 1 and len(labels) == 1:
@@ -163,7 +169,7 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
             if curve.band_low is not None:
                 ax.fill_between(curve.forecast, curve.band_low, curve.band_high,
                                 color=line.get_color(), alpha=0.2, lw=0,
-                                label=f"{curve.level:.0%} consistency band")
+                                label=f"{curve.level:.0%} consistency band ({curve.band})")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
@@ -299,7 +305,10 @@ def mcb_dsc_plot(reports, *, skills=None, ax=None):
     On the same rows ``brier / K = MCB - DSC + UNC`` with a shared UNC, so the Brier skill
     against the rows' class prior is ``(DSC - MCB) / UNC``: a line of equal skill is
     ``MCB = DSC - skill x UNC``. Lower right is better; a point moves down by calibration
-    and right by discrimination.
+    and right by discrimination. The points are the in-sample numbers, which the isotonic fit
+    inflates by its noise; for a Report made with intervals (``ci=``), a hollow marker below
+    each point shows the calibration test's estimate of the population MCB with its interval
+    (see :func:`chimeraboost.metrics.calibration_test`).
     """
     if not isinstance(reports, Mapping) or not reports:
         msg = "reports must be a non-empty dict {model name: Report}."
@@ -331,9 +340,32 @@ def mcb_dsc_plot(reports, *, skills=None, ax=None):
         lo, hi = (x_lo - y_hi) / u, x_hi / u  # the skills at the window's corners
         skills = [v for v in MaxNLocator(6).tick_values(lo, hi) if lo < v < hi]
     _isolines(ax, skills, u, x_lo, x_hi, y_hi)
+    shown_population = False
     for name, (m, d, _) in points.items():
-        ax.scatter([d], [m], s=30, zorder=3)
+        dot = ax.scatter([d], [m], s=30, zorder=3)
         ax.annotate(name, (d, m), textcoords="offset points", xytext=(4, 4), fontsize="small")
+        r = reports[name] if name in reports else next(
+            v for k, v in reports.items() if str(k) == name)
+        excess = r.get("calibration_excess") if hasattr(r, "get") else None
+        if excess is None or np.isnan(float(excess)):
+            continue
+        # The in-sample MCB sits above the population value by the noise of the isotonic
+        # fit: the calibration test's estimate below it, with its interval when there is one.
+        ci = (getattr(r, "ci", None) or {}).get("calibration_excess")
+        color = dot.get_facecolor()[0]
+        ax.plot([d, d], [m, max(float(excess), 0.0)], color=color, lw=0.8, ls=":", zorder=2)
+        if ci is not None:
+            ax.errorbar([d], [max(float(excess), 0.0)],
+                        yerr=[[max(float(excess), 0.0) - ci[0]], [ci[1] - max(float(excess),
+                                                                             0.0)]],
+                        fmt="o", mfc="white", color=color, ms=5, capsize=3, zorder=3)
+        else:
+            ax.scatter([d], [max(float(excess), 0.0)], s=30, facecolors="white",
+                       edgecolors=[color], zorder=3)
+        shown_population = True
+    if shown_population:
+        ax.scatter([], [], s=30, facecolors="white", edgecolors="0.3",
+                   label="population MCB (excess over noise) and interval")
     ax.set_xlim(x_lo, x_hi)
     ax.set_ylim(0, y_hi)
     ax.set_xlabel("DSC (discrimination; right is better)")

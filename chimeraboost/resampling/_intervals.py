@@ -48,8 +48,7 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from typing import NamedTuple
-
+from .._shared.results import ConfidenceInterval
 from .._shared.validation import as_1d, check_level, check_positive_int, check_random_state_int
 
 __all__ = ["CI_METHODS", "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
@@ -80,13 +79,6 @@ def check_ci_method(ci_method, name: str = "ci_method") -> str:
                f"'{DEFAULT_CI_METHOD}' (the default) is the one that covers on small samples.")
         raise (ValueError if isinstance(ci_method, str) else TypeError)(msg)
     return ci_method
-
-
-class ConfidenceInterval(NamedTuple):
-    """A two-sided interval ``(low, high)``."""
-
-    low: float
-    high: float
 
 
 def _replicates(replicates) -> np.ndarray:

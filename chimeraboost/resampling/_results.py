@@ -75,13 +75,16 @@ class BootstrapResult:
         out = {}
         for key in keys:
             reps = self._get(key)
-            jack = None if self.jackknife is None else self.jackknife.get(key)
-            if method != "percentile" and jack is None:
+            if method != "percentile" and self.jackknife is None:
                 msg = (f"method={method!r} needs the jackknife, which this result does not "
                        "hold; use method='percentile' or resampling.bootstrap.")
                 raise ValueError(msg)
+            jack = None if self.jackknife is None else self.jackknife.get(key)
             estimate = self.estimate.get(key, np.nan)
-            out[key] = bootstrap_interval(reps, estimate, level, method=method,
+            # A number added to the replicates afterwards, without a jackknife of its own (a
+            # basic-bootstrap reflection, say), keeps the percentile interval.
+            out[key] = bootstrap_interval(reps, estimate, level,
+                                          method=method if jack is not None else "percentile",
                                           jackknife=jack, n_rows=self.n_rows,
                                           events=self.events)
         if warn:

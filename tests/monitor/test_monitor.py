@@ -188,8 +188,12 @@ def test_ci_contains_the_point_estimate_and_is_reproducible():
     np.testing.assert_array_equal(frame["log_loss_skill_low"], s.intervals["log_loss_skill"][:, 0])
     cells = [re.split(r"\s{2,}", line.strip()) for line in str(s).splitlines()[2:8]]
     assert cells[0] == ["period", "rows", "base rate", "log loss", "reference", "skill", "low",
-                        "high", "Brier skill", "MCB"]
-    assert all(len(c) == 10 for c in cells)
+                        "high", "Brier skill", "MCB", "excess", "low", "high", "p"]
+    assert all(len(c) == 14 for c in cells)
+    # Each period's calibration test: the estimate inside its interval.
+    iv = s.intervals["calibration_excess"]
+    assert np.all(iv[:, 0] <= s.values["calibration_excess"])
+    assert np.all(s.values["calibration_excess"] <= iv[:, 1])
 
 
 def test_ci_of_rolling_regression_contains_the_point_estimate():

@@ -95,7 +95,7 @@ def test_reliability_diagram_artists(binary):
     text = _legend(ax)[1]
     for key in ("mcb", "dsc", "unc"):
         assert f"{key.upper()} {d[key]:.3f}" in text
-    assert _legend(ax)[2] == "90% consistency band"
+    assert _legend(ax)[2] == "90% consistency band (simultaneous)"
     assert ax.get_xlabel() == "forecast probability"
     np.testing.assert_allclose(ax.lines[0].get_xydata(), [[0, 0], [1, 1]])
 

@@ -1,0 +1,115 @@
+"""The calibration test inside the report and the holdout table: the in-sample MCB keeps its
+meaning, its noise floor, the estimate of the population MCB (``calibration_excess``) and the
+test's p-value come beside it, and the only MCB interval shown is the population one -- which
+contains the number printed next to it."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import GaussianNB
+from sklearn.preprocessing import StandardScaler
+
+from chimeraboost import compare, metrics, report, resampling
+
+KEYS = ("calibration_noise_floor", "calibration_excess", "calibration_pvalue")
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.4, random_state=0, stratify=y)
+    lr = LogisticRegression(max_iter=5000).fit(X_tr, y_tr)
+    nb = GaussianNB().fit(X_tr, y_tr)  # overconfident: miscalibrated
+    return X_te, y_te, lr, nb
+
+
+def test_report_with_intervals_runs_the_calibration_test_after_the_resamples(data):
+    X, y, lr, _ = data
+    rep = report(lr, X, y, ci=0.95, n_boot=1000, random_state=7)
+    # The documented order: one generator, first the row resamples, then the test's draws.
+    rng = np.random.default_rng(7)
+    ev = metrics.classification_evaluator(y, lr.classes_, proba=lr.predict_proba(X))
+    resampling.bootstrap(ev, 1000, random_state=rng)
+    test = metrics.calibration_test(y, lr.predict_proba(X), lr.classes_, n_boot=1000,
+                                    random_state=rng)
+    assert (rep["calibration_noise_floor"], rep["calibration_excess"],
+            rep["calibration_pvalue"]) == (test.noise_floor, test.excess, test.pvalue)
+    assert rep["calibration_mcb"] == metrics.calibration_mcb(y, lr.predict_proba(X),
+                                                             lr.classes_)
+    assert "calibration_mcb" not in rep.ci  # a percentile interval would miss the population
+    assert tuple(rep.ci["calibration_excess"]) == tuple(test.confidence_interval(0.95))
+    low, high = rep.ci["calibration_excess"]
+    assert low <= rep["calibration_excess"] <= high
+    text = str(rep)
+    assert "noise floor" in text and "calibration test p = " in text
+    assert "calibration_excess" in text and "calibration_mcb  " not in text.split("95%")[1]
+
+
+def test_every_interval_of_the_report_contains_its_value(data):
+    X, y, lr, nb = data
+    for model in (lr, nb):
+        rep = report(model, X, y, ci=0.9, n_boot=1000, random_state=0)
+        for key, (low, high) in rep.ci.items():
+            assert low <= rep[key] <= high, key
+
+
+def test_a_point_report_makes_no_draws(data):
+    X, y, lr, _ = data
+    rep = report(lr, X, y)
+    assert not set(KEYS) & set(rep)
+    assert "noise floor" not in str(rep)
+
+
+def test_paired_report_compares_the_population_estimates(data):
+    X, y, lr, nb = data
+    rep = report(nb, X, y, baseline=lr, n_boot=1000, random_state=3)
+    assert "calibration_mcb" not in rep.vs_baseline
+    diff, low, high = rep.vs_baseline["calibration_excess"]
+    assert diff == rep["calibration_excess"] - rep.baseline_report["calibration_excess"]
+    assert low <= diff <= high
+    assert set(KEYS) <= set(rep.baseline_report)
+
+
+def test_regression_report_has_no_calibration_test():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = X @ [1.0, 2.0, 0.5] + rng.normal(size=200)
+    rep = report(LinearRegression().fit(X, y), X, y, ci=0.9, n_boot=1000, random_state=0)
+    assert not set(KEYS) & set(rep)
+
+
+def test_holdout_table_shows_the_population_mcb_beside_the_in_sample_one(data):
+    X, y, lr, nb = data
+    t = compare.holdout_table({"logreg": lr, "naive bayes": nb}, X, y,
+                              metrics=["brier_skill", "calibration_mcb"],
+                              primary="calibration_mcb", n_boot=1000, random_state=0)
+    assert t.metrics == ["brier_skill", "calibration_mcb", "calibration_excess"]
+    assert t.primary == "calibration_excess"
+    for name, model in (("logreg", lr), ("naive bayes", nb)):
+        row = t.rows[name]
+        assert row["calibration_mcb"] == pytest.approx(
+            metrics.calibration_mcb(y, model.predict_proba(X), model.classes_), abs=1e-12)
+        assert np.isnan(row["calibration_mcb_low"]) and np.isnan(row["calibration_mcb_high"])
+        assert row["calibration_excess_low"] <= row["calibration_excess"] \
+            <= row["calibration_excess_high"]
+    nb_row = t.rows["naive bayes"]
+    # Oriented so that positive favours the row: baseline minus row for a loss.
+    assert nb_row["difference"] == pytest.approx(
+        t.rows["logreg"]["calibration_excess"] - nb_row["calibration_excess"], abs=1e-15)
+    assert nb_row["diff_low"] <= nb_row["difference"] <= nb_row["diff_high"]
+    text = str(t)
+    assert "calibration test's interval" in text
+    cells = [line for line in text.splitlines() if line.startswith("logreg")][0]
+    # The in-sample MCB's cell holds the value alone, without brackets.
+    assert f" {t.rows['logreg']['calibration_mcb']:.3f}  " in cells
+
+
+def test_holdout_table_refuses_a_calibration_primary_for_a_rule(data):
+    X, y, lr, _ = data
+    rule = (lr.predict_proba(X)[:, 1] > 0.5).astype(int)
+    with pytest.raises(ValueError, match="has no 'calibration_excess'"):
+        compare.holdout_table({"rule": rule, "logreg": lr}, X, y, primary="calibration_mcb",
+                              n_boot=1000, random_state=0)
