@@ -231,6 +231,8 @@ def main(argv=None) -> None:
     reps = report_loop(y, proba, args.check_boot, 2)
     worst, worst_key = 0.0, None
     for key, ci in rep_pct.ci.items():
+        if key not in reps[0]:  # the calibration test's interval: outcome draws, no loop
+            continue
         vals = np.array([r[key] for r in reps], dtype=float)
         vals = vals[~np.isnan(vals)]
         if vals.size == 0 or not np.isfinite(ci.high - ci.low) or ci.high <= ci.low:

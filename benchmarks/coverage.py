@@ -269,7 +269,7 @@ def events_section(args) -> list:
     notes = [f"Data sets per column: {', '.join(f'{e}: {c}' for e, c in zip(events, counts))}"
              f" (columns with fewer than 20 left blank). A NarrowIntervalWarning comes with "
              f"fewer than {resampling.MIN_EVENTS} events.", ""]
-    return [Section(title, [f"{e} events" for e in events], rows, notes)]
+    return [Section(title, [f"{e} event{'s' if e != 1 else ''}" for e in events], rows, notes)]
 
 
 SECTIONS = [interval_sections, events_section]

@@ -60,8 +60,8 @@ PUBLIC = {
         "check_n_boot", "delong_roc_auc", "delong_roc_auc_difference", "joint_bootstrap",
         "paired_bootstrap", "percentile_interval", "roc_auc_interval", "CI_METHODS",
         "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
-        "check_ci_method", "bootstrap_interval", "jackknife_weights", "acceleration",
-        "effective_df", "narrow_interval_reason", "warn_narrow",
+        "check_ci_method", "bootstrap_interval", "jackknife_weights", "jackknife_blocks",
+        "acceleration", "effective_df", "narrow_interval_reason", "warn_narrow",
     ],
     "chimeraboost.compare": [
         "compare_cv", "compare_cv_results", "compare_holdout", "compare_datasets",

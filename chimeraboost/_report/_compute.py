@@ -81,8 +81,9 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         (:func:`resampling.bootstrap_interval`). The default, the bias-corrected and
         accelerated interval widened for the rows' effective number (few events, heavy
         tails), is the one that kept its level on 200 rows with 10 events in
-        ``benchmarks/coverage.py``; an interval that no method can make trustworthy (fewer
-        than about 4 events) comes with a :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
+        ``benchmarks/coverage.py``; intervals that no method can make trustworthy (fewer
+        than 4 rows in the rarest class) come with a
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
 
     Returns
     -------

@@ -168,8 +168,8 @@ class Report(Mapping):
             b = base[key] if base is not None else np.nan
             rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
         title = (f"vs baseline {base.estimator_name if base else NA} on the same rows: model "
-                 f"minus baseline, paired bootstrap {percent(level)} ({CI_METHOD_LABELS[self.ci_method]}, "
-                 f"{self.n_boot:,} resamples)")
+                 f"minus baseline, paired bootstrap {percent(level)} "
+                 f"({CI_METHOD_LABELS[self.ci_method]}, {self.n_boot:,} resamples)")
         columns = [Col("metric", None), Col("model"), Col("baseline"),
                    Col("difference", signed=True), Col("low", signed=True),
                    Col("high", signed=True), Col("verdict", None)]

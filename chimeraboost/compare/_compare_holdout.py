@@ -25,6 +25,7 @@ from .._shared.validation import (
     check_rows,
     estimator_family,
 )
+from .. import resampling
 from ..resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
@@ -171,7 +172,8 @@ _PROBA_METRICS = {"log_loss", "log_loss_skill", "brier", "brier_skill", "calibra
 
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
                     n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
-                    challenger_name=None) -> HoldoutComparison:
+                    challenger_name=None,
+                    ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
     Parameters
@@ -196,6 +198,8 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         class name, the parameters in which they differ are added (``... [C=1.0]`` and
         ``... [C=0.01]``), or ``(champion)`` / ``(challenger)`` when no parameter differs.
         Two given names must differ.
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How the paired interval is read off the resamples; see :func:`chimeraboost.report`.
 
     Returns
     -------
@@ -231,7 +235,8 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
                "interval would be a decision from no evidence.")
         raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
-                 n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0])
+                 n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
+                 ci_method=ci_method)
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))

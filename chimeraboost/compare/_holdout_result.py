@@ -109,6 +109,7 @@ class HoldoutTable:
         p = self.primary
         d = orient(p, float(row.point[p]) - float(other.point[p]))
         paired = resampling.PairedBootstrapResult(row.boot, other.boot)
+        paired.estimate[p] = float(row.point[p]) - float(other.point[p])  # the points shown
         if math.isnan(d) or paired.n_boot - paired.n_dropped(p) < \
                 resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan

@@ -18,7 +18,7 @@ from .. import metrics as _metrics
 from .._shared import kernels as _kernels
 from .._shared.validation import check_random_state_int
 from ._draws import _chunk_size, _fill_counts, check_n_boot
-from ._intervals import DEFAULT_CI_METHOD, check_ci_method, jackknife_weights
+from ._intervals import DEFAULT_CI_METHOD, _block_weights, check_ci_method, jackknife_blocks
 from ._results import BootstrapResult, PairedBootstrapResult
 
 __all__ = ["bootstrap", "joint_bootstrap", "paired_bootstrap"]
@@ -101,13 +101,18 @@ def _jackknife(evaluators, rng, metrics, chunk_size) -> list[dict]:
     """Every evaluator on the same leave-a-block-out weights: list of dicts of (G,) arrays.
 
     The blocks are drawn from ``rng`` after the replicates' counts, so that the replicates
-    are those of the same ``random_state`` whatever the interval method."""
+    are those of the same ``random_state`` whatever the interval method; their weights are
+    made chunk by chunk, as the counts are, so that memory stays bounded."""
     first = evaluators[0]
-    weights = jackknife_weights(first.n, sample_weight=first.sample_weight, random_state=rng)
-    size = _chunk_size(first.n, weights.shape[0], chunk_size)
+    block = jackknife_blocks(first.n, sample_weight=first.sample_weight, random_state=rng)
+    n_blocks = int(block.max()) + 1
+    size = _chunk_size(first.n, n_blocks, chunk_size)
     work = _kernels.Workspace()
-    parts = [[_evaluate(ev, weights[a:a + size], metrics, work)
-              for a in range(0, weights.shape[0], size)] for ev in evaluators]
+    parts = [[] for _ in evaluators]
+    for start in range(0, n_blocks, size):
+        weights = _block_weights(block, start, min(n_blocks, start + size))
+        for ev, store in zip(evaluators, parts):
+            store.append(_evaluate(ev, weights, metrics, work))
     return [{key: np.concatenate([p[key] for p in store]) for key in store[0]}
             for store in parts]
 

@@ -157,7 +157,8 @@ class PairedBootstrapResult(BootstrapResult):
     def __init__(self, model: BootstrapResult, baseline: BootstrapResult):
         self.model, self.baseline = model, baseline
         keys = [key for key in model.replicates if key in baseline.replicates]
-        estimate = {key: model.estimate[key] - baseline.estimate[key] for key in keys}
+        estimate = {key: model.estimate.get(key, np.nan) - baseline.estimate.get(key, np.nan)
+                    for key in keys}
         reps = {key: model.replicates[key] - baseline.replicates[key] for key in keys}
         jack = None
         if model.jackknife is not None and baseline.jackknife is not None:
