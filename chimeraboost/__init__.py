@@ -14,6 +14,9 @@ a paired comparison on the same rows.
 - ``chimeraboost.exceptions``: ``DegenerateMetricWarning``, ``FewResamplesWarning`` and
   ``LowPowerWarning``.
 - ``chimeraboost.resampling``: bootstrap intervals and paired differences, DeLong.
+- ``chimeraboost.decisions``: acting at a threshold -- net benefit against treat-all and
+  treat-none, expected cost, rates with intervals, the uncertainty of a threshold chosen on
+  the data, decision and cost curves.
 - ``chimeraboost.baselines``: the ladder of simple models a model must beat (the prior, the
   best single column, a linear model).
 - ``chimeraboost.compare``: champion against challengers on the same folds or rows (corrected
@@ -30,6 +33,7 @@ from . import (
     baselines,
     compare,
     dask,
+    decisions,
     exceptions,
     metrics,
     monitor,
@@ -62,6 +66,7 @@ __all__ = [
     "baselines",
     "compare",
     "dask",
+    "decisions",
     "exceptions",
     "make_pipeline",
     "metrics",

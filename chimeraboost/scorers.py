@@ -18,6 +18,9 @@ Does it beat a *fixed* reference (training prior, a         :func:`make_skill_sc
 published base rate)?
 How many positives land in the top k rows?                  :func:`make_recall_at_k_scorer`,
                                                             :func:`make_precision_at_k_scorer`
+Is acting at a threshold worth it (net benefit), and what   :func:`make_net_benefit_scorer`,
+does it cost?                                               :func:`make_expected_cost_scorer`;
+                                                            ``get_scorer("net_benefit@0.2")``
 Any other ``chimeraboost.metrics``-style function?          :func:`make_proba_scorer`
 ==========================================================  ====================================
 
@@ -43,7 +46,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import metrics
+from . import decisions, metrics
 from ._shared.sklearn_scoring import ScorerBase, scorer_registry, scoring_name_sets
 from ._shared.facts import is_loss
 from ._shared.validation import (
@@ -51,6 +54,7 @@ from ._shared.validation import (
     binary_target,
     check_classes,
     check_k,
+    check_level,
     check_numeric_1d,
     check_positive_int,
     plain,
@@ -67,6 +71,9 @@ __all__ = [
     "make_skill_scorer",
     "make_recall_at_k_scorer",
     "make_precision_at_k_scorer",
+    "make_net_benefit_scorer",
+    "make_expected_cost_scorer",
+    "get_scorer",
     "register",
 ]
 
@@ -460,6 +467,142 @@ def make_precision_at_k_scorer(k, *, pos_label=None, response_method="predict_pr
     return _make_at_k_scorer(
         "precision", metrics.precision_at_k, k, pos_label, response_method, name
     )
+
+
+def _positive_column(classes, pos_label, scorer_name) -> int:
+    """Column of the positive class of a binary classifier: ``pos_label``, else classes_[1]."""
+    if classes.shape[0] != 2:
+        msg = (f"The scorer {scorer_name!r} acts on the probability of the positive class of a "
+               f"binary problem; the fitted estimator has {classes.shape[0]} classes "
+               f"{classes.tolist()}.")
+        raise ValueError(msg)
+    if pos_label is None:
+        return 1
+    hits = [i for i, label in enumerate(classes.tolist()) if label == pos_label]
+    if len(hits) != 1:
+        msg = (f"pos_label={pos_label!r} of scorer {scorer_name!r} is not one of the fitted "
+               f"estimator's classes_ {classes.tolist()}.")
+        raise ValueError(msg)
+    return hits[0]
+
+
+def _net_benefit(y, proba, classes, sample_weight=None, *, threshold, pos_label, name):
+    pos = _positive_column(np.asarray(classes), pos_label, name)
+    return float(decisions.net_benefit(y, np.asarray(proba)[:, pos], threshold,
+                                       pos_label=classes[pos],
+                                       sample_weight=sample_weight).net_benefit[0])
+
+
+def _expected_cost(y, proba, classes, sample_weight=None, *, costs, threshold, pos_label, name):
+    pos = _positive_column(np.asarray(classes), pos_label, name)
+    return decisions.expected_cost(y, np.asarray(proba)[:, pos], costs=[[costs.tn, costs.fp],
+                                                                        [costs.fn, costs.tp]],
+                                   threshold=threshold, pos_label=classes[pos],
+                                   sample_weight=sample_weight).expected_cost
+
+
+def make_net_benefit_scorer(threshold, *, pos_label=None, name=None):
+    """Net benefit of treating the rows whose probability is >= ``threshold``, as a scorer.
+
+    Parameters
+    ----------
+    threshold : float in (0, 1)
+        The threshold probability (see :func:`chimeraboost.decisions.net_benefit`).
+    pos_label : label, optional
+        The positive class; defaults to the fitted estimator's ``classes_[1]``.
+    name : str, optional
+        Defaults to ``"net_benefit@<threshold>"``, the string :func:`get_scorer` and
+        :func:`chimeraboost.compare.compare_cv` understand.
+
+    Returns
+    -------
+    ProbaScorer
+
+    Examples
+    --------
+    >>> make_net_benefit_scorer(0.2)
+    make_net_benefit_scorer(0.2)
+    """
+    t = check_level(threshold, "threshold", "0.2 (treat the rows whose probability is >= 0.2)")
+    default_name = f"net_benefit@{t!r}"
+    parts = [repr(t)]
+    if pos_label is not None:
+        parts.append(f"pos_label={pos_label!r}")
+    if name is not None and name != default_name:
+        parts.append(f"name={name!r}")
+    name = default_name if name is None else _check_name(name)
+    return ProbaScorer(_net_benefit, sign=1,
+                       kwargs={"threshold": t, "pos_label": pos_label, "name": name},
+                       response_method="predict_proba", name=name,
+                       call_repr=f"make_net_benefit_scorer({', '.join(parts)})")
+
+
+def make_expected_cost_scorer(costs=None, *, cost_fp=None, cost_fn=None, benefit_tp=0.0,
+                              benefit_tn=0.0, threshold=None, pos_label=None, name=None):
+    """Minus the expected cost per row of acting on the probabilities, as a scorer.
+
+    Parameters
+    ----------
+    costs, cost_fp, cost_fn, benefit_tp, benefit_tn
+        What each outcome costs (see :func:`chimeraboost.decisions.expected_cost`).
+    threshold : float in [0, 1], default=None
+        Treat the rows with probability >= threshold; None: the Bayes threshold of the costs.
+    pos_label : label, optional
+    name : str, optional
+        Defaults to ``"neg_expected_cost"``: a loss, negated so that greater is better.
+
+    Returns
+    -------
+    ProbaScorer
+
+    Examples
+    --------
+    >>> make_expected_cost_scorer(cost_fp=1, cost_fn=5)
+    make_expected_cost_scorer(costs=Costs(tn=0, fp=1, fn=5, tp=0))
+    """
+    c = decisions.Costs.of(costs, cost_fp=cost_fp, cost_fn=cost_fn, benefit_tp=benefit_tp,
+                           benefit_tn=benefit_tn)
+    parts = [f"costs={c!r}"]
+    if threshold is not None:
+        parts.append(f"threshold={threshold!r}")
+    if pos_label is not None:
+        parts.append(f"pos_label={pos_label!r}")
+    default_name = "neg_expected_cost"
+    if name is not None and name != default_name:
+        parts.append(f"name={name!r}")
+    name = default_name if name is None else _check_name(name)
+    return ProbaScorer(_expected_cost, sign=-1 if is_loss("expected_cost") else 1,
+                       kwargs={"costs": c, "threshold": threshold, "pos_label": pos_label,
+                               "name": name},
+                       response_method="predict_proba", name=name,
+                       call_repr=f"make_expected_cost_scorer({', '.join(parts)})")
+
+
+def get_scorer(scoring):
+    """A scorer for a scoring string: scikit-learn's (and chimeraboost's registered ones), plus
+    the decisions at a threshold, ``"net_benefit@0.2"``.
+
+    scikit-learn's registry holds fixed names; a threshold is a parameter, so
+    ``"net_benefit@<t>"`` is resolved here (and by :func:`chimeraboost.compare.compare_cv`) to
+    :func:`make_net_benefit_scorer`. Anything else goes to ``sklearn.metrics.get_scorer``.
+
+    Examples
+    --------
+    >>> get_scorer("net_benefit@0.2")
+    make_net_benefit_scorer(0.2)
+    """
+    from sklearn.metrics import get_scorer as sk_get_scorer
+
+    if isinstance(scoring, str) and scoring.strip().startswith("net_benefit@"):
+        text = scoring.strip().split("@", 1)[1]
+        try:
+            t = float(text)
+        except ValueError:
+            msg = (f"scoring={scoring!r}: the threshold after '@' must be a number in (0, 1), "
+                   "e.g. 'net_benefit@0.2'.")
+            raise ValueError(msg) from None
+        return make_net_benefit_scorer(t)
+    return sk_get_scorer(scoring)
 
 
 def _check_name(name) -> str:

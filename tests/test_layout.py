@@ -35,7 +35,8 @@ ROOT = PACKAGE.parent
 PUBLIC = {
     "chimeraboost": [
         "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor", "ChimeraBoostRegressor",
-        "Pipeline", "Report", "ReportMixin", "baselines", "compare", "dask", "exceptions",
+        "Pipeline", "Report", "ReportMixin", "baselines", "compare", "dask", "decisions",
+        "exceptions",
         "make_pipeline", "metrics", "monitor", "plotting", "quantile_metrics", "report",
         "resampling", "scorers", "__version__",
     ],
@@ -63,6 +64,13 @@ PUBLIC = {
         "check_ci_method", "bootstrap_interval", "jackknife_weights", "jackknife_blocks",
         "acceleration", "effective_df", "narrow_interval_reason", "warn_narrow",
     ],
+    "chimeraboost.decisions": [
+        "net_benefit", "NetBenefitResult", "expected_cost", "ExpectedCostResult", "Costs",
+        "bayes_threshold", "rates_at_threshold", "RatesResult", "choose_threshold",
+        "ThresholdChoice", "decision_curve", "DecisionCurve", "decision_report",
+        "DecisionReport", "cost_curve", "CostCurve", "brier_curve", "BrierCurve",
+        "curve_band", "CurveBand", "DecisionEvaluator",
+    ],
     "chimeraboost.compare": [
         "compare_cv", "compare_cv_results", "compare_holdout", "compare_datasets",
         "holdout_table", "one_se_refit", "corrected_ttest", "bayesian_ttest", "holm",
@@ -74,7 +82,7 @@ PUBLIC = {
     "chimeraboost.monitor": ["skill_over_time", "SkillOverTime"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
-        "plot_report",
+        "plot_report", "decision_curve", "cost_curve",
     ],
     "chimeraboost.dask": ["classification_report", "regression_report"],
     "chimeraboost.estimators": [
@@ -93,7 +101,9 @@ PUBLIC = {
 LAYERS = [
     ["exceptions", "_shared"],
     ["metrics", "quantile_metrics"],
-    ["scorers", "resampling"],
+    # decisions sits beside resampling: its intervals and re-chosen thresholds resample
+    # through it, and the report, the tables and the scorers use its numbers.
+    ["scorers", "resampling", "decisions"],
     ["_report", "pipeline", "estimators"],
     ["compare", "baselines", "monitor", "dask"],
     ["plotting", "cli"],

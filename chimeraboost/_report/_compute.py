@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .. import metrics, resampling
+from .. import decisions, metrics, resampling
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
 from .._shared.validation import (
@@ -38,8 +38,8 @@ def calibration_draws(n_boot: int) -> int:
 
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-           random_state=None, k=None, name=None, baseline_name=None,
-           ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
+           random_state=None, k=None, name=None, baseline_name=None, threshold=None,
+           costs=None, ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -76,6 +76,18 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         the same class name as the model, the parameters in which the two differ are added
         (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
         ``baseline_name`` also names baseline targets (``"y_train"``).
+    threshold : float in (0, 1), default=None
+        Binary classifiers with probabilities, and 0/1 rules: add a decision section
+        (:attr:`Report.decision`, a :class:`chimeraboost.decisions.DecisionReport`) -- the
+        action "treat the rows whose probability is >= threshold" against treat-all,
+        treat-none and a fitted baseline, by net benefit (and expected cost with ``costs``),
+        every number with a bootstrap interval at level ``ci`` (0.95 when None) and every
+        difference paired.
+    costs : 2x2 array-like or dict, default=None
+        What each outcome costs per row, ``[[c_tn, c_fp], [c_fn, c_tp]]`` or
+        ``{"fp": 1, "fn": 5}`` (see :func:`chimeraboost.decisions.expected_cost`); adds the
+        expected cost to the decision section. Without ``threshold`` the threshold is the
+        Bayes threshold of the costs, ``(c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp))``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples
         (:func:`resampling.bootstrap_interval`). The default, the bias-corrected and
@@ -158,13 +170,41 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
         delong = _delong(model, incumbent, y, level or 0.95)
+    decision = None
+    if threshold is not None or costs is not None:
+        decision = _decision(model, incumbent, y, sample_weight, threshold, costs, model_name,
+                             base_name, n_boot, level or 0.95, random_state)
     out = Report(model.point, model_name, model.task,
                  "y" if targets is None else base_name or "baseline targets",
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong,
-                 ci_method=ci_method)
+                 decision=decision, ci_method=ci_method)
     out._scored = getattr(model, "plot_data", None)
     return out
+
+
+def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, n_boot, level,
+              random_state):
+    """The decision section: the model's action (and the baseline's) against treat-all and
+    treat-none, from :func:`chimeraboost.decisions.decision_report`."""
+    for scored, arg in ((model, "estimator"), (incumbent, "baseline")):
+        if scored is None:
+            continue
+        if scored.task not in ("classification", "rule") or len(scored.classes) != 2:
+            what = ("decision_function scores, not probabilities (calibrate it first: "
+                    "sklearn.calibration.CalibratedClassifierCV)" if scored.task == "ranking"
+                    else f"a {scored.task} model" if scored.task in ("regression", "quantile")
+                    else f"{len(scored.classes)} classes")
+            msg = (f"threshold= and costs= act on the probability of the positive class of a "
+                   f"binary classifier (or a 0/1 rule); the {arg} {scored.name} gives {what}.")
+            raise ValueError(msg)
+    with working(f"report: {n_boot:,} resamples of the decision"):
+        return decisions.decision_report(
+            y, model.binary_score,
+            baseline_score=None if incumbent is None else incumbent.binary_score,
+            threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
+            name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
+            random_state=random_state)
 
 
 def _calibration_tests(scored, n_boot, rng):

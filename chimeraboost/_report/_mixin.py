@@ -18,9 +18,10 @@ class ReportMixin:
     """
 
     def report(self, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
-               random_state=None, k=None, name=None, baseline_name=None,
-               ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
+               random_state=None, k=None, name=None, baseline_name=None, threshold=None,
+               costs=None, ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
         """This fitted model's :func:`report` on ``(X, y)``; same arguments."""
         return report(self, X, y, baseline=baseline, sample_weight=sample_weight, ci=ci,
                       n_boot=n_boot, random_state=random_state, k=k, name=name,
-                      baseline_name=baseline_name, ci_method=ci_method)
+                      baseline_name=baseline_name, threshold=threshold, costs=costs,
+                      ci_method=ci_method)

@@ -6,7 +6,6 @@ computed elsewhere and computes none itself.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping
 
@@ -22,13 +21,13 @@ from .._shared.format import (
     count,
     fmt,
     fmt_p,
-    html_table,
     percent,
     rates,
     report_lines,
     table,
 )
 from .._shared.validation import import_pandas, plain
+from ._html import report_html
 
 __all__ = ["Report"]
 
@@ -61,11 +60,15 @@ class Report(Mapping):
         With a fitted baseline and a binary problem: DeLong's paired test of the ROC-AUC
         difference, model minus baseline (``estimate``, ``se``, ``low``, ``high``,
         ``pvalue``), an analytic second opinion next to the bootstrap.
+    decision : decisions.DecisionReport or None
+        With ``threshold=`` or ``costs=``: the action at the threshold against treat-all,
+        treat-none and the fitted baseline, by net benefit and expected cost.
     """
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
-                 baseline_report=None, delong_vs_baseline=None, ci_method="percentile"):
+                 baseline_report=None, delong_vs_baseline=None, decision=None,
+                 ci_method="percentile"):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
@@ -74,6 +77,7 @@ class Report(Mapping):
         self.n_dropped = dict(n_dropped or {})
         self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
         self.delong_vs_baseline = delong_vs_baseline
+        self.decision = decision
 
     def __getitem__(self, key):
         return self._values[key]
@@ -126,6 +130,8 @@ class Report(Mapping):
             lines += ["", *self._ci_lines()]
         if self.vs_baseline is not None:
             lines += ["", *self._vs_lines()]
+        if self.decision is not None:
+            lines += ["", *self.decision.lines()]
         return "\n".join(lines)
 
     def _ci_lines(self) -> list[str]:
@@ -192,39 +198,22 @@ class Report(Mapping):
                 f"{main}={fmt(self._values.get(main))}>")
 
     def _repr_html_(self) -> str:
-        """Jupyter: the four-number line as a heading, the header, then tables -- every
-        metric with its interval in columns of its own, and the paired comparison."""
-        esc = html.escape
-        parts = [f"<h4>{esc(self.headline())}</h4>", f"<p>{esc(self.header())}</p>"]
-        columns = [Col("metric", None), Col("value")]
-        caption = None
-        if self.ci:
-            columns += [Col("low"), Col("high")]
-            caption = self._ci_caption()
-        rows = []
-        for key, v in self._values.items():
-            if not _scalar(v) or key in ("n", "positives"):
-                continue
-            row = [key, v]
-            if self.ci:
-                row += list(self.ci.get(key, (np.nan, np.nan)))
-            rows.append(row)
-        parts.append(html_table(columns, rows, caption=caption))
-        if self.vs_baseline is not None:
-            title, columns, rows, delong = self._vs_table()
-            parts.append(html_table(columns, rows, caption=title))
-            if delong:
-                parts.append(f"<p>{esc(delong)}</p>")
-        return "<div>" + "".join(parts) + "</div>"
+        """Jupyter: the text's layout as tables -- the four-number line as the heading, the
+        proper scores (loss, reference, skill), the text's groups (calibration, ranking,
+        threshold), each number with its interval beside it, and the paired comparison."""
+        return report_html(self)
 
     # ---- export
     def to_dict(self) -> dict:
-        """Plain Python values (arrays as lists), plus ``ci`` and ``vs_baseline`` if set."""
+        """Plain Python values (arrays as lists), plus ``ci``, ``vs_baseline`` and
+        ``decision`` if set."""
         out = {key: plain(v) for key, v in self._values.items()}
         if self.ci is not None:
             out["ci"] = {key: (float(lo), float(hi)) for key, (lo, hi) in self.ci.items()}
         if self.vs_baseline is not None:
             out["vs_baseline"] = {key: tuple(map(float, v)) for key, v in self.vs_baseline.items()}
+        if self.decision is not None:
+            out["decision"] = self.decision.to_dict()
         return out
 
     def to_frame(self):
@@ -251,8 +240,9 @@ class Report(Mapping):
         """One figure of the scored rows; returns the list of matplotlib Axes.
 
         Classification: the CORP reliability diagram with its consistency band (``n_boot``
-        resamples, seeded by ``random_state``), and for binary problems the ROC and
-        precision-recall curves. Regression: predicted against observed, and the residuals.
+        resamples, seeded by ``random_state``) and the histogram of the forecasts beneath it,
+        and for binary problems the ROC and precision-recall curves, three squares of one
+        size on one line. Regression: predicted against observed, and the residuals.
         See :mod:`chimeraboost.plotting`. Needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """

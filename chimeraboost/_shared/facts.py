@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "is_loss", "fact"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "at_threshold", "is_loss", "fact"]
 
 
 class Fact(NamedTuple):
@@ -78,6 +78,19 @@ FACTS: dict[str, Fact] = {
     "crossing_rate": _loss("crossing rate"),
     "mae_median": _loss("MAE of the median"),
     "pinball": _loss("pinball loss"),
+    # decisions at a threshold (chimeraboost.decisions): "net_benefit@0.2" is the fact of
+    # "net_benefit" at threshold 0.2, see fact()
+    "net_benefit": _score("net benefit"),
+    "net_benefit_all": _rows("net benefit of treating all"),
+    "standardized_net_benefit": _score("standardized net benefit"),
+    "sensitivity": _score("sensitivity"),
+    "specificity": _score("specificity"),
+    "ppv": _score("PPV"),
+    "npv": _score("NPV"),
+    "flagged": Fact(None, False, "flagged share"),
+    "expected_cost": _loss("expected cost"),
+    "expected_cost_all": _rows("expected cost of treating all"),
+    "expected_cost_none": _rows("expected cost of treating none"),
     # bookkeeping
     "n": _rows("rows"),
     "classes": _rows("classes"),
@@ -90,9 +103,30 @@ FACTS: dict[str, Fact] = {
 
 ABOUT_THE_ROWS = frozenset(k for k, f in FACTS.items() if f.about_the_rows)
 
+# Numbers of a decision at a threshold, keyed "name@t" (t a float in (0, 1)).
+AT_THRESHOLD = frozenset({"net_benefit", "net_benefit_all", "standardized_net_benefit",
+                          "sensitivity", "specificity", "ppv", "npv", "flagged"})
+
+
+def at_threshold(key: str):
+    """``("net_benefit", 0.2)`` for ``"net_benefit@0.2"``; None for any other key."""
+    name, at, t = str(key).partition("@")
+    if not at or name not in AT_THRESHOLD:
+        return None
+    try:
+        value = float(t)
+    except ValueError:
+        return None
+    return (name, value) if 0 < value < 1 else None
+
 
 def fact(key: str) -> Fact:
-    """The facts of ``key``; a clear error for a name no report produces."""
+    """The facts of ``key``; a clear error for a name no report produces. A number at a
+    threshold (``"net_benefit@0.2"``) has the facts of its name, labelled with the threshold."""
+    parsed = at_threshold(key)
+    if parsed is not None:
+        f = FACTS[parsed[0]]
+        return f._replace(label=f"{f.label} at {parsed[1]:g}")
     try:
         return FACTS[key]
     except KeyError:

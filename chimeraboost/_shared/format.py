@@ -10,8 +10,8 @@ Which questions it answers:
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
-- How is a table shown in a notebook? :func:`html_table`: the same cells as :func:`table`
-  in an HTML ``<table>``, everything escaped, numbers right-aligned.
+- How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
+  :func:`table` in an HTML ``<table>``.
 - How is a report dict shown? :func:`format_report` (re-exported as
   ``chimeraboost.metrics.format_report``): a proper score is never printed alone; its line
   carries the base rate, the reference loss that base rate implies and the skill, skill last.
@@ -20,7 +20,6 @@ Which questions it answers:
 
 from __future__ import annotations
 
-import html
 import math
 from typing import NamedTuple
 
@@ -130,40 +129,6 @@ def table(columns, rows, *, indent: int = 2) -> list[str]:
 
     return [line([c.title for c in columns]), *(line(r) for r in text_rows)]
 
-
-
-_RIGHT = ' style="text-align:right;font-variant-numeric:tabular-nums"'
-_LEFT = ' style="text-align:left"'
-
-
-def html_table(columns, rows, caption=None) -> str:
-    """An HTML ``<table>`` of the cells :func:`table` prints: the same :func:`fmt` numbers,
-    number columns right-aligned, text columns left-aligned, every title, cell and the
-    ``caption`` escaped (a class label ``<b>`` shows as ``<b>``, never as markup).
-
-    >>> html_table([Col("label", None), Col("skill", 3)], [["<b>", 0.12345]])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    '<table><thead><tr><th style="text-align:left">label</th><th
-    style="text-align:right;font-variant-numeric:tabular-nums">skill</th></tr></thead><tbody><tr><td
-    style="text-align:left">&lt;b&gt;</td><td
-    style="text-align:right;font-variant-numeric:tabular-nums">0.123</td></tr></tbody></table>'
-    """
-    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
-
-    def cell(tag, text, col):
-        return f"<{tag}{_LEFT if col.digits is None else _RIGHT}>{html.escape(text)}</{tag}>"
-
-    body = []
-    for row in rows:
-        if len(row) != len(columns):
-            msg = f"table row has {len(row)} cells for {len(columns)} columns."
-            raise ValueError(msg)
-        body.append("<tr>" + "".join(cell("td", _cell_text(v, c), c)
-                                     for v, c in zip(row, columns)) + "</tr>")
-    head = "".join(cell("th", c.title, c) for c in columns)
-    cap = f"<caption>{html.escape(str(caption))}</caption>" if caption else ""
-    return (f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-            "</table>")
 
 def _cell_text(value, col: Col) -> str:
     if isinstance(value, str):

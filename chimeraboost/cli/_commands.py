@@ -198,7 +198,7 @@ def _read(path, target, scores, weight, classes, regression):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                ci_method=DEFAULT_CI_METHOD):
+                threshold=None, costs=None, ci_method=DEFAULT_CI_METHOD):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
     to what it was read as (:func:`read_kind`)."""
@@ -209,12 +209,12 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     model = recorded(values[score], kinds[score], classes)
     base = recorded(values[baseline_score], kinds[baseline_score], classes) \
         if baseline_score else None
-    resampled = base is not None or ci is not None
+    resampled = base is not None or ci is not None or threshold is not None or costs is not None
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
                  verbose=verbose and resampled):
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                      random_state=random_state, k=k, name=score, baseline_name=baseline_score,
-                     ci_method=ci_method)
+                     threshold=threshold, costs=costs, ci_method=ci_method)
     return rep, kinds
 
 
@@ -227,7 +227,7 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True, ci_method=DEFAULT_CI_METHOD):
+               verbose=True, costs=None, ci_method=DEFAULT_CI_METHOD):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -242,7 +242,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state, ci_method=ci_method)
+                             random_state=random_state, costs=costs, ci_method=ci_method)
 
 
 # --------------------------------------------------------------------------- streaming
@@ -532,4 +532,6 @@ def to_json(rep, kinds, path) -> dict:
         if d is not None:
             out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
                                      "high": d.high, "pvalue": d.pvalue}
+    if rep.decision is not None:
+        out["decision"] = rep.decision.to_dict()
     return plain(out)

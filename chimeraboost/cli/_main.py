@@ -120,6 +120,8 @@ Example:
   chimeraboost report holdout.csv --target churned --score p_model
   chimeraboost report holdout.csv --target churned --score p_model \\
       --baseline-score p_incumbent --k 100 --json
+  chimeraboost report holdout.csv --target churned --score p_model \\
+      --baseline-score p_incumbent --cost-fp 1 --cost-fn 5
 
 Exit status: 0 on success, 2 on a bad file, a missing column, a non-numeric
 score or a target that is not two classes (one line on stderr)."""
@@ -139,7 +141,9 @@ Example:
 
 Primary metrics: brier_skill (the default when every column is a probability),
 roc_auc (the default otherwise), log_loss, pr_auc, accuracy, ..., recall@N,
-precision@N or precision@5% (the top N rows, the top 5% of rows).
+precision@N or precision@5% (the top N rows, the top 5% of rows), and decisions
+at a threshold: net_benefit@0.2 (treat the rows whose probability is >= 0.2),
+sensitivity@0.2, ppv@0.2, ..., expected_cost (with --cost-fp and --cost-fn).
 
 Exit status: 0 on success, 2 on a bad file, a missing column, a non-numeric
 score or a target that is not two classes (one line on stderr)."""
@@ -178,6 +182,34 @@ def _rows(text):
         raise argparse.ArgumentTypeError(f"expected from 1 to {MAX_CHUNK_ROWS:,} rows "
                                          f"(2**31 - 1), got {value}")
     return value
+
+
+def _costs(p, threshold: bool) -> None:
+    """--threshold, --cost-fp, --cost-fn: a decision at a threshold."""
+    if threshold:
+        p.add_argument("--threshold", type=_level, metavar="T",
+                       help="add the decision 'treat when the probability is >= T': net "
+                            "benefit against treat-all, treat-none and the baseline column, "
+                            "with paired intervals")
+    p.add_argument("--cost-fp", type=float, metavar="C",
+                   help="cost of treating a negative row (with --cost-fn: expected cost, and "
+                        "without --threshold the Bayes threshold C_fp / (C_fp + C_fn))")
+    p.add_argument("--cost-fn", type=float, metavar="C", help="cost of leaving a positive row")
+
+
+def _cost_arg(args):
+    """The costs dict of --cost-fp / --cost-fn, or None; one without the other is refused."""
+    fp, fn = args.cost_fp, args.cost_fn
+    if fp is None and fn is None:
+        return None
+    if fp is None or fn is None:
+        msg = f"--{'cost-fp' if fp is None else 'cost-fn'} is missing; give both costs."
+        raise ValueError(msg)
+    for flag, value in (("--cost-fp", fp), ("--cost-fn", fn)):
+        if not (value >= 0 and value < float("inf")):
+            msg = f"{flag} must be a finite number >= 0 (a cost), got {value:g}."
+            raise ValueError(msg)
+    return {"fp": fp, "fn": fn}
 
 
 def _common(p, n_boot_help):
@@ -226,6 +258,7 @@ def _parser():
     p.add_argument("--no-ci", action="store_true", help="no intervals (no bootstrap)")
     p.add_argument("--k", type=_k, metavar="N",
                    help="also recall@k and precision@k of the top N rows (or a fraction)")
+    _costs(p, threshold=True)
     p.add_argument("--json", action="store_true",
                    help="print every number as JSON (NaN as null) instead of text")
     how = p.add_mutually_exclusive_group()
@@ -247,6 +280,7 @@ def _parser():
     p.add_argument("--primary", metavar="METRIC",
                    help="metric of the paired comparison, e.g. brier_skill, roc_auc, recall@400")
     p.add_argument("--split", metavar="TEXT", help="what the rows are, e.g. 2024-Q4")
+    _costs(p, threshold=False)
     p.add_argument("--ci", type=_level, default=0.95, metavar="LEVEL",
                    help="level of every interval (default 0.95)")
     out = p.add_mutually_exclusive_group()
@@ -278,7 +312,8 @@ def _run_report(args, out):
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
-        verbose=not args.quiet, ci_method=args.ci_method)
+        verbose=not args.quiet, threshold=args.threshold, costs=_cost_arg(args),
+        ci_method=args.ci_method)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -295,6 +330,10 @@ def _run_streamed(args, out, chunk_rows):
     if args.k is not None:
         msg = ("--k (recall@k) ranks every row at once; a streamed report cannot give it. "
                "Drop --k, or add --in-memory.")
+        raise ValueError(msg)
+    if args.threshold is not None or _cost_arg(args) is not None:
+        msg = ("--threshold / --cost-fp / --cost-fn give a decision with bootstrap intervals, "
+               "which needs every row in memory; add --in-memory.")
         raise ValueError(msg)
     with working(f"chimeraboost: streaming {args.file}", verbose=not args.quiet):
         got = stream_report(args.file, target=args.target, score=args.score,
@@ -314,7 +353,7 @@ def _run_table(args, out):
                    primary=args.primary, split=args.split, weight=args.weight,
                    classes=args.classes, regression=args.regression, ci=args.ci,
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
-                   ci_method=args.ci_method)
+                   costs=_cost_arg(args), ci_method=args.ci_method)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

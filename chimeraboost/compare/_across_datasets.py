@@ -35,6 +35,7 @@ References
 
 from __future__ import annotations
 
+import html
 import math
 import warnings
 from typing import NamedTuple
@@ -43,6 +44,7 @@ import numpy as np
 from scipy import stats
 
 from .._shared.format import Col, fmt, fmt_p, table
+from .._shared.html import html_block, html_paragraphs, html_table
 from ._paired_tests import holm
 from .._shared.validation import (
     _is_missing_value,
@@ -371,9 +373,8 @@ class DatasetComparison:
     def average_ranks(self) -> dict:
         return {m: float(r) for m, r in zip(self.models, self.ranks.mean(axis=0))}
 
-    def __str__(self) -> str:
+    def _head(self) -> list:
         N, k = self.scores.shape
-        avg = self.average_ranks
         way = "higher" if self.higher_is_better else "lower"
         lines = [f"{k} models on {N} data sets ({way} scores rank first; rank 1 = best, ties "
                  "averaged)"]
@@ -384,32 +385,48 @@ class DatasetComparison:
             lines.append(f"Friedman chi2 {fmt(fr.statistic, 3)} (df {fr.df}), p "
                          f"{fmt_p(fr.pvalue)} · Iman-Davenport F {fmt(iman.statistic, 3)} (df "
                          f"{iman.df}, {iman.df2}), p {fmt_p(iman.pvalue)}")
-        lines += [f"Nemenyi critical difference at alpha {self.alpha:g}: CD "
-                  f"{fmt(self.critical_difference, 3)} (q {fmt(self.q_alpha, 3)})", ""]
+        lines.append(f"Nemenyi critical difference at alpha {self.alpha:g}: CD "
+                     f"{fmt(self.critical_difference, 3)} (q {fmt(self.q_alpha, 3)})")
+        return lines
+
+    def _tables(self):
+        """(columns, rows) of the models, best first, and of the pairs; for text and HTML."""
+        avg = self.average_ranks
         order = sorted(self.models, key=lambda m: avg[m])
-        lines += table([Col("model", None), Col("average rank", 3), Col("mean score")],
-                       [[m, avg[m], float(np.mean(self.scores[:, self.models.index(m)]))]
-                        for m in order], indent=0)
-        lines.append("")
-        rows = []
-        for p in self.pairwise:
-            rows.append([p.a, p.b, p.rank_difference,
-                         "yes" if p.nemenyi_different else "no", p.statistic, fmt_p(p.pvalue),
-                         fmt_p(p.pvalue_holm),
-                         "yes" if p.wilcoxon_different else "no"])
-        lines += table([Col("a", None), Col("b", None), Col("rank a - b", 3, signed=True),
-                        Col("Nemenyi", None), Col("Wilcoxon W", 1), Col("p"), Col("p_holm"),
-                        Col("Wilcoxon", None)], rows, indent=0)
-        lines += [
-            "",
+        models = ([Col("model", None), Col("average rank", 3), Col("mean score")],
+                  [[m, avg[m], float(np.mean(self.scores[:, self.models.index(m)]))]
+                   for m in order])
+        rows = [[p.a, p.b, p.rank_difference, "yes" if p.nemenyi_different else "no",
+                 p.statistic, fmt_p(p.pvalue), fmt_p(p.pvalue_holm),
+                 "yes" if p.wilcoxon_different else "no"] for p in self.pairwise]
+        pairs = ([Col("a", None), Col("b", None), Col("rank a - b", 3, signed=True),
+                  Col("Nemenyi", None), Col("Wilcoxon W", 1), Col("p"), Col("p_holm"),
+                  Col("Wilcoxon", None)], rows)
+        return models, pairs
+
+    def _foot(self) -> list:
+        shared = [g for g in self.groups if len(g) > 1]
+        return [
             "not distinguishable (Nemenyi): "
-            + "; ".join("{" + ", ".join(g) + "}" for g in self.groups if len(g) > 1)
-            if any(len(g) > 1 for g in self.groups) else
-            "not distinguishable (Nemenyi): none -- every pair differs",
+            + ("; ".join("{" + ", ".join(g) + "}" for g in shared) if shared else
+               "none -- every pair differs"),
             f"Nemenyi: yes when |rank a - b| >= CD; Wilcoxon: yes when the Holm-adjusted "
             f"signed-rank p-value (over {len(self.pairwise)} pairs) < {self.alpha:g}.",
         ]
-        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        models, pairs = self._tables()
+        return "\n".join([*self._head(), "", *table(*models, indent=0), "",
+                          *table(*pairs, indent=0), "", *self._foot()])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the setting as a heading, the tests, the models best first, the pairs and
+        the groups no test tells apart."""
+        head = self._head()
+        models, pairs = self._tables()
+        return html_block(f"<h4>{html.escape(head[0])}</h4>", html_paragraphs(head[1:]),
+                          html_table(*models), html_table(*pairs),
+                          html_paragraphs(self._foot()))
 
     def __repr__(self) -> str:
         ranks = {m: round(r, 3) for m, r in self.average_ranks.items()}
@@ -436,7 +453,8 @@ class DatasetComparison:
 
         The axis carries the average ranks (1, the best, on the left); each model's name hangs
         from its average rank; a thick bar joins each group of models not distinguishable by
-        Nemenyi, and a bar of length ``CD`` sits above the axis. Needs matplotlib
+        Nemenyi, and a bar of length ``CD`` sits above the axis. The title names the number
+        of models and data sets and the level. Needs matplotlib
         (``pip install 'chimeraboost[plot]'``).
         """
         try:
@@ -448,28 +466,40 @@ class DatasetComparison:
         k = len(self.models)
         avg = self.average_ranks
         order = sorted(self.models, key=lambda m: avg[m])
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 1.2 + 0.3 * k))
         half = (k + 1) // 2
+        groups = [g for g in self.groups if len(g) > 1]
+        # In axis units (one unit a row of text), from the top: the CD bar, the axis label,
+        # the rank numbers, the axis (y = 0), one thick bar per group, then a row per model
+        # name hanging from its rank. The limits hug these rows.
+        first = -(0.6 + 0.15 * len(groups))
+        bottom, top = first - (half - 1) - 0.35, 2.2
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6.5, 0.6 + 0.3 * (top - bottom)),
+                                 layout="constrained")
         ax.set_xlim(0.5, k + 0.5)
-        ax.set_ylim(-(half + 1.5), 2.0)
+        ax.set_ylim(bottom, top)
         ax.axis("off")
         ax.plot([1, k], [0, 0], color="black", lw=1)
         for r in range(1, k + 1):
             ax.plot([r, r], [0, 0.15], color="black", lw=1)
-            ax.text(r, 0.3, str(r), ha="center", va="bottom", fontsize=9)
+            ax.text(r, 0.2, str(r), ha="center", va="bottom", fontsize=9)
+        ax.text((1 + k) / 2, 0.8, "average rank (1 = best)", ha="center", va="bottom",
+                fontsize=9)
         cd = self.critical_difference
-        ax.plot([1, 1 + cd], [1.3, 1.3], color="black", lw=2)
-        ax.text(1 + cd / 2, 1.45, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
+        ax.plot([1, 1 + cd], [1.55, 1.55], color="black", lw=2)
+        ax.text(1 + cd / 2, 1.65, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
         for i, m in enumerate(order):  # the better half to the left, the rest to the right
             left = i < half
-            y = -(i + 1) if left else -(k - i)
+            y = first - (i if left else k - 1 - i)
             x_end = 0.6 if left else k + 0.4
             ax.plot([avg[m], avg[m], x_end], [0, y, y], color="black", lw=0.8)
-            ax.text(x_end, y, f"{m} ({avg[m]:.2f})", ha="left" if left else "right",
-                    va="bottom", fontsize=9)
-        for g, group in enumerate([g for g in self.groups if len(g) > 1]):
+            # The name beyond the end of its line, clear of every other line.
+            ax.text(x_end - 0.05 if left else x_end + 0.05, y, f"{m} ({avg[m]:.2f})",
+                    ha="right" if left else "left", va="center", fontsize=9)
+        for g, group in enumerate(groups):
             lo, hi = avg[group[0]], avg[group[-1]]
-            y = -0.25 - 0.15 * g
+            y = -0.3 - 0.15 * g
             ax.plot([lo - 0.03, hi + 0.03], [y, y], color="black", lw=3)
+        ax.set_title(f"Critical difference diagram: {k} models on {self.n_datasets} data sets "
+                     f"(Nemenyi, alpha {self.alpha:g})", fontsize=10)
         return ax

@@ -37,6 +37,7 @@ from .._shared.validation import (
     quantile_levels,
     warn_degenerate,
 )
+from .. import scorers
 from ..metrics import regression_report
 from ..quantile_metrics import crps_skill
 
@@ -217,6 +218,10 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     if groups is not None and as_1d(groups, "groups").shape[0] != n:
         msg = f"groups has {as_1d(groups, 'groups').shape[0]} rows but X and y have {n}."
         raise ValueError(msg)
+    if isinstance(scoring, str) and "@" in scoring:
+        # A decision at a threshold ("net_benefit@0.2"): scikit-learn's registry holds fixed
+        # names, so the scorer is made for the string (and named by it).
+        scoring = scorers.get_scorer(scoring)
     scoring_name = scoring if isinstance(scoring, str) else {
         id(_R2_SCORER): "r2", id(_crps_skill): "crps_skill"}.get(
         id(scoring), getattr(scoring, "name", repr(scoring)))
@@ -224,10 +229,11 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     splits, cv_text = _cv_splits(cv, X, y, groups, classifier, random_state)
     # One cross_validate per model on the materialised splits: every score of every model,
     # guardrails included, comes from the same folds.
-    runs = {name: cross_validate(est, X, y, scoring={"score": scoring, **{
-        f"guard_{g}": g for g in guard_ropes}}, cv=splits, n_jobs=n_jobs, error_score="raise")
-        for name, est in counting(named.items(), len(named),
-                                  f"compare_cv: {len(splits)} folds, model", verbose=verbose)}
+    guards = {f"guard_{g}": scorers.get_scorer(g) if "@" in g else g for g in guard_ropes}
+    runs = {name: cross_validate(est, X, y, scoring={"score": scoring, **guards}, cv=splits,
+                                 n_jobs=n_jobs, error_score="raise")
+            for name, est in counting(named.items(), len(named),
+                                      f"compare_cv: {len(splits)} folds, model", verbose=verbose)}
     scores = {name: np.asarray(r["test_score"], dtype=np.float64) for name, r in runs.items()}
     guard_scores = {g: {name: np.asarray(r[f"test_guard_{g}"], dtype=np.float64)
                         for name, r in runs.items()} for g in guard_ropes}

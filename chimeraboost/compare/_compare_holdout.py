@@ -8,6 +8,7 @@ Re-exported by :mod:`chimeraboost.compare`, whose docstring lists the references
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from .._shared import facts as _facts
 from .._shared.facts import is_loss
 from .._shared.format import fmt, fmt_p, percent
+from .._shared.html import html_block, html_paragraphs
 from .._report import distinct_names, report
 from ._rules import EQUIVALENT, KEEP, REPLACE
 from .._shared.validation import (
@@ -89,7 +91,7 @@ class HoldoutComparison:
         self.level, self.rope, self.decision, self.reason = level, rope, decision, reason
         self.delong = delong
 
-    def __str__(self) -> str:
+    def _lines(self) -> list:
         rep, base = self.report, self.report.baseline_report
         pct = percent(self.level)
         lines = [
@@ -106,7 +108,17 @@ class HoldoutComparison:
             lines.append(f"ROC AUC difference (DeLong): {fmt(d.estimate, signed=True)} "
                          f"(se {fmt(d.se)}, {pct} interval {fmt(d.low, signed=True)} to "
                          f"{fmt(d.high, signed=True)}, p {fmt_p(d.pvalue)})")
-        return "\n".join([*lines, "", str(rep)])
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join([*self._lines(), "", str(self.report)])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: what meets what as a heading, the difference and the decision, then the
+        challenger's report with the champion as its baseline."""
+        lines = self._lines()
+        return html_block(f"<h4>{html.escape(lines[0])}</h4>", html_paragraphs(lines[1:]),
+                          self.report._repr_html_())
 
     def __repr__(self) -> str:
         return (f"<HoldoutComparison {self.metric}: difference "

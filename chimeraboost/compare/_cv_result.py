@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _rules
 from ._paired_tests import BayesianTTestResult, CorrectedTTestResult
-from .._shared.format import EMPTY, Col, fmt_p, html_table, percent, table
+from .._shared.format import EMPTY, Col, fmt_p, percent, table
+from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
 from ..resampling import ConfidenceInterval
 
@@ -149,13 +150,18 @@ class ComparisonResult:
                           *self._foot()])
 
     def _repr_html_(self) -> str:
-        """Jupyter: the setting as a heading, the table with numbers right-aligned, the
-        rule and the choice below it."""
-        esc = html.escape
-        head, foot = self._head(), self._foot()
-        notes = "".join(f"<p>{esc(line.strip())}</p>" for line in foot if line.strip())
-        return (f"<div><h4>{esc(head[0])}</h4><p>{esc(head[1])}</p>"
-                f"{html_table(*self._cells())}{notes}</div>")
+        """Jupyter: the setting as a heading, the table with numbers right-aligned (each
+        difference with its interval below it), the rule and the choice below it."""
+        head = self._head()
+        columns, rows = self._cells()
+        # The difference with its interval below it, under one title: the table then fits a
+        # notebook's width.
+        columns = [*columns[:4], *columns[6:]]
+        rows = [[*r[:3], r[3] if r[3] == EMPTY else tuple(r[3:6]), *r[6:]] for r in rows]
+        return html_block(f"<h4>{html.escape(head[0])}</h4>", html_paragraphs(head[1:]),
+                          html_table(columns, rows, stacked=True),
+                          html_paragraphs([self._foot()[0].replace("low/high:", "[low, high]:"),
+                                           *self._foot()[1:]]))
 
     def __repr__(self) -> str:
         return (f"<ComparisonResult {self.scoring}, {self.n_folds} folds, champion "

@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import resampling
 from .._shared.facts import FACTS, is_loss
-from .._shared.format import EMPTY, NA, Col, count, fmt, html_table, percent, table
+from .._shared.format import EMPTY, NA, Col, count, fmt, percent, table
+from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
 
 __all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "orient"]
@@ -211,28 +212,24 @@ class HoldoutTable:
                           *(line(c) for c in body), "", " ".join(self._footer())])
 
     def _repr_html_(self) -> str:
-        """Jupyter: the header as a heading, then one table in which every interval has its
-        own low and high columns."""
-        pct = percent(self.level)
-        columns = [Col("model", None)]
-        for key in self.metrics:
-            columns += [Col(self._label(key), 3), Col(f"{pct} low", 3), Col("high", 3)]
-        columns += [Col(f"{self._primary_label} vs {self.baseline}", signed=True),
-                    Col(f"{pct} low", signed=True), Col("high", signed=True),
-                    Col("beats", None), Col("notes", None)]
+        """Jupyter: the header as a heading, then the table -- each number with its interval
+        ``[low, high]`` below it, under the metric's one title; the level is said once, below
+        the table."""
+        columns = [Col("model", None), *(Col(self._label(k), 3) for k in self.metrics),
+                   Col(f"{self._primary_label} vs {self.baseline}", signed=True),
+                   Col("beats", None), Col("notes", None)]
         body = []
         for name, r in self.rows.items():
-            cells = [name]
-            for key in self.metrics:
-                cells += [r[key], r[f"{key}_low"], r[f"{key}_high"]]
+            cells = [name, *((r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in self.metrics)]
             if name == self.baseline:
-                cells += [EMPTY, EMPTY, EMPTY, "baseline"]
+                cells += [EMPTY, "baseline"]
             else:
-                cells += [r["difference"], r["diff_low"], r["diff_high"],
+                cells += [(r["difference"], r["diff_low"], r["diff_high"]),
                           "yes" if r["beats_baseline"] else "no"]
             body.append([*cells, r["notes"] or ""])
-        return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(columns, body)}"
-                f"<p>{html.escape(' '.join(self._footer()))}</p></div>")
+        return html_block(f"<h4>{html.escape(self.header())}</h4>",
+                          html_table(columns, body, stacked=True),
+                          html_paragraphs(self._footer()))
 
     def to_frame(self):
         """One row per model, the columns of :attr:`rows`. Needs pandas."""

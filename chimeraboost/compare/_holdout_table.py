@@ -26,9 +26,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .. import decisions as _decisions
 from .. import metrics as _metrics
 from .. import resampling
-from .._shared.facts import ABOUT_THE_ROWS, FACTS
+from .._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
 from .._report import calibration_draws, score_estimator
 from .._shared.validation import (
     as_1d,
@@ -68,13 +69,16 @@ _AT_K = re.compile(r"^(recall|precision)@(\d+(?:\.\d+)?)(%?)$")
 class _Row:
     """One model's (or one array's) point report and evaluator, and what kind of output it is."""
 
-    def __init__(self, name, point, evaluator, kind, constant, proba=None):
+    def __init__(self, name, point, evaluator, kind, constant, proba=None, score=None):
         self.name, self.point, self.evaluator = name, point, evaluator
         self.kind = kind  # "probabilities", "scores", "rule", "predictions", "quantiles"
         self.constant = constant
         self.proba = proba  # the probabilities, for the calibration test
         self.boot = None
         self.calibration = None  # metrics.calibration_test's result, when asked for
+        # Binary only: the probability of the positive class, or the 0/1 rule, that a
+        # decision at a threshold acts on (None for scores that only rank).
+        self.score = score
 
 
 def _is_array(value) -> bool:
@@ -113,7 +117,8 @@ def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
     except (TypeError, ValueError):  # string labels from predict
         constant = len(set(np.asarray(out).tolist())) == 1
     proba = s.plot_data["proba"] if s.task == "classification" else None
-    return _Row(name, s.point, s.evaluator, kind, constant, proba)
+    score = getattr(s, "binary_score", None) if s.task in ("classification", "rule") else None
+    return _Row(name, s.point, s.evaluator, kind, constant, proba, score)
 
 
 def _array_row(name, values, y, w, k, classes, task) -> _Row:
@@ -162,7 +167,7 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
         point = _metrics.ranking_report(y, arr, classes, w, y_pred=y_pred, k=k)
         ev = _metrics.classification_evaluator(y, classes, score=arr, y_pred=y_pred,
                                                sample_weight=w, k=k)
-        return _Row(name, point, ev, "rule", _constant(arr))
+        return _Row(name, point, ev, "rule", _constant(arr), score=arr)
     proba = (arr.ndim == 1 and K == 2 and in_unit) or (
         arr.ndim == 2 and in_unit and np.allclose(arr.sum(axis=1), 1.0, rtol=0, atol=1e-6))
     if arr.ndim == 2 and K == 2 and in_unit and not proba:
@@ -174,7 +179,9 @@ def _array_row(name, values, y, w, k, classes, task) -> _Row:
     if proba:
         point = _metrics.classification_report(y, arr, classes, w, k=k)
         ev = _metrics.classification_evaluator(y, classes, proba=arr, sample_weight=w, k=k)
-        return _Row(name, point, ev, "probabilities", _constant(arr.reshape(n, -1)), arr)
+        score = (arr if arr.ndim == 1 else arr[:, 1]) if K == 2 else None
+        return _Row(name, point, ev, "probabilities", _constant(arr.reshape(n, -1)), arr,
+                    score)
     if arr.ndim == 1 and K != 2:
         msg = (f"{arg} is 1-D but y has {K} classes; pass (n, {K}) class probabilities or "
                "scores, columns in the order of the classes.")
@@ -277,11 +284,15 @@ def _metric_names(primary, metrics, kind, all_proba):
         if k is not None:
             ks[name] = k
             labels[key] = name.strip()
-        if key not in FACTS or key in ABOUT_THE_ROWS:
-            arg = "primary" if i == 0 else "metrics"
-            known = sorted(k_ for k_, f in FACTS.items() if not f.about_the_rows)
+        arg = "primary" if i == 0 else "metrics"
+        if _decision_key(key, arg, binary):
+            labels[key] = key
+        elif key not in FACTS or key in ABOUT_THE_ROWS or key in AT_THRESHOLD:
+            known = sorted(k_ for k_, f in FACTS.items() if not f.about_the_rows
+                           and k_ not in AT_THRESHOLD)
             msg = (f"{arg}={name!r} is not a metric of a model; use a report key such as "
-                   f"{known} or 'recall@400' / 'precision@5%'.")
+                   f"{known}, 'recall@400' / 'precision@5%', or a decision: "
+                   "'net_benefit@0.2', 'sensitivity@0.3', ..., 'expected_cost' (with costs=).")
             raise ValueError(msg)
         if key not in keys[1:]:
             keys.append(key)
@@ -293,9 +304,73 @@ def _metric_names(primary, metrics, kind, all_proba):
     return keys[0], keys[1:] + keys[:1] if keys[0] not in keys[1:] else keys[1:], labels, k
 
 
+def _decision_key(key, arg, binary) -> bool:
+    """Whether ``key`` is a number of a decision (``net_benefit@0.2``, ``expected_cost``)."""
+    parsed = at_threshold(key)
+    if parsed is None and key != "expected_cost":
+        return False
+    if not binary:
+        msg = f"{arg}={key!r}: a decision at a threshold needs a binary problem."
+        raise ValueError(msg)
+    if parsed is not None and parsed[0] == "flagged" and arg == "primary":
+        msg = (f"primary={key!r}: the flagged share is neither better high nor low; show it "
+               "in metrics= and compare on net_benefit@t or expected_cost.")
+        raise ValueError(msg)
+    if parsed is not None and FACTS[parsed[0]].about_the_rows:
+        msg = f"{arg}={key!r} describes the rows (treating all of them), not a model."
+        raise ValueError(msg)
+    return True
+
+
+def _decide(rows, keys, y, classes, w, costs, n_boot, seed) -> None:
+    """The decision numbers of every row (net benefit at a threshold, expected cost, rates),
+    resampled on the counts of the other metrics (same seed): points into ``row.point``,
+    replicates into ``row.boot``."""
+    wanted = [k for k in keys if at_threshold(k) is not None or k == "expected_cost"]
+    if not wanted:
+        return
+    if "expected_cost" in wanted and costs is None:
+        msg = ("'expected_cost' needs costs=: pass costs=[[c_tn, c_fp], [c_fn, c_tp]] or "
+               "{'fp': ..., 'fn': ...} to holdout_table.")
+        raise ValueError(msg)
+    thresholds = sorted({at_threshold(k)[1] for k in wanted if at_threshold(k)}) or [0.5]
+    names = {at_threshold(k)[0] for k in wanted if at_threshold(k)}
+    event = as_1d(y, "y") == classes[1]
+    t_cost = None if costs is None else _decisions.bayes_threshold(costs)
+    evs = []
+    for row in rows:
+        if row.score is None:
+            msg = (f"models[{row.name!r}] ({row.kind}) gives no probability to act on at a "
+                   f"threshold; {wanted[0]!r} needs probabilities or a 0/1 rule in every row.")
+            raise ValueError(msg)
+        score = _decisions_probability(row)
+        evs.append(_decisions.DecisionEvaluator(event, score, thresholds, sample_weight=w,
+                                                costs=costs, cost_threshold=t_cost,
+                                                names=names))
+    boots = resampling.joint_bootstrap(evs, n_boot, random_state=seed)
+    for row, ev, boot in zip(rows, evs, boots):
+        point = ev.evaluate(None, warn=False)
+        for k in wanted:
+            row.point[k] = float(point[k][0])
+            row.boot.replicates[k] = boot.replicates[k]
+            # The same seed drew the same counts and jackknife blocks: the table's ci_method
+            # applies to the decision numbers too.
+            row.boot.estimate[k] = row.point[k]
+            row.boot.jackknife[k] = boot.jackknife[k]
+
+
+def _decisions_probability(row):
+    score = np.asarray(row.score, dtype=np.float64)
+    if np.any((score < 0) | (score > 1)):
+        msg = f"models[{row.name!r}] holds values outside [0, 1]: not probabilities."
+        raise ValueError(msg)
+    return score
+
+
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
                   ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
-                  random_state=None, ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
+                  random_state=None, costs=None,
+                  ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
     Parameters
@@ -314,8 +389,12 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     primary : str, default=None
         The metric of the paired comparison: a report key (``"brier_skill"``, ``"roc_auc"``,
         ``"log_loss"``, ``"r2"``, ...) or ``"recall@400"`` / ``"precision@5%"`` (the top 400
-        rows, the top 5% of rows; binary only). None: ``brier_skill`` when every row gives
-        probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
+        rows, the top 5% of rows; binary only), or a decision (binary, every row a
+        probability or a 0/1 rule; :mod:`chimeraboost.decisions`): ``"net_benefit@0.2"``
+        (treat the rows whose probability is >= 0.2), ``"sensitivity@0.3"``,
+        ``"specificity@..."``, ``"ppv@..."``, ``"npv@..."``, ``"standardized_net_benefit@..."``,
+        or ``"expected_cost"`` (with ``costs``, at the Bayes threshold of the costs).
+        None: ``brier_skill`` when every row gives probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
         ``r2`` for regression, ``crps_skill`` for quantile regressors.
     metrics : list of str, default=None
         The metrics shown, each with its interval (the primary is added if missing). None:
@@ -334,6 +413,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     sample_weight : array-like of shape (n,), default=None
     random_state : None or int
         Seeds the resampling.
+    costs : 2x2 array-like or dict, default=None
+        What each outcome costs per row, ``[[c_tn, c_fp], [c_fn, c_tp]]`` or
+        ``{"fp": 1, "fn": 5}`` (see :func:`chimeraboost.decisions.expected_cost`); needed by
+        ``"expected_cost"``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples; see
         :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
@@ -403,6 +486,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         raise TypeError(msg)
     level = check_level(ci, "ci")
     ci_method = resampling.check_ci_method(ci_method)
+    costs = None if costs is None else _decisions.Costs.of(costs)
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
@@ -445,14 +529,19 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     primary, keys = _with_calibration_excess(primary, keys)
     for name, row in rows.items():
         has = primary in row.point or (primary == "calibration_excess" and row.proba is not None)
-        if not has:
+        decided = at_threshold(primary) is not None or primary == "expected_cost"
+        if not (has or decided):
             msg = (f"models[{name!r}] ({row.kind}) has no {primary!r}; pick a primary metric "
                    "every row has.")
             raise ValueError(msg)
     rng = check_random_state_int(random_state)
+    plain = [k for k in keys if at_threshold(k) is None and k != "expected_cost"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        _resample(list(rows.values()), keys, task, n_boot, rng, ci_method)
+        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, n_boot, rng,
+                         ci_method)
+        if task == "classification":
+            _decide(list(rows.values()), keys, y, classes, w, costs, n_boot, seed)
     if "calibration_excess" in keys:
         _calibration(rows.values(), y, w, classes, n_boot, rng)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
@@ -460,15 +549,16 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
                         ci_method=ci_method)
 
 
-def _resample(rows, keys, task, n_boot, random_state, ci_method) -> None:
+def _resample(rows, keys, task, n_boot, random_state, ci_method):
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
-    need them (NaN replicates), drawn from the same seed, hence the same counts."""
+    need them (NaN replicates), drawn from the same seed, hence the same counts. Returns the
+    seed of a classification table (the decisions are resampled on it too)."""
     if task != "classification":
         boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
                                            random_state=random_state, ci_method=ci_method)
         for row, boot in zip(rows, boots):
             row.boot = boot
-        return
+        return None
     seed = int(check_random_state_int(random_state).integers(0, 2**63 - 1))
     wanted = set(keys) | {"base_rate", "positives"}
     if "calibration_excess" in wanted:  # its paired differences resample the MCB
@@ -492,6 +582,7 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method) -> None:
                 {k: boot.replicates.get(k, nan) for k in wanted}, n_boot,
                 jackknife={k: boot.jackknife.get(k, blocks) for k in wanted},
                 n_rows=boot.n_rows, events=boot.events, ci_method=ci_method)
+    return seed
 
 
 def _with_calibration_excess(primary, keys):

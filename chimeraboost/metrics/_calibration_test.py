@@ -72,6 +72,9 @@ from .._shared.validation import (
 
 __all__ = ["CalibrationTestResult", "calibration_test"]
 
+# The worlds simulated besides the null, as steps along the path from the null (t = 0) to the
+# fitted recalibration (t = 1) and beyond: the interval interpolates between them.
+_WORLDS = (0.5, 1.0, 2.0)
 # Pools of forecasts beyond which the simulated fits run on merged cells (see module docstring).
 _MAX_CELLS = 2048
 # Variance of a merged cell's event count from which it is drawn from the Cornish-Fisher
@@ -124,36 +127,35 @@ class CalibrationTestResult:
     noise_floor_per_class: np.ndarray
     excess_per_class: np.ndarray
     pvalue_per_class: np.ndarray
-    # The draws behind the interval, per class (n_boot, K') with K' = 1 for binary: the null
-    # and the recalibrated world's MCB, the world's population MCB (K',) and the observed
-    # statistic as the draws compute it (K',).
-    _null: np.ndarray = field(default=None)
-    _world: np.ndarray = field(default=None)
+    # The simulated worlds behind the interval, per class: the population MCB of each world,
+    # (W, K'), and its draws' MCB, (W, n_boot, K'); K' = 1 (the positive class) when binary.
+    # World 0 is the null. And the observed statistic as the draws compute it, (K',).
     _world_truth: np.ndarray = field(default=None)
+    _world_draws: np.ndarray = field(default=None)
     _observed: np.ndarray = field(default=None)
 
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """Interval for the population MCB (class average) at ``level``; see Notes of
+        """Interval for the population MCB (class average) at ``level``; see the Notes of
         :func:`calibration_test`. It always contains ``excess``, and its low end is above 0
         exactly when the test rejects calibration at ``(1 - level) / 2`` (the interval's own
         tail), unless ``excess`` itself is not above 0."""
-        if self._null is None:
+        if self._world_draws is None:
             return ConfidenceInterval(np.nan, np.nan)
-        low, high = _interval(self.excess, self._null.mean(axis=1), self._world.mean(axis=1),
-                              float(self._world_truth.mean()), float(self._observed.mean()),
+        low, high = _interval(self.excess, self._world_truth.mean(axis=1),
+                              self._world_draws.mean(axis=2), float(self._observed.mean()),
                               level)
         return ConfidenceInterval(float(low), float(high))
 
     def confidence_interval_per_class(self, level: float = 0.95) -> ConfidenceInterval:
         """The same per class: ``low`` and ``high`` are arrays of shape (K,)."""
         k = self.classes.shape[0]
-        if self._null is None:
+        if self._world_draws is None:
             return ConfidenceInterval(np.full(k, np.nan), np.full(k, np.nan))
         # The draws hold one column per class, or the positive class's only when binary.
         excess = self.excess_per_class[1:] if k == 2 else self.excess_per_class
-        bounds = [_interval(excess[j], self._null[:, j], self._world[:, j],
-                            float(self._world_truth[j]), float(self._observed[j]), level)
-                  for j in range(self._null.shape[1])]
+        bounds = [_interval(excess[j], self._world_truth[:, j], self._world_draws[:, :, j],
+                            float(self._observed[j]), level)
+                  for j in range(self._observed.shape[0])]
         low, high = (np.array([b[i] for b in bounds]) for i in (0, 1))
         if k == 2:
             low, high = np.repeat(low, 2), np.repeat(high, 2)
@@ -165,32 +167,47 @@ class CalibrationTestResult:
                 f"n_boot={self.n_boot})")
 
 
-def _interval(estimate, null, world, world_truth, observed, level):
-    """``(low, high)`` for the population MCB from the null draws (population MCB 0) and the
-    recalibrated world's draws (population MCB ``world_truth``), by inverting the test of
-    "population MCB = m" (Carpenter 1999): ``low`` is the ``m`` at which the observed statistic
-    sits at the ``1 - alpha`` quantile of its distribution, that quantile interpolated
-    linearly in ``m`` between the two simulated worlds (and shifted with ``m`` past the
-    world); ``high`` is the basic bootstrap bound of the world, ``estimate`` minus the world
-    draws' ``alpha`` quantile deviation from their mean. ``low`` is pinned to the test: above
-    0 exactly when fewer than ``alpha (n_boot + 1) - 1`` null draws reach the statistic."""
+def _interval(estimate, truths, draws, observed, level):
+    """``(low, high)`` for the population MCB by inverting the test of "population MCB = m"
+    (Carpenter 1999) over the simulated worlds: world ``i`` has population MCB ``truths[i]``
+    and draws ``draws[i]`` of the statistic (world 0 is the null, ``m = 0``).
+
+    ``low`` is where the observed statistic meets the upper ``alpha`` quantile of its
+    distribution, ``high`` where it meets the lower one, both quantiles interpolated linearly
+    in ``m`` between neighbouring worlds and shifted with ``m`` past the last. At ``m = 0`` the
+    upper quantile is the order statistic the test compares with, so ``low > 0`` exactly when
+    the test rejects at ``alpha`` (fewer than ``alpha (n_boot + 1) - 1`` null draws reach the
+    statistic). The interval is widened, if need be, to contain ``estimate``."""
     level = check_level(level, "level")
     alpha = (1.0 - level) / 2.0
     if np.isnan(estimate):
         return np.nan, np.nan
-    b = null.shape[0]
-    # The null quantile the test compares with: reject (p < alpha) iff observed > q0.
-    j = int(np.ceil(alpha * (b + 1) - 1.0)) - 1
-    q0 = np.sort(null)[::-1][j] if j >= 0 else np.inf
-    q1 = np.quantile(world, 1.0 - alpha)
-    if observed <= q0:
-        low = 0.0
-    elif world_truth > 0 and q1 > q0 and observed <= q1:
-        low = world_truth * (observed - q0) / (q1 - q0)
-    else:  # past the world: its quantile shifted with m (or no world to interpolate to)
-        low = max(observed - q1 + world_truth, 0.0)
-    high = estimate - (np.quantile(world, alpha) - world.mean())
+    order = np.argsort(truths, kind="stable")
+    m = np.asarray(truths, dtype=float)[order]
+    draws = np.asarray(draws)[order]
+    b = draws.shape[1]
+    j = int(np.ceil(alpha * (b + 1) - 1.0)) - 1  # reject iff observed > the (j+1)-th largest
+    upper = np.array([np.sort(d)[::-1][j] if j >= 0 else np.inf for d in draws])
+    lower = np.quantile(draws, alpha, axis=1)
+    low = _crossing(m, upper, observed, first=True)
+    high = _crossing(m, lower, observed, first=False)
     return min(low, estimate), max(high, estimate)
+
+
+def _crossing(m, q, observed, *, first):
+    """The ``m`` at which the piecewise-linear quantile curve ``(m, q)`` reaches ``observed``:
+    the first crossing from below (``first``) or the last; 0 before the curve starts, and
+    beyond its last point the quantile moves one for one with ``m``."""
+    if observed <= q[0]:
+        return 0.0
+    spans = range(len(m) - 1) if first else range(len(m) - 2, -1, -1)
+    for i in spans:
+        lo, hi = q[i], q[i + 1]
+        if lo < observed <= hi and hi > lo:
+            return float(m[i] + (m[i + 1] - m[i]) * (observed - lo) / (hi - lo))
+        if not first and observed > max(lo, hi) and i == len(m) - 2:
+            break  # past the last world: extrapolate below
+    return float(max(m[-1] + (observed - q[-1]), 0.0))
 
 
 class _Cells:
@@ -302,8 +319,9 @@ def _row_events(cells_by_class, rows_q: np.ndarray, n_draws: int, rng, per_class
     return out
 
 
-def _recalibration(x: np.ndarray, event: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """The logistic recalibration ``expit(a + b logit x)`` fitted by weighted maximum likelihood
+def _recalibration(x: np.ndarray, event: np.ndarray, w: np.ndarray):
+    """``(a, b, z)``: the logistic recalibration ``expit(a + b z)``, ``z = logit x``, fitted by
+    weighted maximum likelihood
     (Newton's method with a vanishing ridge toward ``a = 0, b = 1`` so that separated data give
     a finite, steep curve instead of diverging).
 
@@ -326,7 +344,17 @@ def _recalibration(x: np.ndarray, event: np.ndarray, w: np.ndarray) -> np.ndarra
         coef = coef + step
         if np.max(np.abs(step)) < 1e-10:
             break
-    return expit(design @ coef)
+    return coef[0], coef[1], z
+
+
+def _world(fits, t, binary) -> np.ndarray:
+    """Row probabilities (n, K) of the world ``t`` of the way from the null to the fitted
+    recalibration of each class: ``expit(t a + (1 + t (b - 1)) logit p)``, renormalised over
+    classes."""
+    q = np.column_stack([expit(t * a + (1.0 + t * (b - 1.0)) * z) for a, b, z in fits])
+    if binary:
+        return np.c_[1.0 - q[:, 0], q[:, 0]]
+    return q / q.sum(axis=1, keepdims=True)
 
 
 def _check_draws(n_boot) -> int:
@@ -448,20 +476,23 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
 
     present = [np.any(codes == j) and np.any(codes != j) for j in classes_used]
     if all(present):
-        world = np.column_stack([_recalibration(proba[:, j], (codes == j).astype(float), w)
-                                 for j in (range(k) if not binary else [1])])
-        world = world / world.sum(axis=1, keepdims=True) if not binary else np.c_[
-            1.0 - world[:, 0], world[:, 0]]
-        drawn = _draw_mcb(cells, classes_used, world, n_boot, rng, per_row)
-        truth = np.array([c.truth(world[c.order, j]) for c, j in zip(cells, classes_used)])
-        inflation = drawn.mean(axis=0) - truth
+        fits = [_recalibration(proba[:, j], (codes == j).astype(float), w)
+                for j in (range(k) if not binary else [1])]
+        truths, draws = [np.zeros(len(classes_used))], [null]
+        for t in _WORLDS:
+            world = _world(fits, t, binary)
+            draws.append(_draw_mcb(cells, classes_used, world, n_boot, rng, per_row))
+            truths.append([c.truth(world[c.order, j]) for c, j in zip(cells, classes_used)])
+        truths, draws = np.array(truths), np.array(draws)
+        fitted = _WORLDS.index(1.0) + 1
+        inflation = draws[fitted].mean(axis=0) - truths[fitted]
         excess = observed - inflation
     else:
         warn_degenerate("calibration_test: y has a single class (or one class only among "
                         "rows of positive weight): the noise floor and the p-value are "
                         "defined, the population MCB's estimate and interval are NaN.")
         inflation = excess = np.full(len(classes_used), np.nan)
-        drawn = truth = None
+        truths = draws = None
 
     def per_class(v):
         return np.repeat(v, 2) if binary else np.asarray(v, dtype=float)
@@ -472,6 +503,5 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
         inflation=float(np.mean(inflation)), n_boot=n_boot, classes=classes,
         statistic_per_class=per_class(exact), noise_floor_per_class=per_class(floor),
         excess_per_class=per_class(excess), pvalue_per_class=per_class(pvals),
-        _null=null if drawn is not None else None, _world=drawn, _world_truth=truth,
-        _observed=observed,
+        _world_truth=truths, _world_draws=draws, _observed=observed,
     )

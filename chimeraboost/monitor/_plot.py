@@ -2,6 +2,11 @@
 
 Kept apart from the computation so that ``chimeraboost.monitor`` holds numbers only; matplotlib
 is imported when a picture is asked for.
+
+One reading per panel, stacked on one time axis: the loss against its no-skill reference (the
+skill is their gap relative to the reference), the skill with its interval, and the base rate
+(the mean of ``y`` for a regressor) that moves the reference. No twin axes: a second y scale
+over the same panel makes two unrelated lines look like one.
 """
 
 from __future__ import annotations
@@ -11,10 +16,11 @@ import numpy as np
 from .._shared.format import percent
 
 _SKILL_KEY = {"classification": "log_loss_skill", "regression": "r2"}
+_TITLE_SIZE = 10  # one size for every panel's title
 
 
 def plot_skill_over_time(result, ax=None):
-    """Loss (with its reference) and skill side by side, each with the base rate; see
+    """Loss with its reference, skill, and base rate, one per panel; see
     :meth:`chimeraboost.monitor.SkillOverTime.plot`."""
     try:
         import matplotlib.pyplot as plt
@@ -24,25 +30,47 @@ def plot_skill_over_time(result, ax=None):
         raise ImportError(msg) from exc
     single = ax is not None and hasattr(ax, "plot")
     if ax is None:
-        _, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharex=True, layout="constrained")
+        _, axes = plt.subplots(3, 1, figsize=(8.0, 7.5), sharex=True, height_ratios=[3, 3, 2],
+                               layout="constrained")
     elif single:
-        axes = np.array([None, ax], dtype=object)
+        axes = np.array([None, ax, None], dtype=object)
     else:
         axes = np.asarray(ax, dtype=object).ravel()
-        if axes.size != 2:
-            msg = f"ax must be None, one Axes or a pair of Axes, got {axes.size} Axes."
+        if axes.size not in (2, 3):
+            msg = (f"ax must be None, one Axes, a pair of Axes (loss, skill) or three (loss, "
+                   f"skill, base rate), got {axes.size} Axes.")
             raise ValueError(msg)
+        axes = np.append(axes, None) if axes.size == 2 else axes
     x = _dates(result)
-    cls = result.task == "classification"
     if axes[0] is not None:
-        a = axes[0]
-        a.plot(x, result.loss, marker="o", label="log loss" if cls else "RMSE")
-        a.plot(x, result.reference_loss, marker=".", linestyle="--", color="black",
-               label="reference")
-        a.set_ylabel("log loss" if cls else "RMSE")
-        a.set_title("loss and its no-skill reference")
-        _legend(a, _base_rate(result, a))
-    a = axes[1]
+        _loss_panel(axes[0], x, result)
+    _skill_panel(axes[1], x, result)
+    if axes[2] is not None:
+        _rate_panel(axes[2], x, result)
+    drawn = [a for a in axes if a is not None]
+    for a in drawn:
+        a.grid(True, axis="y", color="0.9", lw=0.8)
+        a.tick_params(axis="x", labelbottom=a is drawn[-1])
+    for label in drawn[-1].get_xticklabels():
+        label.set(rotation=30, ha="right")
+    if single:
+        return ax
+    return np.array(drawn, dtype=object) if len(drawn) == 3 else np.array(drawn[:2], dtype=object)
+
+
+def _loss_panel(a, x, result) -> None:
+    cls = result.task == "classification"
+    name = "log loss" if cls else "RMSE"
+    a.plot(x, result.loss, marker="o", color="C0", label=name)
+    a.plot(x, result.reference_loss, marker=".", linestyle="--", color="black",
+           label=f"reference ({result.reference()})")
+    a.set_ylabel(name)
+    a.set_title(f"{name} against its no-skill reference (skill = 1 - {name} / reference)",
+                fontsize=_TITLE_SIZE)
+    a.legend(loc="best", fontsize=8)
+
+
+def _skill_panel(a, x, result) -> None:
     key = _SKILL_KEY[result.task]
     a.axhline(0.0, color="black", lw=0.8)
     a.plot(x, result.skill, marker="o", color="C2", label=key)
@@ -51,13 +79,27 @@ def plot_skill_over_time(result, ax=None):
         a.fill_between(x, iv[:, 0], iv[:, 1], color="C2", alpha=0.2,
                        label=f"{percent(result.ci_level)} interval")
     a.set_ylabel("skill")
-    a.set_title(f"skill against {result.reference()}", fontsize=9)
-    _legend(a, _base_rate(result, a))
-    for a in axes:
-        if a is not None:
-            for label in a.get_xticklabels():
-                label.set(rotation=30, ha="right")
-    return axes[1] if single else axes
+    a.set_title(f"skill ({key}; 0 = no better than the reference)", fontsize=_TITLE_SIZE)
+    a.legend(loc="best", fontsize=8)
+
+
+def _rate_panel(a, x, result) -> None:
+    if result.task == "regression":
+        a.plot(x, result.values["mean_y"], marker=".", color="0.35", label="mean of y")
+        a.set_ylabel("mean of y")
+        a.set_title("mean of y per period (what the reference is built from)",
+                    fontsize=_TITLE_SIZE)
+        return
+    rate = result.values["base_rate"]
+    if np.ndim(rate) == 1:
+        a.plot(x, rate, marker=".", color="0.35", label="base rate")
+    else:
+        for j, label in enumerate(result.classes):
+            a.plot(x, rate[:, j], marker=".", label=f"rate {label}")
+        a.legend(loc="best", fontsize=8)
+    a.set_ylabel("base rate")
+    a.set_title("base rate per period (what the reference is built from)",
+                fontsize=_TITLE_SIZE)
 
 
 def _dates(result) -> np.ndarray:
@@ -65,26 +107,3 @@ def _dates(result) -> np.ndarray:
     periods = result.periods
     return np.asarray(periods.tz_localize(None) if periods.tz is not None else periods,
                       dtype="datetime64[ns]")
-
-
-def _legend(ax, twin) -> None:
-    handles, names = ax.get_legend_handles_labels()
-    more, more_names = twin.get_legend_handles_labels()
-    ax.legend(handles + more, names + more_names, loc="best", fontsize=8)
-
-
-def _base_rate(result, ax):
-    x = _dates(result)
-    twin = ax.twinx()
-    if result.task == "regression":
-        twin.plot(x, result.values["mean_y"], linestyle=":", color="grey", label="mean y")
-        twin.set_ylabel("mean of y", color="grey")
-        return twin
-    rate = result.values["base_rate"]
-    if np.ndim(rate) == 1:
-        twin.plot(x, rate, linestyle=":", color="grey", label="base rate")
-    else:
-        for j, label in enumerate(result.classes):
-            twin.plot(x, rate[:, j], linestyle=":", label=f"rate {label}")
-    twin.set_ylabel("base rate", color="grey")
-    return twin

@@ -17,7 +17,8 @@ import html
 
 import numpy as np
 
-from .._shared.format import Col, fmt, fmt_p, html_table, percent, rates, table
+from .._shared.format import Col, fmt, fmt_p, percent, rates, table
+from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
 from ..resampling import CI_METHOD_LABELS
 
@@ -167,8 +168,8 @@ class SkillOverTime:
         """Jupyter: the header as a heading, one table row per period (numbers
         right-aligned, the interval's ends in columns of their own), the notes below."""
         notes = str(self).split("\n\n")[-1].splitlines()  # the lines under the table
-        return (f"<div><h4>{html.escape(self.header())}</h4>{html_table(*self._cells())}"
-                + "".join(f"<p>{html.escape(line)}</p>" for line in notes) + "</div>")
+        return html_block(f"<h4>{html.escape(self.header())}</h4>", html_table(*self._cells()),
+                          html_paragraphs(notes))
 
     def to_frame(self):
         """One row per period (index ``period``): ``rows`` and every number of
@@ -189,19 +190,22 @@ class SkillOverTime:
         return pd.DataFrame(cols, index=pd.Index(self.periods, name="period"))
 
     def plot(self, ax=None):
-        """Loss (with its reference) and skill side by side, each with the base rate.
+        """Loss with its reference, skill, and base rate: one reading per panel, stacked on
+        one time axis.
 
         Parameters
         ----------
-        ax : None, a matplotlib Axes, or a pair of Axes
-            ``None`` makes a figure with two panels; a pair draws the loss in the first and
-            the skill in the second; a single Axes gets the skill alone.
+        ax : None, a matplotlib Axes, or a pair or three of Axes
+            ``None`` makes a figure of three panels: the loss against its no-skill reference
+            (the skill is their gap relative to the reference), the skill with its interval,
+            and the base rate (the mean of ``y``, for a regressor) that moves the reference.
+            Three Axes get these three; a pair gets the loss and the skill; a single Axes gets
+            the skill alone.
 
         Returns
         -------
-        Axes or ndarray of two Axes
-            The base rate (the mean of ``y``, for a regressor) is on a second y axis of each
-            panel (``ax.twinx()``), dotted grey. Needs matplotlib
+        Axes or ndarray of Axes
+            The Axes drawn on, in the order above. Needs matplotlib
             (``pip install "chimeraboost[plot]"``).
         """
         from ._plot import plot_skill_over_time

@@ -10,11 +10,18 @@ Questions worth asking, and which function answers each:
 
 - Where are the probabilities off, and is that more than chance?
   :func:`reliability_diagram` (CORP: isotonic recalibration against the diagonal, with a
-  consistency band and MCB / DSC / UNC in the legend).
+  consistency band, MCB / DSC / UNC in the legend and the histogram of the forecasts
+  beneath).
 - How well does the model rank, against a coin? :func:`roc_curve` (the diagonal),
   :func:`pr_curve` (the base rate), each with its AUC.
 - Does a model win by calibration or by discrimination? :func:`mcb_dsc_plot` (models as
   points in the (DSC, MCB) plane, with lines of equal Brier skill).
+- Is acting on the model better than acting on everyone or no one, at which thresholds, and
+  better than the baseline? :func:`decision_curve` (net benefit with bootstrap bands, paired
+  bands against a baseline); the best cost for every ratio of costs: :func:`cost_curve`.
+  Both draw results of :mod:`chimeraboost.decisions`.
+- How sure is the ROC or PR curve? ``roc_curve(..., band=True)``, ``pr_curve(..., band=True)``
+  (pointwise bootstrap bands, :func:`chimeraboost.decisions.curve_band`).
 - Is the difference from the baseline larger than what matters? :func:`forest_plot` (paired
   differences with intervals, the region of practical equivalence shaded) for
   :attr:`Report.vs_baseline`, :func:`compare.compare_cv` and :func:`compare.holdout_table`.
@@ -30,6 +37,8 @@ import numpy as np
 
 from .. import metrics
 from .._shared.validation import check_classes
+from ._decisions import cost_curve, decision_curve, draw_band
+from ._parts import beneath, diagram_axes, forecast_histogram, legend_number
 
 __all__ = [
     "reliability_diagram",
@@ -38,6 +47,8 @@ __all__ = [
     "mcb_dsc_plot",
     "forest_plot",
     "plot_report",
+    "decision_curve",
+    "cost_curve",
 ]
 
 _INSTALL = 'pip install "chimeraboost[plot]"'
@@ -98,8 +109,10 @@ def _positive_score(p) -> np.ndarray:
 
 
 def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label=None, ax=None,
-                        n_boot=200, level=0.9, band="simultaneous", random_state=None):
-    """The CORP reliability diagram: recalibrated against forecast probabilities.
+                        n_boot=200, level=0.9, band="simultaneous", random_state=None,
+                        histogram=True):
+    """The CORP reliability diagram: recalibrated against forecast probabilities, with the
+    distribution of the forecasts beneath.
 
     Parameters
     ----------
@@ -114,7 +127,11 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     pos_label : label, default=None
         The class whose forecasts are drawn. None: ``classes[1]`` for a binary problem; with
         more classes, one one-vs-rest curve per class (and no band).
-    ax : matplotlib Axes, default=None
+    ax : matplotlib Axes or pair of Axes, default=None
+        None: a new figure, the histogram of the forecasts in a panel beneath the diagram. A
+        pair ``(diagram, histogram)``, e.g. from ``plt.subplots(2, 1, height_ratios=[4, 1])``:
+        the histogram's panel takes the diagram's width. One Axes: the histogram is drawn
+        inside it, along the bottom edge.
     n_boot : int, default=200
         Resamples for the consistency band, drawn when one curve is shown; 0 for no band.
         200 keeps a plot fast; use 1000 or more for a band to publish.
@@ -127,19 +144,27 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         such a band somewhere most of the time). The legend says which.
     random_state : None, int or numpy Generator
         Makes the band reproducible.
+    histogram : bool, default=True
+        Draw the histogram of the forecasts (weighted counts, log scale; one outline per
+        curve when there are several): it shows where the forecasts are, so that a rare
+        event whose forecasts crowd near zero is read where the rows are, and a step carried
+        by a handful of rows at high forecasts is seen to be one.
 
     Returns
     -------
     matplotlib Axes
+        The diagram.
 
     Notes
     -----
     The curve is :func:`metrics.reliability_curve`: the weighted isotonic (PAV) recalibration
     that defines MCB, so the legend's MCB, DSC and UNC (from
     :func:`metrics.calibration_decomposition`, for the class drawn) are read off the same
-    curve. The band shows where the curve of a *calibrated* forecast would fall (outcomes
-    resampled as ``Bernoulli(p)``). Dimitriadis, Gneiting & Jordan (2021), PNAS 118(8),
-    doi:10.1073/pnas.2016191118.
+    curve. They are printed with at least two significant digits (``0.00096``, not
+    ``0.001``), as are the AUCs and the base rate of the other plots. The histogram counts the
+    same pooled forecasts and weights as the curve. The band shows where the curve of a
+    *calibrated* forecast would fall (outcomes resampled as ``Bernoulli(p)``). Dimitriadis,
+    Gneiting & Jordan (2021), PNAS 118(8), doi:10.1073/pnas.2016191118.
     """
     models = _models(proba)
     classes = _classes(y, classes)
@@ -149,23 +174,26 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         labels = [classes[1]]
     else:
         labels = list(classes)
-    ax = _axes(ax, "reliability_diagram")
+    ax, hist = diagram_axes(ax, histogram, _pyplot("reliability_diagram").subplots)
     ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="calibrated")
-    draw_band = n_boot and len(models) * len(labels) == 1
+    with_band = n_boot and len(models) * len(labels) == 1
+    drawn = []  # (forecasts, weights, color) of every curve, for the histogram
     for name, p in models.items():
         dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
         for label in labels:
             curve = metrics.reliability_curve(
                 y, p, classes, sample_weight, pos_label=label,
-                n_boot=n_boot if draw_band else 0, level=level, band=band,
+                n_boot=n_boot if with_band else 0, level=level, band=band,
                 random_state=random_state)
             k = int(np.flatnonzero(classes == curve.label)[0])
             text = name if len(labels) == 1 else f"{name}, class {label}"
             if len(models) == 1 and len(labels) == 1:
                 text = f"{name} (class {label})"
-            numbers = f"MCB {dec['mcb'][k]:.3f}, DSC {dec['dsc'][k]:.3f}, UNC {dec['unc'][k]:.3f}"
+            numbers = ", ".join(f"{key.upper()} {legend_number(dec[key][k])}"
+                                for key in ("mcb", "dsc", "unc"))
             line, = ax.plot(curve.forecast, curve.recalibrated, lw=1.8,
                             label=_label(text, numbers))
+            drawn.append((curve.forecast, curve.weight, line.get_color()))
             if curve.band_low is not None:
                 ax.fill_between(curve.forecast, curve.band_low, curve.band_high,
                                 color=line.get_color(), alpha=0.2, lw=0,
@@ -177,6 +205,8 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     ax.set_ylabel("recalibrated probability (isotonic)")
     ax.set_title("Reliability diagram (CORP)")
     ax.legend(loc="upper left", fontsize="small")
+    if hist is not None:
+        forecast_histogram(ax, hist, drawn, weighted=sample_weight is not None)
     return ax
 
 
@@ -195,7 +225,8 @@ def _ranking(y, proba, classes, sample_weight, what):
     return classes, out
 
 
-def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
+def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=200,
+              random_state=None):
     """The ROC curve with the no-skill diagonal and the ROC-AUC in the legend.
 
     Parameters
@@ -207,6 +238,12 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
         None: the sorted labels of ``y``.
     sample_weight : array-like of shape (n,), default=None
     ax : matplotlib Axes, default=None
+    band : bool or float in (0, 1), default=False
+        Shade a pointwise bootstrap band around each curve (True: 95%; a float: that level),
+        from ``n_boot`` resamples of the rows seeded by ``random_state``
+        (:func:`chimeraboost.decisions.curve_band`, vertical averaging).
+    n_boot : int, default=200
+    random_state : None, int or numpy Generator
 
     Returns
     -------
@@ -224,7 +261,9 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
     ax.plot([0, 1], [0, 1], color="0.5", lw=1, ls="--", label="no skill (AUC 0.500)")
     for name, (score, numbers, event) in models.items():
         fpr, tpr, _ = sk_roc_curve(event, score, sample_weight=sample_weight)
-        ax.plot(fpr, tpr, lw=1.8, label=_label(name, f"ROC-AUC {numbers['roc_auc']:.3f}"))
+        line, = ax.plot(fpr, tpr, lw=1.8,
+                        label=_label(name, f"ROC-AUC {legend_number(numbers['roc_auc'])}"))
+        draw_band(ax, line, band, "roc", event, score, sample_weight, n_boot, random_state)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
@@ -235,7 +274,8 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
     return ax
 
 
-def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
+def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=200,
+             random_state=None):
     """The precision-recall curve with the no-skill line at the base rate, PR-AUC in the legend.
 
     Parameters
@@ -247,6 +287,12 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
         None: the sorted labels of ``y``.
     sample_weight : array-like of shape (n,), default=None
     ax : matplotlib Axes, default=None
+    band : bool or float in (0, 1), default=False
+        Shade a pointwise bootstrap band of precision at each recall (True: 95%; a float:
+        that level), from ``n_boot`` resamples seeded by ``random_state``
+        (:func:`chimeraboost.decisions.curve_band`).
+    n_boot : int, default=200
+    random_state : None, int or numpy Generator
 
     Returns
     -------
@@ -264,13 +310,15 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None):
     ax = _axes(ax, "pr_curve")
     rate = float(next(iter(models.values()))[1]["base_rate"])
     ax.plot([0, 1], [rate, rate], color="0.5", lw=1, ls="--",
-            label=f"no skill (base rate {rate:.3f})")
+            label=f"no skill (base rate {legend_number(rate)})")
     for name, (score, numbers, event) in models.items():
         precision, recall, _ = precision_recall_curve(event, score, sample_weight=sample_weight)
-        ax.plot(recall, precision, lw=1.8, drawstyle="steps-post",
-                label=_label(name, f"PR-AUC {numbers['pr_auc']:.3f}"))
+        line, = ax.plot(recall, precision, lw=1.8, drawstyle="steps-post",
+                        label=_label(name, f"PR-AUC {legend_number(numbers['pr_auc'])}"))
+        draw_band(ax, line, band, "pr", event, score, sample_weight, n_boot, random_state)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
+    ax.set_box_aspect(1)  # square, as the ROC curve and the reliability diagram beside it
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
     ax.set_title(f"Precision-recall curve (positive class {classes[1]})")
@@ -370,7 +418,7 @@ def mcb_dsc_plot(reports, *, skills=None, ax=None):
     ax.set_ylim(0, y_hi)
     ax.set_xlabel("DSC (discrimination; right is better)")
     ax.set_ylabel("MCB (miscalibration; down is better)")
-    ax.set_title(f"Calibration vs discrimination (UNC {u:.3f})")
+    ax.set_title(f"Calibration vs discrimination (UNC {legend_number(u)})")
     ax.legend(loc="upper left", fontsize="small")
     return ax
 
@@ -487,11 +535,18 @@ def plot_report(report, *, n_boot=200, random_state=None):
         y, proba, classes, w = (scored[k] for k in ("y", "proba", "classes", "sample_weight"))
         models = {report.estimator_name: proba}
         binary = len(classes) == 2
-        fig, axes = plt.subplots(1, 3 if binary else 1, figsize=(15, 5.5) if binary else (5, 5.5),
-                                 layout="constrained")
-        axes = list(np.atleast_1d(axes))
-        reliability_diagram(y, models, classes=classes, sample_weight=w, ax=axes[0], n_boot=n_boot,
-                            random_state=random_state)
+        # Square panels of one size in one row, the forecasts' histogram in a short row
+        # beneath the first: constrained layout gives the panels of a row the same margins
+        # and every panel sits on the bottom of its cell, so the boxes line up.
+        fig = plt.figure(figsize=(15, 6.4) if binary else (5.5, 6.6), layout="constrained")
+        grid = fig.add_gridspec(2, 3 if binary else 1, height_ratios=[4, 1])
+        axes = [fig.add_subplot(grid[0, j]) for j in range(3 if binary else 1)]
+        for a in axes:
+            a.set_box_aspect(1)
+            a.set_anchor("S")
+        diagram = beneath(axes[0], fig.add_subplot(grid[1, 0]))
+        reliability_diagram(y, models, classes=classes, sample_weight=w, ax=diagram,
+                            n_boot=n_boot, random_state=random_state)
         if binary:
             roc_curve(y, models, classes=classes, sample_weight=w, ax=axes[1])
             pr_curve(y, models, classes=classes, sample_weight=w, ax=axes[2])

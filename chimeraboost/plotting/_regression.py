@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._parts import legend_number
+
 
 def predicted_vs_observed(y, pred, r2, name, *, ax):
     """Observed against predicted, with the identity line; the legend carries ``r2``."""
     y, pred = np.asarray(y, dtype=np.float64), np.asarray(pred, dtype=np.float64)
     lo, hi = float(min(y.min(), pred.min())), float(max(y.max(), pred.max()))
     ax.plot([lo, hi], [lo, hi], color="0.5", lw=1, ls="--", label="observed = predicted")
-    ax.scatter(pred, y, s=8, alpha=0.5, label=f"{name}: R² {float(r2):.3f}")
+    ax.scatter(pred, y, s=8, alpha=0.5, label=f"{name}: R² {legend_number(r2)}")
     ax.set_xlabel("predicted")
     ax.set_ylabel("observed")
     ax.set_title("Predicted vs observed")

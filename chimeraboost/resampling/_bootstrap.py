@@ -126,7 +126,8 @@ def _rows(evaluator) -> tuple[int, float | None]:
     codes = getattr(evaluator, "codes", None)
     if codes is None:
         return n_rows, None
-    k = evaluator.n_classes
+    codes = np.asarray(codes, dtype=np.intp)
+    k = getattr(evaluator, "n_classes", None) or int(codes.max(initial=0)) + 1
     total = np.bincount(codes, weights=w, minlength=k)
     square = np.bincount(codes, weights=w * w, minlength=k)
     present = total > 0

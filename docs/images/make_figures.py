@@ -1,4 +1,6 @@
-"""Draw the figures of docs/plotting.md into docs/images/.
+"""Draw every figure of the docs into docs/images/: those of docs/plotting.md, the
+critical-difference diagram of docs/compare.md and the skill over time of docs/monitor.md, each
+from the code its page shows.
 
 Run from the repository root:  MPLBACKEND=Agg python docs/images/make_figures.py
 """
@@ -75,6 +77,51 @@ def main():
 
     axes = cb.report(models["logistic"], X_test, y_test).plot(random_state=0)
     save(axes[0].figure, "report_plot.png")
+
+    cd_diagram()
+    skill_over_time()
+
+
+def cd_diagram():
+    """docs/compare.md, recipe 3: four models ranked over ten data sets."""
+    import pandas as pd
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import cross_val_score
+
+    from chimeraboost import compare
+
+    models = {"prior": DummyClassifier(), "logreg": LogisticRegression(max_iter=1000),
+              "naive_bayes": GaussianNB(),
+              "tree": DecisionTreeClassifier(max_depth=4, random_state=0)}
+    rows = {}
+    for seed in range(10):
+        X, y = make_classification(n_samples=300, n_features=10, n_informative=4,
+                                   random_state=seed)
+        rows[f"synthetic_{seed}"] = {name: cross_val_score(m, X, y, cv=5,
+                                                           scoring="brier_skill").mean()
+                                     for name, m in models.items()}
+    result = compare.compare_datasets(pd.DataFrame.from_dict(rows, orient="index"))
+    ax = result.plot()
+    ax.figure.savefig(HERE / "cd_diagram.png", dpi=90, bbox_inches="tight")
+    plt.close(ax.figure)
+
+
+def skill_over_time():
+    """docs/monitor.md: six months of a model whose base rate drifted, with intervals."""
+    import numpy as np
+
+    from chimeraboost import monitor
+
+    rng = np.random.default_rng(7)
+    n = 12_000
+    when = np.datetime64("2024-01-01") + rng.integers(0, 182, n).astype("timedelta64[D]")
+    x = rng.normal(size=n)
+    drift = (when - np.datetime64("2024-01-01")).astype(int) / 182
+    y = rng.random(n) < 1 / (1 + np.exp(-(-2.4 - 0.6 * drift + 1.2 * x)))
+    proba = 1 / (1 + np.exp(-(-2.4 + 1.2 * x)))
+    result = monitor.skill_over_time(y, proba, when, ci=0.95, random_state=0)
+    axes = result.plot()
+    save(axes[0].figure, "skill_over_time.png")
 
 
 if __name__ == "__main__":

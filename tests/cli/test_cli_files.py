@@ -423,3 +423,52 @@ def test_ci_method_option(capsys, csv_file):
     with pytest.raises(SystemExit):
         main(["report", csv_file, "--target", "y", "--score", "p_model", "--ci-method", "t"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def test_report_threshold_and_costs_give_the_decision_of_the_library(capsys, csv_file,
+                                                                      holdout):
+    from chimeraboost import decisions
+
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                         "--baseline-score", "rule", "--cost-fp", "1", "--cost-fn", "3",
+                         "--n-boot", "1000", "-q"])
+    d = decisions.decision_report(holdout["y"], holdout["p_model"],
+                                  baseline_score=holdout["rule"], cost_fp=1, cost_fn=3,
+                                  n_boot=1000, random_state=0, name="p_model",
+                                  baseline_name="rule")
+    assert got["decision"]["threshold"] == 0.25
+    assert got["decision"]["actions"]["p_model"]["expected_cost"] == pytest.approx(
+        d.actions["p_model"]["expected_cost"], abs=1e-12)
+    assert got["decision"]["differences"]["rule"]["net_benefit_low"] == pytest.approx(
+        d.differences["rule"]["net_benefit_low"], abs=1e-12)
+    code, out, err = _run(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                                   "--threshold", "0.3", "--n-boot", "1000", "-q"])
+    assert code == 0 and "Decision at threshold 0.3" in out
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["--cost-fp", "1"], "--cost-fn is missing"),
+    (["--cost-fp", "-1", "--cost-fn", "2"], "--cost-fp must be a finite number >= 0"),
+    (["--cost-fp", "0", "--cost-fn", "0"], "every decision costs the same"),
+    (["--threshold", "0.2", "--stream"], "needs every row in memory"),
+])
+def test_report_decision_arguments_are_checked(capsys, csv_file, argv, match):
+    code, out, err = _run(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                                   "-q", *argv])
+    assert code == 2 and match in err
+
+
+def test_table_expected_cost_with_costs(capsys, csv_file, holdout):
+    got = _json(capsys, ["table", csv_file, "--target", "y", "--score", "rule", "--score",
+                         "p_model", "--primary", "expected_cost", "--cost-fp", "1",
+                         "--cost-fn", "3", "-q"])
+    t = compare.holdout_table({"rule": holdout["rule"], "p_model": holdout["p_model"]},
+                              np.zeros((N_TEST, 1)), holdout["y"], primary="expected_cost",
+                              costs={"fp": 1, "fn": 3}, random_state=0)
+    assert got["rows"]["p_model"]["expected_cost"] == pytest.approx(
+        t.rows["p_model"]["expected_cost"], abs=1e-12)
+    assert got["rows"]["p_model"]["diff_low"] == pytest.approx(t.rows["p_model"]["diff_low"],
+                                                               abs=1e-12)

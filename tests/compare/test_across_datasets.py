@@ -4,6 +4,7 @@ References: scipy's rankdata, friedmanchisquare, wilcoxon and studentized range;
 of Demšar (2006), Table 5; numbers derived by hand (arithmetic in the comments).
 """
 
+import io
 import math
 import re
 
@@ -182,6 +183,8 @@ def test_plot_draws_the_critical_difference_diagram():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from matplotlib.transforms import Bbox
+
     res = compare.compare_datasets(S, models=NAMES)
     ax = res.plot()
     try:
@@ -195,6 +198,45 @@ def test_plot_draws_the_critical_difference_diagram():
         # The CD bar: from rank 1 to 1 + CD.
         cd_bar = [line for line in ax.lines if line.get_linewidth() == 2]
         np.testing.assert_allclose(cd_bar[0].get_xdata(), [1, 1 + res.critical_difference])
+        # A title saying what is ranked on what, and the axis named.
+        assert ax.get_title() == ("Critical difference diagram: 3 models on 8 data sets "
+                                  "(Nemenyi, alpha 0.05)")
+        assert "average rank (1 = best)" in texts
+        # No empty band: what is drawn fills the Axes from top to bottom, and the names
+        # (outside the rank axis) stay inside the figure.
+        fig = ax.figure
+        fig.savefig(io.BytesIO(), format="png")
+        renderer = fig.canvas.get_renderer()
+        frame = ax.get_window_extent()
+        drawn = Bbox.union([a.get_window_extent(renderer) for a in [*ax.lines, *ax.texts]])
+        assert drawn.height >= 0.9 * frame.height
+        assert fig.bbox.contains(*drawn.p0) and fig.bbox.contains(*drawn.p1)
+        assert ax.get_tightbbox(renderer).y0 >= fig.bbox.y0 - 1
+    finally:
+        plt.close(ax.figure)
+
+
+def test_plot_names_hang_clear_of_each_other_with_many_models():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(1)
+    scores = rng.normal(size=(10, 7)) + np.arange(7)  # four overlapping groups
+    res = compare.compare_datasets(scores, models=[f"model_{j}" for j in range(7)])
+    ax = res.plot()
+    try:
+        ax.figure.canvas.draw()
+        renderer = ax.figure.canvas.get_renderer()
+        names = [t for t in ax.texts if t.get_text().startswith("model_")]
+        boxes = [t.get_window_extent(renderer) for t in names]
+        assert len(boxes) == 7
+        for i, a in enumerate(boxes):  # no two names overlap
+            assert not any(a.overlaps(b) for b in boxes[i + 1:])
+        # Every name lies below the lowest group bar.
+        bars = [line for line in ax.lines if line.get_linewidth() == 3]
+        lowest = min(line.get_window_extent(renderer).y0 for line in bars)
+        assert len(bars) == 4 and all(b.y1 < lowest for b in boxes)
     finally:
         plt.close(ax.figure)
 

@@ -459,3 +459,69 @@ def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
             d, abs=1e-12)
     with pytest.raises(ValueError, match="ci_method must be one of"):
         compare.holdout_table(two, X_te, y_te, n_boot=B, ci_method="normal")
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples():
+    from chimeraboost import decisions, resampling
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    rule = (X[300:, 20] < 16).astype(int)
+    p = model.predict_proba(X[300:])[:, 1]
+    t = compare.holdout_table({"rule": rule, "model": model}, X[300:], y[300:],
+                              primary="net_benefit@0.2", metrics=["roc_auc", "ppv@0.2"],
+                              n_boot=1000, random_state=0)
+    nb = decisions.net_benefit(y[300:], p, 0.2)
+    assert t.rows["model"]["net_benefit@0.2"] == pytest.approx(nb.net_benefit[0], abs=1e-15)
+    assert t.rows["rule"]["net_benefit@0.2"] == pytest.approx(
+        decisions.net_benefit(y[300:], rule, 0.2).net_benefit[0], abs=1e-15)
+    evs = [decisions.DecisionEvaluator(y[300:] == 1, s, [0.2], names={"net_benefit"})
+           for s in (rule, p)]
+    # The seed the table derives for its resamples, as it derives it.
+    seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
+    boots = resampling.joint_bootstrap(evs, 1000, random_state=seed)
+    diff = boots[1].replicates["net_benefit@0.2"] - boots[0].replicates["net_benefit@0.2"]
+    lo, hi = np.quantile(diff, [0.025, 0.975])
+    assert t.rows["model"]["diff_low"] == pytest.approx(lo, abs=1e-14)
+    assert t.rows["model"]["diff_high"] == pytest.approx(hi, abs=1e-14)
+    assert t.rows["model"]["beats_baseline"] == (lo > 0)
+    assert "net_benefit@0.2 vs rule" in str(t)
+
+
+def test_expected_cost_primary_needs_costs_and_is_oriented_as_a_loss():
+    X, y = load_breast_cancer(return_X_y=True)
+    model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    rule = (X[300:, 20] < 16).astype(int)
+    with pytest.raises(ValueError, match="'expected_cost' needs costs="):
+        compare.holdout_table({"rule": rule, "model": model}, X[300:], y[300:],
+                              primary="expected_cost", n_boot=1000)
+    t = compare.holdout_table({"rule": rule, "model": model}, X[300:], y[300:],
+                              primary="expected_cost", costs={"fp": 1, "fn": 5}, n_boot=1000,
+                              random_state=0)
+    r = t.rows["model"]
+    # A loss: the difference is baseline minus row, positive favours the row.
+    assert r["difference"] == pytest.approx(t.rows["rule"]["expected_cost"]
+                                            - r["expected_cost"], abs=1e-15)
+
+
+@pytest.mark.parametrize("primary, match", [
+    ("net_benefit", "not a metric of a model"),
+    ("net_benefit_all@0.2", "describes the rows"),
+    ("net_benefit@1.5", "not a metric of a model"),
+])
+def test_decision_primaries_that_are_not_a_models_number_are_refused(primary, match):
+    X, y = load_breast_cancer(return_X_y=True)
+    rule = (X[:, 20] < 16).astype(int)
+    with pytest.raises(ValueError, match=match):
+        compare.holdout_table({"rule": rule, "r2": 1 - rule}, X, y, primary=primary,
+                              n_boot=1000)
+
+
+def test_decision_primary_refuses_scores_that_only_rank():
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match="no probability to act on"):
+        compare.holdout_table({"a": X[:, 0], "b": X[:, 1]}, X, y, primary="net_benefit@0.2",
+                              n_boot=1000)

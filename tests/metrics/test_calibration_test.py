@@ -214,3 +214,16 @@ def test_the_test_is_silent_on_ordinary_input():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         metrics.calibration_test(y, p, [0, 1], n_boot=100, random_state=0)
+
+
+@pytest.mark.parametrize("power", [1.0, 1.15, 1.3, 1.6])
+def test_the_interval_excludes_zero_exactly_when_the_test_rejects_in_its_tail(power):
+    # Forecasts pushed away from 1/2 by more and more: wherever the p-value falls, the 95%
+    # interval's low end is above 0 exactly when p < 0.025 (the tail of a two-sided 95%).
+    y, p = _calibrated(600, seed=18)
+    q = 1 / (1 + ((1 - p) / p) ** power)
+    res = metrics.calibration_test(y, q, [0, 1], n_boot=400, random_state=1)
+    low, high = res.confidence_interval(0.95)
+    if res.excess > 0:
+        assert (low > 0) == (res.pvalue < 0.025), (res.pvalue, low)
+    assert low <= res.excess <= high

@@ -307,7 +307,7 @@ def test_text_frame_and_html():
     text = str(s)
     assert text.startswith("Skill over time (classification): 5 periods of freq 'MS', 300 rows")
     assert "judged against: each period's own class prior" in text
-    assert s._repr_html_().startswith("<div><h4>Skill over time") and "<td" in s._repr_html_()
+    assert "</style><h4>Skill over time" in s._repr_html_() and "<td" in s._repr_html_()
     assert repr(s).startswith("<SkillOverTime classification: 5 periods, log_loss_skill")
     frame = s.to_frame()
     assert frame.index.name == "period" and len(frame) == 5
@@ -315,7 +315,7 @@ def test_text_frame_and_html():
     np.testing.assert_array_equal(frame["log_loss_skill"], s.skill)
 
 
-def test_plot_draws_loss_and_skill_with_the_base_rate():
+def test_plot_draws_one_reading_per_panel_on_one_time_axis():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -324,17 +324,32 @@ def test_plot_draws_loss_and_skill_with_the_base_rate():
     s = monitor.skill_over_time(y, p, when, ci=0.95, n_boot=1000, random_state=0)
     try:
         axes = s.plot()
-        assert axes.shape == (2,)
-        loss_ax, skill_ax = axes
-        assert [line.get_label() for line in loss_ax.get_lines()] == ["log loss", "reference"]
+        assert axes.shape == (3,)
+        loss_ax, skill_ax, rate_ax = axes
+        # No twin axes: three panels, three Axes, each with one y scale.
+        assert len(loss_ax.figure.axes) == 3
+        assert [line.get_label() for line in loss_ax.get_lines()] == [
+            "log loss", "reference (each period's own class prior)"]
         np.testing.assert_allclose(loss_ax.get_lines()[0].get_ydata(), s.log_loss)
+        np.testing.assert_allclose(loss_ax.get_lines()[1].get_ydata(), s.log_loss_ref)
         np.testing.assert_allclose(skill_ax.get_lines()[-1].get_ydata(), s.log_loss_skill)
         assert len(skill_ax.collections) == 1  # the interval band
-        assert len(loss_ax.figure.axes) == 4  # each panel has a base-rate twin
-        twin = loss_ax.figure.axes[2]
-        np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), s.base_rate)
+        np.testing.assert_allclose(rate_ax.get_lines()[0].get_ydata(), s.base_rate)
+        # One title size for every panel, one shared time axis labelled once, at the bottom.
+        assert len({a.title.get_fontsize() for a in axes}) == 1
+        assert all(a.get_title() for a in axes)
+        assert loss_ax.get_shared_x_axes().joined(loss_ax, rate_ax)
+        loss_ax.figure.canvas.draw()
+        assert [any(t.get_visible() and t.get_text() for t in a.get_xticklabels())
+                for a in axes] == [False, False, True]
+        # The panels are stacked, the same width, from the top: loss, skill, base rate.
+        boxes = [a.get_position() for a in axes]
+        assert boxes[0].y0 > boxes[1].y0 > boxes[2].y0
+        np.testing.assert_allclose([b.x0 for b in boxes], boxes[0].x0, atol=1e-9)
+        np.testing.assert_allclose([b.width for b in boxes], boxes[0].width, atol=1e-9)
         _, ax = plt.subplots()
         assert s.plot(ax=ax) is ax
+        assert len(ax.figure.axes) == 1
     finally:
         plt.close("all")
 
@@ -403,12 +418,17 @@ def test_plot_of_a_regressor_and_of_a_pair_of_axes():
     try:
         _, pair = plt.subplots(1, 2)
         axes = s.plot(ax=pair)
-        assert axes[0] is pair[0] and axes[0].get_ylabel() == "RMSE"
-        twin = axes[0].figure.axes[2]
-        np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), s.mean_y)
-        _, three = plt.subplots(1, 3)
-        with pytest.raises(ValueError, match="ax must be None, one Axes or a pair of Axes"):
-            s.plot(ax=three)
+        assert axes.shape == (2,) and axes[0] is pair[0] and axes[0].get_ylabel() == "RMSE"
+        assert len(pair[0].figure.axes) == 2  # no twin
+        np.testing.assert_allclose(axes[1].get_lines()[-1].get_ydata(), s.r2)
+        _, three = plt.subplots(3, 1)
+        axes = s.plot(ax=three)
+        assert list(axes) == list(three)
+        np.testing.assert_allclose(three[2].get_lines()[0].get_ydata(), s.mean_y)
+        assert three[2].get_ylabel() == "mean of y"
+        _, four = plt.subplots(1, 4)
+        with pytest.raises(ValueError, match="ax must be None, one Axes, a pair of Axes"):
+            s.plot(ax=four)
     finally:
         plt.close("all")
 

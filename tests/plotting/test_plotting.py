@@ -1,6 +1,8 @@
 """chimeraboost.plotting and metrics.reliability_curve: the artists drawn (lines, band,
 labels, legend texts carrying the metrics' own numbers), never pixels."""
 
+import io
+import re
 import sys
 
 import numpy as np
@@ -86,6 +88,13 @@ def test_reliability_curve_multiclass_needs_pos_label():
 # --------------------------------------------------------------------------- reliability
 
 
+def _histogram(ax):
+    """The panel of forecasts beneath a diagram drawn in a figure of its own."""
+    others = [a for a in ax.figure.axes if a is not ax]
+    assert len(others) == 1
+    return others[0]
+
+
 def test_reliability_diagram_artists(binary):
     y, p, w = binary
     ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=50, random_state=0)
@@ -94,10 +103,86 @@ def test_reliability_diagram_artists(binary):
     d = metrics.calibration_decomposition(y, p, [0, 1], w)
     text = _legend(ax)[1]
     for key in ("mcb", "dsc", "unc"):
-        assert f"{key.upper()} {d[key]:.3f}" in text
+        shown = float(re.search(rf"{key.upper()} ([0-9.]+)", text).group(1))
+        assert shown == pytest.approx(d[key], rel=0.05)  # two significant digits at least
     assert _legend(ax)[2] == "90% consistency band (simultaneous)"
-    assert ax.get_xlabel() == "forecast probability"
+    assert _histogram(ax).get_xlabel() == "forecast probability"
     np.testing.assert_allclose(ax.lines[0].get_xydata(), [[0, 0], [1, 1]])
+
+
+def test_legend_tells_close_small_numbers_apart():
+    # Two forecasts shifted up from calibrated ones, MCB 0.00096 and 0.0012: three decimals
+    # would print both as 0.001.
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.02, 0.98, 20000)
+    y = (rng.random(20000) < p).astype(int)
+    models = {"a": np.clip(p + 0.02, 0, 1), "b": np.clip(p + 0.027, 0, 1)}
+    ax = plotting.reliability_diagram(y, models, n_boot=0)
+    mcb = {name: metrics.calibration_decomposition(y, q, [0, 1])["mcb"]
+           for name, q in models.items()}
+    assert round(mcb["a"], 3) == round(mcb["b"], 3) and abs(mcb["a"] - mcb["b"]) > 1e-4
+    shown = {t.split(":")[0]: float(re.search(r"MCB ([0-9.]+)", t).group(1))
+             for t in _legend(ax)[1:]}
+    assert shown["a"] != shown["b"]
+    for name in models:
+        assert shown[name] == pytest.approx(mcb[name], rel=0.05)
+
+
+def test_histogram_of_the_forecasts_beneath_the_diagram(binary):
+    y, p, w = binary
+    ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=0)
+    hist = _histogram(ax)
+    # Every row's weight is counted once, on a log scale, over the diagram's x range.
+    heights = [bar.get_height() for bar in hist.patches]
+    assert sum(heights) == pytest.approx(w.sum(), rel=1e-12)
+    assert hist.get_yscale() == "log" and hist.get_ylabel() == "weight (log)"
+    assert hist.get_ylim()[0] <= min(h for h in heights if h > 0)
+    assert hist.get_ylim()[1] >= max(heights)
+    ax.figure.canvas.draw()
+    top, bottom = ax.get_position(), hist.get_position()
+    # Beneath the diagram, exactly as wide as its (square) box, and inside the figure.
+    assert bottom.y1 <= top.y0 + 1e-9
+    np.testing.assert_allclose([bottom.x0, bottom.x1], [top.x0, top.x1], atol=1e-9)
+    px = ax.get_window_extent()
+    assert px.width == pytest.approx(px.height, abs=1.0)
+    _inside_the_figure(ax.figure)
+    # Several curves: one outline per model, each holding all the rows.
+    ax = plotting.reliability_diagram(y, {"a": p, "b": np.clip(p * 1.3, 0, 1)})
+    steps = [patch for patch in _histogram(ax).patches]
+    assert len(steps) == 2
+    assert _histogram(ax).get_ylabel() == "rows (log)"
+
+
+def test_histogram_with_your_own_axes(binary):
+    y, p, _ = binary
+    _, one = plt.subplots()
+    ax = plotting.reliability_diagram(y, p, ax=one, n_boot=0)
+    assert ax is one and len(one.figure.axes) == 1
+    inset, = one.child_axes  # inside the diagram, along its bottom edge: no room needed
+    assert inset.get_position().y0 == pytest.approx(one.get_position().y0)
+    assert sum(b.get_height() for b in inset.patches) == pytest.approx(len(y))
+    fig, pair = plt.subplots(2, 1, height_ratios=[4, 1], layout="constrained")
+    ax = plotting.reliability_diagram(y, p, ax=pair, n_boot=0)
+    assert ax is pair[0] and sum(b.get_height() for b in pair[1].patches) == len(y)
+    fig.canvas.draw()
+    np.testing.assert_allclose(pair[1].get_position().intervalx,
+                               pair[0].get_position().intervalx, atol=1e-9)
+    _, alone = plt.subplots()
+    plotting.reliability_diagram(y, p, ax=alone, n_boot=0, histogram=False)
+    assert not alone.child_axes and alone.get_xlabel() == "forecast probability"
+    with pytest.raises(ValueError, match="pair of Axes"):
+        plotting.reliability_diagram(y, p, ax=[alone, alone, alone])
+
+
+def _inside_the_figure(fig):
+    """Nothing drawn outside the figure on its first drawing (a cut label, a cut panel)."""
+    fig.savefig(io.BytesIO(), format="png")
+    renderer = fig.canvas.get_renderer()
+    whole = fig.bbox
+    for a in fig.axes:
+        box = a.get_tightbbox(renderer)
+        assert box.x0 >= whole.x0 - 1 and box.y0 >= whole.y0 - 1, a
+        assert box.x1 <= whole.x1 + 1 and box.y1 <= whole.y1 + 1, a
 
 
 def test_reliability_diagram_several_models_and_no_band(binary):
@@ -213,11 +298,47 @@ def test_report_plot_classification(fitted):
     X, y, good, _ = fitted
     r = cb.report(good, X[300:], y[300:])
     axes = r.plot(n_boot=20, random_state=0)
-    assert len(axes) == 3 and len(axes[0].figure.axes) == 3
+    assert len(axes) == 3 and len(axes[0].figure.axes) == 4  # and the histogram
     assert [a.get_title().split(" (")[0] for a in axes] == [
         "Reliability diagram", "ROC curve", "Precision-recall curve"]
     assert len(_bands(axes[0])) == 1
     assert f"ROC-AUC {r['roc_auc']:.3f}" in _legend(axes[1])[1]
+    fig = axes[0].figure
+    _inside_the_figure(fig)
+    # The three panels are squares of one size on one line: same bottom, top and width.
+    boxes = [a.get_window_extent() for a in axes]
+    for box in boxes:
+        assert box.y0 == pytest.approx(boxes[0].y0, abs=0.5)
+        assert box.height == pytest.approx(boxes[0].height, abs=0.5)
+        assert box.width == pytest.approx(box.height, abs=0.5)
+    assert boxes[0].x1 < boxes[1].x0 and boxes[1].x1 < boxes[2].x0
+    hist = [a for a in fig.axes if a not in axes][0]
+    below = hist.get_window_extent()
+    assert below.y1 <= boxes[0].y0 and below.x0 == pytest.approx(boxes[0].x0, abs=0.5)
+    assert below.width == pytest.approx(boxes[0].width, abs=0.5)
+
+
+def test_pr_curve_is_square_like_the_roc_curve(binary):
+    y, p, _ = binary
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 5), layout="constrained")
+    plotting.roc_curve(y, p, ax=left)
+    plotting.pr_curve(y, p, ax=right)
+    fig.canvas.draw()
+    a, b = left.get_window_extent(), right.get_window_extent()
+    assert (b.y0, b.height) == (pytest.approx(a.y0, abs=0.5), pytest.approx(a.height, abs=0.5))
+    assert b.width == pytest.approx(b.height, abs=0.5)
+
+
+def test_legends_of_a_rare_event_keep_two_significant_digits():
+    rng = np.random.default_rng(6)
+    y = np.zeros(5000, dtype=int)
+    y[:6] = 1  # base rate 0.0012
+    score = rng.random(5000) + y * 0.5
+    ax = plotting.pr_curve(y, score)
+    assert _legend(ax)[0] == "no skill (base rate 0.0012)"
+    pr_auc = metrics.ranking_report(y, score, [0, 1])["pr_auc"]
+    shown = float(re.search(r"PR-AUC ([0-9.]+)", _legend(ax)[1]).group(1))
+    assert shown == pytest.approx(pr_auc, rel=0.05)
 
 
 def test_report_plot_regression():
@@ -246,3 +367,52 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, binary):
         plotting.reliability_diagram(y, p)
     with pytest.raises(ImportError, match=r"Report.plot needs matplotlib"):
         plotting.plot_report(type("R", (), {"_scored": {"y": y, "pred": p}})())
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _decision_data():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=300)
+    y = (rng.uniform(size=300) < p).astype(int)
+    q = np.clip(p + rng.normal(0, 0.2, 300), 0, 1)
+    return y, p, q
+
+
+def test_decision_curve_draws_the_decisions_numbers():
+    from chimeraboost import decisions
+
+    y, p, q = _decision_data()
+    dc = decisions.decision_curve(y, {"p": p, "q": q}, [0.1, 0.3, 0.5], baseline="q",
+                                  n_boot=1000, random_state=0)
+    ax = plotting.decision_curve(dc)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"treat none", "p", "q", "treat all"}
+    np.testing.assert_array_equal(lines["p"].get_ydata(), dc.net_benefit["p"])
+    np.testing.assert_array_equal(lines["treat all"].get_ydata(), dc.net_benefit["treat all"])
+    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 3
+    ax = plotting.decision_curve(dc, differences=True)
+    diff = [line for line in ax.get_lines() if line.get_label() == "p minus q"][0]
+    np.testing.assert_array_equal(diff.get_ydata(), dc.difference["p"])
+    plt.close("all")
+    with pytest.raises(ValueError, match="differences=True needs baseline"):
+        plotting.decision_curve(y, p, differences=True, n_boot=0)
+
+
+def test_cost_curve_and_roc_pr_bands():
+    from chimeraboost import decisions
+
+    y, p, q = _decision_data()
+    ax = plotting.cost_curve(y, {"p": p, "q": q})
+    line = [ln for ln in ax.get_lines() if ln.get_label().startswith("p ")][0]
+    np.testing.assert_array_equal(line.get_ydata(), decisions.cost_curve(y, p).cost)
+    ax = plotting.roc_curve(y, {"p": p}, band=True, n_boot=50, random_state=0)
+    band = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(band) == 1 and "95% bootstrap band" in band[0].get_label()
+    ax = plotting.pr_curve(y, {"p": p}, band=0.8, n_boot=50, random_state=0)
+    band = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(band) == 1 and "80% bootstrap band" in band[0].get_label()
+    with pytest.raises(ValueError, match="band must be True, False or a level"):
+        plotting.roc_curve(y, p, band=2)
+    plt.close("all")

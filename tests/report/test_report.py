@@ -291,7 +291,7 @@ def test_exports(cancer, lr):
     assert frame.loc["roc_auc", "low"] == rep.ci["roc_auc"][0]
     assert frame.loc["roc_auc", "difference"] == rep.vs_baseline["roc_auc"][0]
     html = rep._repr_html_()
-    assert html.startswith(f"<div><h4>{rep.headline()}</h4>") and "vs baseline" in html
+    assert f"</style><h4>{rep.headline()}</h4>" in html and "vs baseline" in html
     assert repr(rep).startswith("<Report classification of LogisticRegression")
 
 
@@ -451,3 +451,58 @@ def test_report_progress_shows_on_a_terminal_only(monkeypatch, capsys):
     monkeypatch.setattr(resampling, "bootstrap", bootstrap)
     report(model, X, y, ci=0.95, n_boot=1000, random_state=0)
     assert "report: 1,000 resamples" in screen.getvalue()
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _decision_data():
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    incumbent = GaussianNB().fit(X[:300], y[:300])
+    return X[300:], y[300:], model, incumbent
+
+
+def test_report_decision_section_is_decision_report_on_the_models_probabilities():
+    from chimeraboost import decisions
+
+    X, y, model, incumbent = _decision_data()
+    r = report(model, X, y, baseline=incumbent, threshold=0.3, costs={"fp": 1, "fn": 2},
+                  n_boot=1000, random_state=0)
+    d = decisions.decision_report(
+        y, model.predict_proba(X)[:, 1], baseline_score=incumbent.predict_proba(X)[:, 1],
+        threshold=0.3, costs={"fp": 1, "fn": 2}, pos_label=1, n_boot=1000, random_state=0,
+        name=r.estimator_name, baseline_name=r.baseline_report.estimator_name)
+    assert r.decision.actions == d.actions and r.decision.differences == d.differences
+    text = str(r)
+    assert "Decision at threshold 0.3" in text and "treat none" in text
+    assert r.to_dict()["decision"]["threshold"] == 0.3
+    assert "Decision at threshold" in r._repr_html_()
+
+
+def test_report_decision_from_costs_alone_uses_the_bayes_threshold():
+    X, y, model, _ = _decision_data()
+    r = report(model, X, y, costs=[[0, 1], [4, 0]], n_boot=1000, random_state=0)
+    assert r.decision.threshold == pytest.approx(0.2)
+    assert set(r.decision.differences) == {"treat all", "treat none"}
+
+
+def test_report_decision_refuses_scores_multiclass_and_regressors():
+    from sklearn.datasets import load_iris
+    from sklearn.svm import LinearSVC
+
+    X, y, _, _ = _decision_data()
+    svm = LinearSVC(dual="auto").fit(X, y)
+    with pytest.raises(ValueError, match="decision_function scores, not probabilities"):
+        report(svm, X, y, threshold=0.2)
+    Xi, yi = load_iris(return_X_y=True)
+    lr = LogisticRegression(max_iter=1000).fit(Xi, yi)
+    with pytest.raises(ValueError, match="3 classes"):
+        report(lr, Xi, yi, threshold=0.2)
+    reg = Ridge().fit(X, y)
+    with pytest.raises(ValueError, match="a regression model"):
+        report(reg, X, y, costs={"fp": 1, "fn": 1})
+    with pytest.raises(ValueError, match="strictly inside"):
+        report(LogisticRegression(max_iter=5000).fit(X, y), X, y, threshold=1.2)

@@ -734,3 +734,46 @@ def test_at_k_scorers_reject_bad_arguments():
     est2 = _logreg().fit(X2, y2)
     with pytest.raises(ValueError, match="pos_label='yes'.*not one of"):
         scorers.make_recall_at_k_scorer(5, pos_label="yes")(est2, X2, y2)
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def test_net_benefit_and_expected_cost_scorers_are_the_decisions_numbers():
+    from chimeraboost import decisions
+
+    X, y = make_classification(300, random_state=0)
+    model = LogisticRegression().fit(X[:200], y[:200])
+    p = model.predict_proba(X[200:])[:, 1]
+    w = np.random.default_rng(0).uniform(0.5, 2, 100)
+    nb = scorers.make_net_benefit_scorer(0.2)
+    assert nb(model, X[200:], y[200:], sample_weight=w) == decisions.net_benefit(
+        y[200:], p, 0.2, sample_weight=w).net_benefit[0]
+    cost = scorers.make_expected_cost_scorer(cost_fp=1, cost_fn=4)
+    assert cost(model, X[200:], y[200:]) == -decisions.expected_cost(
+        y[200:], p, cost_fp=1, cost_fn=4).expected_cost
+    # The other class as the positive one: its column and its rows.
+    nb0 = scorers.make_net_benefit_scorer(0.3, pos_label=0)
+    assert nb0(model, X[200:], y[200:]) == decisions.net_benefit(
+        y[200:] == 0, 1 - p, 0.3).net_benefit[0]
+    assert repr(scorers.get_scorer("net_benefit@0.2")) == "make_net_benefit_scorer(0.2)"
+    assert scorers.get_scorer("net_benefit@0.2").name == "net_benefit@0.2"
+    with pytest.raises(ValueError, match=r"threshold=1.0 is outside \(0, 1\)"):
+        scorers.make_net_benefit_scorer(1.0)
+    with pytest.raises(ValueError, match="after '@' must be a number"):
+        scorers.get_scorer("net_benefit@high")
+
+
+def test_compare_cv_takes_net_benefit_at_a_threshold():
+    from sklearn.model_selection import KFold, cross_val_score
+
+    from chimeraboost import compare
+
+    X, y = make_classification(200, random_state=1)
+    cv = KFold(4, shuffle=True, random_state=0)
+    models = {"lr": LogisticRegression(), "lr_c": LogisticRegression(C=0.01)}
+    r = compare.compare_cv(models, X, y, scoring="net_benefit@0.2", cv=cv)
+    assert r.scoring == "net_benefit@0.2"
+    expected = cross_val_score(LogisticRegression(), X, y, cv=cv,
+                               scoring=scorers.make_net_benefit_scorer(0.2))
+    np.testing.assert_allclose(r.scores["lr"], expected, atol=1e-15)

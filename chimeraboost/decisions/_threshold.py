@@ -1,0 +1,317 @@
+"""How uncertain is a threshold chosen on the data, and what is it worth on new rows?
+
+:func:`choose_threshold` picks a cutoff on the rows -- the cost-minimising one, the one of
+largest net benefit, or the highest that reaches a target recall -- and says how sure that
+choice is: the chosen threshold gets an interval, and the value of acting at it (cost, net
+benefit or recall) gets an interval that re-chooses the threshold inside every resample, so
+that the optimism of picking the best cutoff on the same rows is paid for. The result is a
+:class:`ThresholdChoice`, whose :meth:`~ThresholdChoice.summary` says how much of the apparent
+gain the re-choosing removes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import resampling
+from .._shared.format import Col, fmt, percent, table
+from .._shared.kernels import replicate_weights
+from .._shared.validation import check_level, check_real, import_pandas
+from ._checks import check_costs, check_target, check_thresholds
+from ._sweep import Sweep
+
+__all__ = ["ThresholdChoice", "choose_threshold"]
+
+_OBJECTIVES = ("cost", "net_benefit", "recall")
+
+
+class _ChoiceEvaluator:
+    """The chosen cutoff and its value for any ``(B, n)`` counts (for the bootstrap)."""
+
+    def __init__(self, event, score, w, objective, costs, at, target):
+        self.codes, self.sample_weight, self.n = event.astype(np.intp), w, event.shape[0]
+        self.objective, self.costs, self.at, self.target = objective, costs, at, target
+        edges = np.unique(score)
+        self.cutoffs = np.append(edges, np.inf)  # the last: treat none
+        self._sweep = Sweep(score, event, edges)
+        values, flagged = self._values(None)
+        self.original = values[0]
+        self.chosen = int(self._choose(values, flagged)[0])
+
+    def _values(self, counts):
+        w = replicate_weights(self.sample_weight, counts, self.n, integer=True)
+        tp, fp, pos, neg = self._sweep.treated(w)
+        zero = np.zeros((tp.shape[0], 1))
+        tp, fp = np.hstack([tp, zero]), np.hstack([fp, zero])
+        total = (pos + neg)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if self.objective == "cost":
+                c = self.costs
+                values = (c.tp * tp + c.fp * fp + c.fn * (pos[:, None] - tp)
+                          + c.tn * (neg[:, None] - fp)) / total
+            elif self.objective == "net_benefit":
+                values = tp / total - fp / total * (self.at / (1.0 - self.at))
+            else:
+                values = np.where(pos[:, None] > 0, tp / pos[:, None], np.nan)
+        return values, tp + fp
+
+    def _choose(self, values, flagged):
+        """Index of the chosen cutoff per row of ``values``. Cutoffs between which a
+        resample drew no row treat the same rows (same ``flagged`` weight): of such a run the
+        middle is taken, so that a resample's choice does not lean to one end of the gap."""
+        if self.objective == "recall":
+            reached = np.nan_to_num(values, nan=-1.0) >= self.target
+            idx = np.maximum(reached.sum(axis=1) - 1, 0)
+        elif self.objective == "cost":
+            idx = np.argmin(values, axis=1)
+        else:
+            idx = np.argmax(values, axis=1)
+        rows = np.arange(values.shape[0])
+        eq = flagged == flagged[rows, idx][:, None]
+        pos = np.arange(values.shape[1])[None, :]
+        lo = np.where(~eq & (pos < idx[:, None]), pos, -1).max(axis=1) + 1
+        hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
+        return (lo + hi) // 2
+
+    def evaluate(self, counts=None, warn=False) -> dict:
+        values, flagged = self._values(counts)
+        idx = self._choose(values, flagged)
+        rows = np.arange(values.shape[0])
+        out = {"threshold": self.cutoffs[idx], "apparent": values[rows, idx],
+               "original": self.original[idx], "fixed": values[:, self.chosen]}
+        if counts is not None:
+            # The rows a resample left out: the resample's choice scored on rows it never saw.
+            oob = self._values(np.asarray(counts) == 0)[0]
+            out["oob"] = oob[rows, idx]
+        else:
+            out["oob"] = out["apparent"]
+        return out
+
+
+class ThresholdChoice:
+    """A threshold chosen on the data, with the uncertainty of the choice.
+
+    Attributes
+    ----------
+    objective : {"cost", "net_benefit", "recall"}
+    threshold : float
+        The cutoff chosen on the rows: treat the rows scored ``>= threshold`` (``inf``:
+        treat none).
+    threshold_interval : ConfidenceInterval
+        Percentile interval of the threshold re-chosen in every resample.
+    apparent : float
+        The value at the chosen threshold on the rows it was chosen on (optimistic).
+    optimism : float
+        How much choosing on the same rows flatters the value (Efron's .632 estimate): for a
+        cost a positive number, for a benefit or a recall a negative one.
+    estimate : float
+        ``apparent + optimism``: the value expected on new rows.
+    interval : ConfidenceInterval
+        Interval of the value of the data-chosen threshold on new rows, the threshold
+        re-chosen inside every resample (optimism included); conservative (see Notes).
+    naive_interval : ConfidenceInterval
+        The percentile interval at the threshold held fixed: too optimistic, shown for
+        comparison.
+    reference : float
+        The better of treat-all and treat-none on the rows (cost and net benefit), or the
+        target (recall).
+    greater_is_better : bool
+    n_boot : int
+    level : float
+    """
+
+    def __init__(self, **values):
+        self.__dict__.update(values)
+
+    @property
+    def apparent_gain(self) -> float:
+        """How much better the apparent value is than the reference (cost, net benefit)."""
+        d = self.apparent - self.reference
+        return d if self.greater_is_better else -d
+
+    @property
+    def gain(self) -> float:
+        """How much better the value expected on new rows is than the reference."""
+        d = self.estimate - self.reference
+        return d if self.greater_is_better else -d
+
+    def summary(self) -> str:
+        """One paragraph: the threshold, its interval, the apparent value, the value on new
+        rows with the re-chosen interval, and the share of the apparent gain it removes."""
+        pct = percent(self.level)
+        what = {"cost": "expected cost", "net_benefit": "net benefit",
+                "recall": "recall"}[self.objective]
+        how = {"cost": "the cost-minimising threshold",
+               "net_benefit": f"the threshold of largest net benefit at t = {self.at}",
+               "recall": f"the highest threshold that reaches recall {self.target}"}
+        lo, hi = self.threshold_interval
+        text = (f"Choosing {how[self.objective]} on these rows gives {fmt(self.threshold, 3)} "
+                f"({pct} CI {fmt(lo, 3)} to {fmt(hi, 3)} over {self.n_boot:,} resamples) and "
+                f"an apparent {what} of {fmt(self.apparent)}")
+        if self.objective == "recall":
+            text += "."
+        else:
+            text += (f", a gain of {fmt(self.apparent_gain)} over the better of treat-all and "
+                     f"treat-none ({fmt(self.reference)}).")
+        text += (f" Re-choosing the threshold inside every resample puts its {what} on new rows "
+                 f"at {fmt(self.estimate)} ({pct} CI {fmt(self.interval.low)} to "
+                 f"{fmt(self.interval.high)}; the interval at the threshold held fixed, "
+                 f"{fmt(self.naive_interval.low)} to {fmt(self.naive_interval.high)}, ignores "
+                 "the choice)")
+        if self.objective != "recall" and self.apparent_gain > 0:
+            share = 1.0 - self.gain / self.apparent_gain
+            text += (f": the re-choosing removes {share:.0%} of the apparent gain "
+                     f"({fmt(self.apparent_gain)} -> {fmt(self.gain)}).")
+        else:
+            text += "."
+        return text
+
+    def to_frame(self):
+        """Rows ``threshold``, ``value`` (on new rows), ``apparent``: ``estimate``, ``low``,
+        ``high``. Needs pandas."""
+        pd = import_pandas("ThresholdChoice.to_frame")
+        return pd.DataFrame(
+            {"estimate": [self.threshold, self.estimate, self.apparent],
+             "low": [self.threshold_interval.low, self.interval.low, self.naive_interval.low],
+             "high": [self.threshold_interval.high, self.interval.high,
+                      self.naive_interval.high]},
+            index=["threshold", "value", "apparent (fixed threshold)"])
+
+    def __repr__(self) -> str:
+        return (f"ThresholdChoice(objective={self.objective!r}, threshold={self.threshold:g}, "
+                f"apparent={fmt(self.apparent)}, estimate={fmt(self.estimate)}, "
+                f"interval=({fmt(self.interval.low)}, {fmt(self.interval.high)}))")
+
+    def __str__(self) -> str:
+        rows = [["threshold", self.threshold, *self.threshold_interval],
+                ["value on new rows", self.estimate, *self.interval],
+                ["apparent (threshold fixed)", self.apparent, *self.naive_interval]]
+        return "\n".join([*table([Col("", None), Col("estimate"), Col("low"), Col("high")],
+                                 rows), "", self.summary()])
+
+
+def _order_interval(values, level):
+    """Percentile interval of values that may hold ``inf`` (treat none): order statistics,
+    no interpolation between them."""
+    v = np.sort(values[~np.isnan(values)])
+    if v.shape[0] == 0:
+        return resampling.ConfidenceInterval(np.nan, np.nan)
+    lo = v[int(math.floor((1 - level) / 2 * (v.shape[0] - 1)))]
+    hi = v[int(math.ceil((1 + level) / 2 * (v.shape[0] - 1)))]
+    return resampling.ConfidenceInterval(float(lo), float(hi))
+
+
+def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, cost_fn=None,
+                     benefit_tp=0.0, benefit_tn=0.0, at=None, target=None, pos_label=None,
+                     sample_weight=None, n_boot=2000, level=0.95, random_state=None):
+    """Choose a threshold on the data, and say how uncertain the choice and its value are.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+    score : array-like of shape (n,)
+        Any score that ranks the positives first; the cutoffs are its distinct values.
+    objective : {"cost", "net_benefit", "recall"}, default="cost"
+        ``"cost"``: the cutoff of least expected cost (needs ``costs`` or ``cost_fp`` /
+        ``cost_fn``, as in :func:`expected_cost`). ``"net_benefit"``: the cutoff of largest
+        net benefit at the threshold probability ``at`` (the exchange rate
+        ``at / (1 - at)``). ``"recall"``: the highest cutoff whose recall reaches ``target``.
+    costs, cost_fp, cost_fn, benefit_tp, benefit_tn
+        The costs, for ``objective="cost"``.
+    at : float in (0, 1), default=None
+        For ``objective="net_benefit"``.
+    target : float in (0, 1], default=None
+        For ``objective="recall"``.
+    pos_label : label, default=None
+    sample_weight : array-like of shape (n,), default=None
+    n_boot : int, default=2000
+    level : float in (0, 1), default=0.95
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    ThresholdChoice
+
+    Notes
+    -----
+    In resample ``b`` the threshold is chosen again, ``t_b``; its value on the resample,
+    ``V_b(t_b)``, is optimistic exactly as the apparent value ``V(t)`` on the data is. The
+    bootstrap's copy of the error of the apparent value is the resample's choice scored on
+    rows minus its apparent value, taken two ways: on all the rows, ``V(t_b) - V_b(t_b)``
+    (too small: the rows include those ``t_b`` was chosen on) and on the rows the resample
+    left out, ``V_oob(t_b) - V_b(t_b)`` (too large: ``t_b`` was chosen on about ``0.632 n``
+    distinct rows). The optimism is Efron's .632 estimate, ``0.632`` times the mean of the
+    second (Efron 1983, doi:10.1080/01621459.1983.10477973; Efron & Tibshirani 1997,
+    doi:10.1080/01621459.1997.10474007). The interval adds to the apparent value the
+    percentiles of the .632 mixture ``0.368 (V(t_b) - V_b(t_b)) + 0.632 (V_oob(t_b) -
+    V_b(t_b))`` (a basic bootstrap interval, Davison & Hinkley 1997, section 5.2,
+    doi:10.1017/CBO9780511802843). The naive interval -- percentiles of ``V_b(t)`` at the
+    threshold held fixed -- misses the optimism and undercovers.
+    ``benchmarks/bench_decisions.py`` measures them against known population costs (n = 200
+    and 500): the naive interval covers 75-81%, the first copy alone (the plain pivot) 86-93%,
+    this interval 98-99% -- conservative, never short.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.beta(2, 5, 500); y = rng.random(500) < p
+    >>> c = choose_threshold(y, p, cost_fp=1, cost_fn=4, n_boot=1000, random_state=0)
+    >>> 0.05 < c.threshold < 0.45, c.estimate >= c.apparent
+    (True, True)
+    """
+    if objective not in _OBJECTIVES:
+        msg = f"objective must be one of {list(_OBJECTIVES)}, got {objective!r}."
+        raise ValueError(msg)
+    c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn,
+                    required=objective == "cost")
+    if objective != "cost" and c is not None:
+        msg = f"costs apply to objective='cost', not to objective={objective!r}."
+        raise ValueError(msg)
+    if objective == "net_benefit":
+        if at is None:
+            msg = "objective='net_benefit' needs at= (the threshold probability, in (0, 1))."
+            raise TypeError(msg)
+        at = float(check_thresholds(at, "at")[0])
+    if objective == "recall":
+        if target is None:
+            msg = "objective='recall' needs target= (the recall to reach, in (0, 1])."
+            raise TypeError(msg)
+        target = check_real(target, "target", strictly_positive=True)
+        if target > 1:
+            msg = f"target={target!r} is a recall and must lie in (0, 1]."
+            raise ValueError(msg)
+    level = check_level(level, "level")
+    event, s, w = check_target(y, score, sample_weight, pos_label)
+    if not event.any() or event.all():
+        msg = ("y holds one class only: no threshold can be chosen between the classes; pass "
+               "rows of both classes.")
+        raise ValueError(msg)
+    ev = _ChoiceEvaluator(event, s, w, objective, c, at, target)
+    boot = resampling.bootstrap(ev, n_boot, random_state=random_state)
+    reps = boot.replicates
+    apparent = float(ev.original[ev.chosen])
+    # Two bootstrap copies of the error of the apparent value: the resample's choice scored
+    # on all the rows (too kind: they include the rows it was chosen on) and on the rows it
+    # left out (too harsh: it was chosen on about 0.632 n distinct rows).
+    in_sample = reps["original"] - reps["apparent"]
+    out_of_bag = reps["oob"] - reps["apparent"]
+    delta = 0.368 * in_sample + 0.632 * out_of_bag
+    ok = ~np.isnan(out_of_bag)
+    optimism = 0.632 * float(np.mean(out_of_bag[ok])) if ok.any() else np.nan
+    lo_d, hi_d = resampling.percentile_interval(delta, level)[0]
+    if objective == "recall":
+        reference = target
+    else:
+        reference = (min if objective == "cost" else max)(float(ev.original[0]),
+                                                          float(ev.original[-1]))
+    return ThresholdChoice(
+        objective=objective, threshold=float(ev.cutoffs[ev.chosen]),
+        threshold_interval=_order_interval(reps["threshold"], level), apparent=apparent,
+        optimism=optimism, estimate=apparent + optimism,
+        interval=resampling.ConfidenceInterval(apparent + lo_d, apparent + hi_d),
+        naive_interval=boot.interval("fixed", level), reference=reference,
+        greater_is_better=objective != "cost", n_boot=n_boot, level=level, at=at,
+        target=target, costs=c)
