@@ -1,11 +1,11 @@
 """Do the intervals cover? The coverage of every interval method, on data of known truth.
 
 For each data design of ``coverage_designs.py`` (logistic, probit, weighted rows, three
-classes, regression with normal and Student-t(5) errors), each size ``n`` (200, 2000) and each
-base rate (.5 and .05; the regressions have none), ``--sims`` data sets are drawn, and on
-each the 95% intervals of every method of ``resampling.CI_METHODS`` are computed from one
-``joint_bootstrap`` of the two models of the design (``--n-boot`` replicates; the paired
-differences ``A - B`` from the same replicates and jackknife blocks, as ``report(...,
+classes, regression with normal, Student-t(5) and Student-t(3) errors), each size ``n`` (200,
+2000) and each base rate (.5 and .05; the regressions have none), ``--sims`` data sets are
+drawn, and on each the 95% intervals of every method of ``resampling.CI_METHODS`` are computed
+from one ``joint_bootstrap`` of the two models of the design (``--n-boot`` replicates; the
+paired differences ``A - B`` from the same replicates and jackknife blocks, as ``report(...,
 baseline=model)`` and ``holdout_table`` make them). An interval covers when it holds the
 population value (see ``coverage_designs.py`` for how those are computed). DeLong's interval
 (``resampling.delong_roc_auc``, its paired form for the difference) is shown beside the
@@ -14,17 +14,28 @@ bootstrap for unweighted binary data.
 The table gives the share of data sets whose interval covered, in percent; with 400 data
 sets its Monte Carlo standard error is about 1.1 points at 95%. ``warned`` is the share of
 data sets on which the default method's intervals came with a ``NarrowIntervalWarning``
-(fewer than 4 events in the rarest class). A last section pools small designs and gives the
+(fewer than 4 events in the rarest class). A section pools small designs and gives the
 default's coverage by the number of events: where that warning starts.
+
+Two more sections measure what is not a resampling interval: the calibration test
+(``metrics.calibration_test``; its designs and simulation are ``coverage_calibration.py``'s,
+run here with ``--sims`` data sets per cell and ``--n-boot`` outcome draws): the coverage of
+the population MCB by its interval, the test's size and power, the bias of ``excess``; and the
+reliability diagram's 90% consistency band: how often the whole curve of a calibrated forecast
+stays inside it, simultaneous and pointwise (``--sims / 2`` data sets per cell, at least 100;
+500 draws).
 
 Sections come from the functions of ``SECTIONS``: each takes the parsed arguments, runs its
 own simulation and returns a list of :class:`Section` (a title, a table, notes and the
-targets it measures). Add a function to the list to add a group of rows.
+targets it measures). Add a function to the dict to add a group of rows; ``--sections``
+chooses which run.
 
 Usage::
 
-    python benchmarks/coverage.py --jobs 2   # the full run (400 data sets per cell; hours)
-    python benchmarks/coverage.py --quick    # n = 200 only, 150 data sets (minutes)
+    python benchmarks/coverage.py --jobs 2 --n-boot 1000  # the full run (400 data sets per
+                                                          # cell; about two hours of CPU)
+    python benchmarks/coverage.py --quick    # n = 200 only (the band at 500), 150 data sets
+    python benchmarks/coverage.py --sections calibration band   # some sections only
     python benchmarks/coverage.py --check-truth   # population values against 4e6 drawn rows
 """
 
@@ -42,6 +53,7 @@ from multiprocessing import Pool
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import coverage_calibration as calibration  # noqa: E402
 from coverage_designs import CLASS_KEYS, DESIGNS, REGRESSION_KEYS  # noqa: E402
 
 from chimeraboost import metrics, resampling  # noqa: E402
@@ -78,8 +90,11 @@ class Section:
     rows: list
     notes: list = field(default_factory=list)
     targets: list = field(default_factory=list)
+    body: str | None = None  # a table of its own, shown instead of ``rows``
 
     def markdown(self) -> str:
+        if self.body is not None:
+            return "\n".join([f"### {self.title}", "", self.body, "", *self.notes])
         head = ["interval", "method", *self.columns]
         lines = [f"### {self.title}", "", "| " + " | ".join(head) + " |",
                  "|" + "---|" * len(head)]
@@ -272,7 +287,91 @@ def events_section(args) -> list:
     return [Section(title, [f"{e} event{'s' if e != 1 else ''}" for e in events], rows, notes)]
 
 
-SECTIONS = [interval_sections, events_section]
+# The calibration test (``metrics.calibration_test``): its own designs and simulation, in
+# ``coverage_calibration.py``; the cells' designs named as in ``coverage_designs.py``.
+_CALIBRATION_DESIGN = {"logit": "logistic", "probit": "probit", "weighted": "weighted",
+                       "multiclass": "multiclass"}
+BAND_SIZES, BAND_RATES, BAND_BOOT = (500, 2000), (0.5, 0.08), 500
+
+
+def _calibration_cell(task) -> dict:
+    index, reps, n_boot = task
+    return calibration.simulate(calibration.CELLS[index], reps, n_boot, seed=index)
+
+
+def _calibration_name(cell) -> str:
+    return cell["link"] if cell["kind"] == "binary" else cell["kind"]
+
+
+def calibration_section(args) -> list:
+    """Coverage of the population MCB by the calibration test's interval, the test's size
+    and power, and the bias of ``excess``: the cells of ``coverage_calibration.CELLS`` whose
+    size and design were asked for (each with its own seed, as that script runs them)."""
+    chosen = [i for i, c in enumerate(calibration.CELLS) if c["n"] in args.sizes and
+              _CALIBRATION_DESIGN[_calibration_name(c)] in args.designs]
+    if not chosen:
+        return []
+    with Pool(args.jobs) as pool:
+        rows = pool.map(_calibration_cell, [(i, args.sims, args.n_boot) for i in chosen])
+    lines = ["| design | forecast | n | base rate | truth | mean MCB | noise floor | "
+             "mean excess | rejects at 5% | coverage | mean width | targets |",
+             "|" + "---|" * 12]
+    targets = []
+    for r in rows:
+        forecast = "miscalibrated" if r["miscalibrated"] else "calibrated"
+        rate = "-" if np.isnan(r["base_rate"]) else f"{r['base_rate']:g}"
+        met = calibration.targets(r)
+        lines.append(
+            f"| {_calibration_name(r)} | {forecast} | {r['n']} | {rate} | {r['truth']:.5f} | "
+            f"{r['mean_mcb']:.5f} | {r['noise_floor']:.5f} | {r['mean_excess']:+.5f} | "
+            f"{100 * r['reject']:.1f} | {100 * r['coverage']:.1f} | {r['width']:.5f} | "
+            f"{'; '.join(met)} |")
+        if met:
+            targets.append(Target(
+                f"calibration test, {_calibration_name(r)} {forecast}, n = {r['n']}, base "
+                f"rate {rate}: " + "; ".join(m.rsplit(":", 1)[0] for m in met),
+                f"coverage {100 * r['coverage']:.1f}%, rejects {100 * r['reject']:.1f}%, "
+                f"mean excess {r['mean_excess']:+.5f} (truth {r['truth']:.5f})",
+                all(m.endswith(": met") for m in met)))
+    notes = ["`truth` is the population MCB; `mean MCB` the average in-sample CORP MCB "
+             "(`calibration_mcb`), `noise floor` and `mean excess` the averages of the test's "
+             "numbers; `rejects at 5%` the share of data sets with p <= 0.05 (size for a "
+             "calibrated forecast, power for a miscalibrated one); `coverage` the share whose "
+             "95% `confidence_interval` held the truth.", ""]
+    title = (f"the calibration test ({args.sims} data sets per cell, {args.n_boot} outcome "
+             f"draws)")
+    return [Section(title, [], [], notes, targets, body="\n".join(lines))]
+
+
+def _band_cell(task) -> float:
+    n, rate, band, reps = task
+    return calibration.band_coverage(n, rate, band, reps, BAND_BOOT, seed=n)
+
+
+def band_section(args) -> list:
+    """Whole-curve coverage of the reliability diagram's 90% consistency band, simultaneous
+    and pointwise, on calibrated logistic forecasts (``coverage_calibration.band_coverage``)."""
+    reps = max(100, args.sims // 2)
+    cells = [(n, r) for n in args.band_sizes for r in BAND_RATES]
+    tasks = [(n, r, band, reps) for n, r in cells for band in ("simultaneous", "pointwise")]
+    with Pool(args.jobs) as pool:
+        got = dict(zip(tasks, pool.map(_band_cell, tasks)))
+    lines = ["| n | base rate | simultaneous | pointwise |", "|---|---|---|---|"]
+    targets = []
+    for n, r in cells:
+        sim, pw = got[(n, r, "simultaneous", reps)], got[(n, r, "pointwise", reps)]
+        lines.append(f"| {n} | {r:g} | {100 * sim:.1f} | {100 * pw:.1f} |")
+        targets.append(Target(f"simultaneous 90% band holds the whole curve 85-95%, n = {n}, "
+                              f"base rate {r:g}", f"{100 * sim:.1f}% (pointwise "
+                              f"{100 * pw:.1f}%)", 0.85 <= sim <= 0.95))
+    notes = ["Percent of calibrated data sets whose whole CORP reliability curve stays inside "
+             "the 90% consistency band.", ""]
+    title = f"the reliability diagram's band ({reps} data sets per cell, {BAND_BOOT} draws)"
+    return [Section(title, [], [], notes, targets, body="\n".join(lines))]
+
+
+SECTIONS = {"intervals": interval_sections, "events": events_section,
+            "calibration": calibration_section, "band": band_section}
 
 
 # --------------------------------------------------------------------------- main
@@ -295,12 +394,15 @@ def check_truth(rows: int = 4_000_000) -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="n = 200 only, 150 data sets")
+    parser.add_argument("--quick", action="store_true",
+                        help="n = 200 only (the band at 500), 150 data sets, 1000 replicates")
     parser.add_argument("--sims", type=int, default=400)
     parser.add_argument("--n-boot", type=int, default=2000)
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 2000])
     parser.add_argument("--designs", nargs="+", default=list(DESIGNS), choices=list(DESIGNS))
     parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--sections", nargs="+", default=list(SECTIONS), choices=list(SECTIONS),
+                        help="which groups of rows to run (default: all)")
     parser.add_argument("--check-truth", action="store_true")
     args = parser.parse_args(argv)
     if args.check_truth:
@@ -308,10 +410,11 @@ def main(argv=None) -> None:
         return
     if args.quick:
         args.sims, args.n_boot, args.sizes = 150, 1000, [200]
+    args.band_sizes = BAND_SIZES[:1] if args.quick else BAND_SIZES
     t0 = time.perf_counter()
     print(f"chimeraboost coverage: {args.sims} data sets per cell, {args.n_boot} replicates, "
           f"{LEVEL:.0%} intervals; {load()}", flush=True)
-    sections = [sec for produce in SECTIONS for sec in produce(args)]
+    sections = [sec for name in args.sections for sec in SECTIONS[name](args)]
     print()
     for sec in sections:
         print(sec.markdown())

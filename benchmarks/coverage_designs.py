@@ -6,14 +6,16 @@ mean) and ``B`` (a model that sees ``x1`` only). Which one is which matters only
 paired differences ``A - B``.
 
 Population values -- the numbers an interval is meant to cover -- are computed by numerical
-integration: a uniform grid of ``(x1, x2)`` over ``[-7, 7]^2`` (281 x 281 points, the
-Gaussian mass outside is below 1e-11) carries the density of the features (times the
-design's row weight), and every grid point is one row per class with weight
+integration: a uniform grid of 701 x 701 points over ``[-7.5, 7.5]^2``, turned by half a
+radian (so that no two points share a score, and no row of points sits on the weighted
+design's edge), carries the density of the features (times the design's row weight; the
+Gaussian mass outside is below 1e-12), and every grid point is one row per class with weight
 ``density x P(y = k | x)``. The metrics of :mod:`chimeraboost.metrics` on these weighted rows
-are then the metrics of the population (the midpoint rule; ties between grid points of equal
-score count one half, the rule's value at a step). ``python benchmarks/coverage.py
---check-truth`` compares them with the metrics of 4,000,000 drawn rows. Regression designs
-have closed forms.
+are then the metrics of the population (the midpoint rule; a grid of 401 x 401 points gives
+the same numbers to 2e-5). ``python benchmarks/coverage.py --check-truth`` compares them with
+the metrics of 4,000,000 drawn rows: they agree to 0.001 or better, about that sample's own
+error.
+Regression designs have closed forms.
 
 Designs (``DESIGNS``):
 
@@ -47,11 +49,17 @@ from chimeraboost import metrics
 
 CLASS_KEYS = ("brier_skill", "log_loss_skill", "roc_auc", "pr_auc")
 REGRESSION_KEYS = ("rmse", "r2", "mae")
-_GRID = np.linspace(-7.0, 7.0, 281)
+_GRID = np.linspace(-7.5, 7.5, 701)
+# The grid is turned by this angle (radians): no two points then share a score or sit on the
+# weighted design's edge x2 = 0.5, so that the midpoint rule is not biased by ties (which the
+# PR-AUC takes as one step) or by a boundary through a row of points.
+_ANGLE = 0.5
 
 
 def _grid():
-    x1, x2 = np.meshgrid(_GRID, _GRID, indexing="ij")
+    g1, g2 = np.meshgrid(_GRID, _GRID, indexing="ij")
+    c, s = np.cos(_ANGLE), np.sin(_ANGLE)
+    x1, x2 = c * g1 - s * g2, s * g1 + c * g2
     dens = norm.pdf(x1) * norm.pdf(x2)
     return x1.ravel(), x2.ravel(), dens.ravel() / dens.sum()
 
