@@ -25,6 +25,9 @@ a paired comparison on the same rows.
   (dask itself is imported only when one is passed: ``pip install "chimeraboost[dask]"``).
 - ``chimeraboost.monitor``: ``skill_over_time`` -- loss, base rate, reference and skill per
   period, so that a drifting base rate is not mistaken for a better or worse model.
+- ``chimeraboost.slices``: who is the model good for? ``slice_report`` and
+  ``report(..., by=...)`` -- each slice against its own base rate, compared with the rest
+  of the rows, verdicts adjusted for the number of slices; ``find_weak_slices``.
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
   scikit-learn's histogram engine, temperature-scaled.
 """
@@ -41,6 +44,7 @@ from . import (
     quantile_metrics,
     resampling,
     scorers,
+    slices,
 )
 from .estimators import (
     ChimeraBoostClassifier,
@@ -76,5 +80,6 @@ __all__ = [
     "report",
     "resampling",
     "scorers",
+    "slices",
     "__version__",
 ]

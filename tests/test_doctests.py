@@ -27,6 +27,7 @@ from chimeraboost import (
     quantile_metrics,
     resampling,
     scorers,
+    slices,
 )
 from chimeraboost.metrics import _classification
 
@@ -44,6 +45,7 @@ PUBLIC = {
     "chimeraboost.resampling": (resampling, 1),
     "chimeraboost.estimators": (estimators, 2),
     "chimeraboost.report": (chimeraboost.report, 1),
+    "chimeraboost.slices": (slices, 2),
 }
 
 
@@ -76,7 +78,8 @@ def _own_public_functions(module):
             yield name, obj
 
 
-@pytest.mark.parametrize("module", [metrics, quantile_metrics], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [metrics, quantile_metrics, slices],
+                         ids=lambda m: m.__name__)
 def test_public_functions_have_full_numpydoc(module):
     # Each public function defined in the module: Parameters, Returns and Examples sections,
     # numpydoc-style (title underlined), and at least one example that doctest finds.

@@ -5,8 +5,9 @@ What is checked here, so that the tree keeps showing the architecture:
 - every public import path keeps its public names (the contract users code against);
 - no module reaches into another package's private module, except the one private package
   every layer shares (``chimeraboost._shared``);
-- imports point down the layers; the one upward import (``Report.plot`` drawing with
-  ``chimeraboost.plotting``) happens inside the method, never at import time;
+- imports point down the layers; the few upward imports (``Report.plot`` and
+  ``SliceReport.plot`` drawing with ``chimeraboost.plotting``, ``report(by=...)`` slicing with
+  ``chimeraboost.slices``) happen inside a function, never at import time;
 - the table of packages in ``docs/index.md`` lists every top-level entry and exactly what each
   imports, read off the code;
 - the installed distribution ships every module: each one imports in a fresh interpreter
@@ -38,7 +39,7 @@ PUBLIC = {
         "Pipeline", "Report", "ReportMixin", "baselines", "compare", "dask", "decisions",
         "exceptions",
         "make_pipeline", "metrics", "monitor", "plotting", "quantile_metrics", "report",
-        "resampling", "scorers", "__version__",
+        "resampling", "scorers", "slices", "__version__",
     ],
     "chimeraboost.metrics": [
         "reference_log_loss", "reference_brier", "class_prior", "log_loss", "brier_score",
@@ -80,9 +81,10 @@ PUBLIC = {
     ],
     "chimeraboost.baselines": ["ladder", "one_feature_model", "linear_model"],
     "chimeraboost.monitor": ["skill_over_time", "SkillOverTime"],
+    "chimeraboost.slices": ["slice_report", "find_weak_slices", "SliceReport"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
-        "plot_report", "decision_curve", "cost_curve",
+        "plot_report", "decision_curve", "cost_curve", "slice_plot",
     ],
     "chimeraboost.dask": ["classification_report", "regression_report"],
     "chimeraboost.estimators": [
@@ -105,7 +107,7 @@ LAYERS = [
     # through it, and the report, the tables and the scorers use its numbers.
     ["scorers", "resampling", "decisions"],
     ["_report", "pipeline", "estimators"],
-    ["compare", "baselines", "monitor", "dask"],
+    ["compare", "baselines", "monitor", "slices", "dask"],
     ["plotting", "cli"],
     ["__init__", "__main__"],
 ]
@@ -113,6 +115,11 @@ LAYER_OF = {entry: i for i, layer in enumerate(LAYERS) for entry in layer}
 # The only imports that point up a layer, each inside a function (never at import time).
 UPWARD_INSIDE_A_FUNCTION = {
     ("_report", "plotting"): "Report.plot() hands the report to plotting, which draws it",
+    ("_report", "slices"): "report(by=...) hands its scored outputs to slices.slice_report, "
+                           "which slices them with the report's own evaluators (the work "
+                           "lives in slices, a layer above, so that the report stays one "
+                           "model on one set of rows)",
+    ("slices", "plotting"): "SliceReport.plot() hands the result to plotting, which draws it",
 }
 
 

@@ -7,6 +7,7 @@ paired ROC-AUC test, and hands the numbers to :class:`Report`.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -39,7 +40,8 @@ def calibration_draws(n_boot: int) -> int:
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
            random_state=None, k=None, name=None, baseline_name=None, threshold=None,
-           costs=None, ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
+           costs=None, by=None, bins=5, min_rows=30, min_events=10, adjust="holm",
+           ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -76,6 +78,15 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         the same class name as the model, the parameters in which the two differ are added
         (``... [C=0.01]``), or ``(model)`` / ``(baseline)`` when no parameter differs.
         ``baseline_name`` also names baseline targets (``"y_train"``).
+    by : column name, list of column names, array-like or dict, default=None
+        Also the report per slice (:attr:`Report.slices`, printed below the report): a
+        column of ``X`` (numeric columns cut into ``bins`` quantile ranges), a list of them
+        (crossed), one label per row, or a dict name -> boolean mask. Each slice is judged
+        against its own base rate, with intervals at level ``ci`` (0.95 when None), compared
+        with the rest of the rows (and with a fitted ``baseline``) and given a verdict
+        adjusted for the number of slices; see :func:`chimeraboost.slices.slice_report`.
+    bins, min_rows, min_events, adjust : default=5, 30, 10, "holm"
+        With ``by``: as in :func:`chimeraboost.slices.slice_report`.
     threshold : float in (0, 1), default=None
         Binary classifiers with probabilities, and 0/1 rules: add a decision section
         (:attr:`Report.decision`, a :class:`chimeraboost.decisions.DecisionReport`) -- the
@@ -138,6 +149,14 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
                             classes=getattr(model, "classes", None))
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
+    # The slices first, so that a bad by= is said before any resampling; a generator is
+    # copied for them, so that the report's own resamples are those it has without by=.
+    per_slice = None if by is None else _slices(
+        model, incumbent, X, y, sample_weight, targets, by,
+        dict(bins=bins, min_rows=min_rows, min_events=min_events, adjust=adjust,
+             ci=level or 0.95, n_boot=n_boot, random_state=copy.deepcopy(random_state),
+             name=model_name, baseline_name=base_name,
+             reference_name=base_name or "baseline targets"))
     ci_dict, dropped, vs, tests = None, {}, None, (None,)
     # One generator for the resamples and then the calibration test's draws: reproducible
     # from one seed, and the two never share random numbers.
@@ -180,6 +199,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong,
                  decision=decision, ci_method=ci_method)
     out._scored = getattr(model, "plot_data", None)
+    out.slices = per_slice
     return out
 
 
@@ -205,6 +225,25 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
             name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
             random_state=random_state)
+
+
+def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):
+    """The report per slice of ``by`` (:func:`chimeraboost.slices.slice_report`) on the
+    outputs already computed."""
+    if model.output is None:
+        msg = (f"by= slices classifiers and regressors; {model.name} predicts quantiles. "
+               "Score each slice's rows with report() instead.")
+        raise ValueError(msg)
+    # The slices sit a layer above the report and use it; imported when asked for.
+    from ..slices import slice_report
+
+    base = {} if incumbent is None else incumbent.output
+    return slice_report(y, model.output["pred"], by, X=X, task=model.task,
+                        classes=getattr(model, "classes", None),
+                        y_pred=model.output.get("y_pred"), sample_weight=sample_weight,
+                        baseline=base.get("pred"),
+                        baseline_task=None if incumbent is None else incumbent.task,
+                        baseline_y_pred=base.get("y_pred"), reference=targets, **options)
 
 
 def _calibration_tests(scored, n_boot, rng):

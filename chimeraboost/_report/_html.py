@@ -68,6 +68,8 @@ def report_html(report) -> str:
             parts.append(html_paragraphs([delong]))
     if getattr(report, "decision", None) is not None:
         parts += report.decision.html_parts()
+    if getattr(report, "slices", None) is not None:  # report(..., by=...)
+        parts += report.slices.html_parts()
     return html_block(*parts)
 
 

@@ -63,7 +63,11 @@ class Report(Mapping):
     decision : decisions.DecisionReport or None
         With ``threshold=`` or ``costs=``: the action at the threshold against treat-all,
         treat-none and the fitted baseline, by net benefit and expected cost.
+    slices : chimeraboost.slices.SliceReport or None
+        With ``by=``: the report per slice, printed below the report.
     """
+
+    slices = None  # report(..., by=...) sets the report per slice
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
@@ -132,6 +136,8 @@ class Report(Mapping):
             lines += ["", *self._vs_lines()]
         if self.decision is not None:
             lines += ["", *self.decision.lines()]
+        if self.slices is not None:
+            lines += ["", str(self.slices)]
         return "\n".join(lines)
 
     def _ci_lines(self) -> list[str]:
@@ -214,6 +220,8 @@ class Report(Mapping):
             out["vs_baseline"] = {key: tuple(map(float, v)) for key, v in self.vs_baseline.items()}
         if self.decision is not None:
             out["decision"] = self.decision.to_dict()
+        if self.slices is not None:
+            out["slices"] = self.slices.to_dict()
         return out
 
     def to_frame(self):

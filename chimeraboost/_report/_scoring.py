@@ -51,6 +51,9 @@ class _Scored:
         self.name, self.task = _name(estimator), _task(estimator)
         check_features(estimator, X, arg, self.name)
         self.evaluator = None
+        # What the model said of the rows, for the slices (report(by=...)): its probabilities,
+        # scores or predictions (``pred``) and, for a ranking model, its labels.
+        self.output = None
         if self.task in ("classification", "ranking", "rule"):
             self._classify(estimator, X, y, sample_weight, targets, k, classes)
         elif self.task == "quantile":
@@ -80,6 +83,7 @@ class _Scored:
             )
             self.plot_data = {"y": y, "proba": proba, "classes": self.classes,
                               "sample_weight": w}  # what Report.plot draws
+            self.output = {"pred": proba}
             return
         if self.task == "ranking":
             score = np.asarray(est.decision_function(X), dtype=np.float64)
@@ -94,6 +98,8 @@ class _Scored:
                 else None
         if score is not None and score.ndim == 1:
             self.binary_score = score
+        self.output = {"pred": score, "y_pred": y_pred} if self.task == "ranking" else \
+            {"pred": y_pred}
         self.point = metrics.ranking_report(y, score, self.classes, y_pred=y_pred, **kwargs)
         self.evaluator = metrics.classification_evaluator(
             y, self.classes, score=score, y_pred=y_pred, **kwargs
@@ -107,6 +113,7 @@ class _Scored:
         self.point = metrics.regression_report(y, pred, w, baseline=targets)
         self.evaluator = metrics.regression_evaluator(y, pred, w, baseline=targets)
         self.plot_data = {"y": y, "pred": pred, "sample_weight": w}  # what Report.plot draws
+        self.output = {"pred": pred}
 
     def _quantiles(self, est, X, y, w, targets, k):
         _no_k(k, "a quantile regressor")

@@ -7,6 +7,8 @@
   model, its label).
 - ``kernels``: the numerical kernels every number is computed with; each takes weights of shape
   ``(B, n)``, so a bootstrap replicate is one more weight vector.
+- ``scores``: the proper scores' per-row losses, no-skill references and skills from sums,
+  shared by the metrics' evaluators and the layers that sum rows their own way (slices).
 - ``format``: numbers, tables and HTML as the reports print them.
 - ``progress``: the progress line of long runs.
 - ``sklearn_scoring``: the one place that touches scikit-learn's private scorer machinery.

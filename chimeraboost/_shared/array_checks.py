@@ -14,6 +14,8 @@ the other modules import checks from):
 - Are the labels all there, and which class is each? :func:`check_no_missing`,
   :func:`check_classes`, :func:`encode_labels`.
 - Which columns of ``X`` are categorical? :func:`categorical_columns`.
+- Classes or a regression, read off ``y`` and the shape of the predictions?
+  :func:`read_classes`.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ __all__ = [
     "categorical_columns",
     "shown_shape",
     "check_1d_shape",
+    "read_classes",
 ]
 
 
@@ -388,3 +391,30 @@ def categorical_columns(X, cat_features=None, name: str = "cat_features") -> np.
         else:
             mask[item] = True
     return mask
+
+
+def read_classes(y, pred, classes=None, *, classification: bool = False):
+    """``("classification", classes)`` or ``("regression", None)``, read off the inputs:
+    ``classes`` given, 2-D predictions, or labels that are not numbers (strings, booleans)
+    make a classification over the sorted labels of ``y``; numeric labels only 0 and 1 one
+    over ``[0, 1]``; any other numeric ``y`` a regression -- unless ``classification`` (the
+    caller knows), then the sorted labels of ``y``."""
+    if classes is not None:
+        return "classification", check_classes(classes)
+    y_arr = check_no_missing(as_1d(y, "y"), "y")
+    shape = np.shape(_to_numpy(pred, "predictions"))
+    two_d = len(shape) == 2 and shape[1] > 1
+    if not classification and not two_d and y_arr.dtype.kind in "iuf":
+        if not set(np.unique(y_arr).tolist()) <= {0, 1}:
+            return "regression", None
+        return "classification", np.array([0, 1], dtype=y_arr.dtype)
+    try:
+        labels = np.unique(y_arr)
+    except TypeError as exc:
+        msg = "y mixes label types that cannot be compared; pass classes explicitly."
+        raise TypeError(msg) from exc
+    if labels.shape[0] < 2:
+        msg = (f"y holds the single label {labels.tolist()}; pass classes (e.g. the model's "
+               "classes_) to say which classes the predictions are for.")
+        raise ValueError(msg)
+    return "classification", labels

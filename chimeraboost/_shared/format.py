@@ -11,7 +11,7 @@ Which questions it answers:
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
 - How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
-  :func:`table` in an HTML ``<table>``.
+  :func:`table` in an HTML ``<table>``. And in markdown? :func:`markdown_table`.
 - How is a report dict shown? :func:`format_report` (re-exported as
   ``chimeraboost.metrics.format_report``): a proper score is never printed alone; its line
   carries the base rate, the reference loss that base rate implies and the skill, skill last.
@@ -284,3 +284,23 @@ def format_report(report, title=None) -> str:
     if title:
         lines = [str(title), "=" * len(str(title)), *lines]
     return "\n".join(lines)
+
+
+def markdown_table(columns, rows) -> list[str]:
+    """Lines of a GitHub-flavoured markdown table of the cells :func:`table` prints (numbers
+    right-aligned, text left; a ``|`` in a cell is escaped).
+
+    >>> print("\\n".join(markdown_table([Col("slice", None), Col("skill", 3)],
+    ...                                 [["a|b", 0.12345]])))
+    | slice | skill |
+    | --- | ---: |
+    | a\\|b | 0.123 |
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+
+    def line(cells):
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    align = ["---" if c.digits is None else "---:" for c in columns]
+    return [line([c.title for c in columns]), line(align),
+            *(line([_cell_text(v, c) for v, c in zip(row, columns)]) for row in rows)]

@@ -43,6 +43,7 @@ from .array_checks import (  # noqa: F401
     finite_float,
     plain,
     pow2_below,
+    read_classes,
     shown_shape,
     to_numpy,
     unit_scale,
@@ -110,6 +111,7 @@ __all__ = [
     "import_pandas",
     "check_pvalues",
     "categorical_columns",
+    "read_classes",
 ]
 
 

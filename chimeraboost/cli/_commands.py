@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from . import _files
+from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.format import Col, table
@@ -198,10 +199,11 @@ def _read(path, target, scores, weight, classes, regression):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                threshold=None, costs=None, ci_method=DEFAULT_CI_METHOD):
+                threshold=None, costs=None, by=None, bins=5, ci_method=DEFAULT_CI_METHOD):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
-    the paired comparison against ``baseline_score`` when given; ``kinds`` maps each column
-    to what it was read as (:func:`read_kind`)."""
+    the paired comparison against ``baseline_score`` when given, and with the columns ``by``
+    the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
+    each column to what it was read as (:func:`read_kind`)."""
     scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
     kinds = {s: read_kind(values[s], task) for s in scores}
@@ -215,6 +217,12 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
         rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                      random_state=random_state, k=k, name=score, baseline_name=baseline_score,
                      threshold=threshold, costs=costs, ci_method=ci_method)
+    if by:
+        with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
+                     verbose=verbose):
+            rep.slices = file_slices(path, y, classes, values, kinds, w, by=by, score=score,
+                                     baseline_score=baseline_score, bins=bins, ci=ci,
+                                     n_boot=n_boot, random_state=random_state)
     return rep, kinds
 
 
@@ -517,7 +525,7 @@ def to_json(rep, kinds, path) -> dict:
            "ci_method": rep.ci_method if (rep.ci or rep.vs_baseline is not None) else None,
            "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None) else None,
            "metrics": {key: v for key, v in rep.to_dict().items()
-                       if key not in ("ci", "vs_baseline")}}
+                       if key not in ("ci", "vs_baseline", "slices")}}
     if rep.ci is not None:
         out["ci"] = {key: {"low": lo, "high": hi} for key, (lo, hi) in rep.ci.items()}
         if any(rep.n_dropped.values()):
@@ -534,4 +542,6 @@ def to_json(rep, kinds, path) -> dict:
                                      "high": d.high, "pvalue": d.pvalue}
     if rep.decision is not None:
         out["decision"] = rep.decision.to_dict()
+    if rep.slices is not None:
+        out["slices"] = rep.slices.to_dict()
     return plain(out)

@@ -105,6 +105,12 @@ How the columns are read:
           probability of the positive class. Anything else: scores that rank
           the rows (higher means positive; above 0 counts as a positive call).
 
+Slices: --by COL (repeat it to cross columns) adds the report per slice: each
+slice's rows, base rate, loss, skill against its own base rate with its
+interval, and whether it differs from the rest of the rows (adjusted for the
+number of slices, Holm). A numeric column is cut into --bins quantile ranges;
+empty cells are a slice of their own.
+
 Files: .csv (comma-separated, header row), .tsv, .csv.gz; .parquet needs
 pyarrow (pip install "chimeraboost[parquet]").
 
@@ -122,6 +128,7 @@ Example:
       --baseline-score p_incumbent --k 100 --json
   chimeraboost report holdout.csv --target churned --score p_model \\
       --baseline-score p_incumbent --cost-fp 1 --cost-fn 5
+  chimeraboost report holdout.csv --target churned --score p_model --by region
 
 Exit status: 0 on success, 2 on a bad file, a missing column, a non-numeric
 score or a target that is not two classes (one line on stderr)."""
@@ -261,6 +268,11 @@ def _parser():
     _costs(p, threshold=True)
     p.add_argument("--json", action="store_true",
                    help="print every number as JSON (NaN as null) instead of text")
+    p.add_argument("--by", action="append", metavar="COL",
+                   help="also the report per slice of this column (repeat to cross columns): "
+                        "each slice against its own base rate and against the rest")
+    p.add_argument("--bins", type=int, default=5, metavar="N",
+                   help="quantile ranges of a numeric --by column (default 5)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--stream", action="store_true",
                      help="read the file in chunks whatever its size (no intervals)")
@@ -306,14 +318,18 @@ def _run_report(args, out):
         raise ValueError(msg)
     if streams(args.file, stream=args.stream or args.chunk_rows is not None,
                in_memory=args.in_memory):
+        if args.by:
+            msg = ("--by resamples every row at once; a streamed report cannot give it. Add "
+                   "--in-memory (or drop --stream).")
+            raise ValueError(msg)
         _run_streamed(args, out, args.chunk_rows or CHUNK_ROWS)
         return
     rep, kinds = file_report(
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
-        verbose=not args.quiet, threshold=args.threshold, costs=_cost_arg(args),
-        ci_method=args.ci_method)
+        verbose=not args.quiet, threshold=args.threshold, costs=_cost_arg(args), by=args.by,
+        bins=args.bins, ci_method=args.ci_method)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return

@@ -4,6 +4,8 @@ Questions this module answers:
 
 - *I want a strong tabular model without tuning* -> ``ChimeraBoostRegressor`` /
   ``ChimeraBoostClassifier`` with the default ``quality=3``.
+- *Is it ever worse than a plain linear model?* -> both carry the ladder's linear rung and
+  blend it with the trees by a weight the held-out rows choose (``tree_weight_``).
 - *Are its probabilities honest?* -> ``ChimeraBoostClassifier`` fits one temperature on
   held-out rows (Guo et al. 2017) and applies it in ``predict_proba``; ``temperature_`` says how
   overconfident (``> 1``) the raw booster was, ``temperature_status_`` whether the held-out rows
@@ -16,7 +18,8 @@ Questions this module answers:
 
 The tree engine is scikit-learn's ``HistGradientBoostingRegressor/Classifier`` (Ke et al. 2017's
 histogram algorithm); this module adds presets, an internal held-out split used for early
-stopping and calibration, bagging, categorical encoding and temperature scaling -- no tree code.
+stopping, the linear blend and calibration, a refit on every row, bagging, categorical and
+target encoding and temperature scaling -- no tree code.
 
 Where each piece lives (private modules; import from here):
 
@@ -26,6 +29,8 @@ Where each piece lives (private modules; import from here):
 - ``_classifier``: ``ChimeraBoostClassifier``, its temperature and its label checks.
 - ``_quantile``: ``ChimeraBoostQuantileRegressor``.
 - ``_boosting``: presets, column encoding, the split, the temperature fit (no estimator API).
+- ``_linear``: the linear rung and the held-out choice of the trees' weight.
+- ``_target_encoding``: cross-fitted target encoding of high-cardinality categoricals.
 
 References
 ----------

@@ -3,8 +3,11 @@
 Questions this module answers:
 
 - *How does every estimator fit?* -> ``_ChimeraBoostBase``: parameter checks, categorical
-  encoding, the held-out split per ensemble member, and bagging; each estimator only says
-  which engines a member holds (``make_engines``) and what its target is.
+  encoding (``_encode_high_cardinality`` for columns of many levels), the held-out split per
+  ensemble member with its linear rung (``_fit_members``), the out-of-bag scores that choose
+  the linear weight and the temperature (``_out_of_bag``), the refit on every row
+  (``_refit_members``), and bagging; each estimator only says which engines a member holds
+  (``make_engines``) and what its target is.
 - *Which parameters do they all take?* -> ``_COMMON_PARAMS_DOC`` / ``_COMMON_ATTRS_DOC``,
   pasted into each estimator's docstring so that the three never disagree.
 - *Why are some sample weights rescaled?* -> ``WEIGHT_SCALE_RANGE``, ``_weights_of_order_one``.
@@ -19,7 +22,7 @@ from __future__ import annotations
 import contextlib
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils.validation import (
     check_consistent_length,
@@ -30,6 +33,8 @@ from sklearn.utils.validation import (
 from threadpoolctl import ThreadpoolController
 
 from . import _boosting as B
+from . import _linear as L
+from . import _target_encoding as TE
 from .._shared.validation import (
     check_aligned,
     check_level,
@@ -55,6 +60,12 @@ n_iter_no_change, max_features : default=None
         stops on a separable split, whose held-out log loss otherwise creeps towards 0 for
         ever; the squared-error regressor asks for 0.002% of the variance of ``y``, the other
         losses for the engine's absolute 1e-7. The value used is ``params_["tol"]``.
+    refit : bool, default=True
+        After early stopping (and, for the classifier, the linear weight and the
+        temperature, which the held-out rows decide), fit each member's trees again on every
+        row, with the iterations up to the best held-out loss: the held-out rows then also
+        teach the final model. ``n_iter_`` counts the refitted iterations. About doubles the
+        cost of the trees.
     validation_fraction : float in (0, 1), default=0.15
         Share of rows held out. For the classifier the split is stratified by class, and
         every class keeps at least one training row.
@@ -83,6 +94,10 @@ _COMMON_ATTRS_DOC = """
         Rows of the training data held out from at least one member.
     categorical_features_ : ndarray of bool, shape (n_features,)
         Columns treated as categorical.
+    target_encoded_features_ : ndarray of bool, shape (n_features,)
+        Categorical columns with more than 10 levels in the training rows, which the engine
+        sees as their cross-fitted target means (scikit-learn's ``TargetEncoder``) instead of
+        as categories; the linear rung sees the same encoding.
     n_features_in_ : int
     feature_names_in_ : ndarray of str, only when ``X`` had string column names.
 """
@@ -100,9 +115,10 @@ class _ChimeraBoostBase(BaseEstimator):
     def _check_params(self) -> dict:
         params = B.engine_params(self)
         check_positive_int(self.n_ensembles, "n_ensembles")
-        if not isinstance(self.early_stopping, (bool, np.bool_)):
-            msg = f"early_stopping must be True or False, got {self.early_stopping!r}."
-            raise TypeError(msg)
+        for name in ("early_stopping", "refit"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                msg = f"{name} must be True or False, got {getattr(self, name)!r}."
+                raise TypeError(msg)
         check_level(self.validation_fraction, "validation_fraction", example="0.15")
         if self.n_threads is not None:
             check_positive_int(self.n_threads, "n_threads")
@@ -130,50 +146,106 @@ class _ChimeraBoostBase(BaseEstimator):
         self.categorical_features_ = self._encoder.mask_.copy()
         # Rows of weight zero are dropped before the split, so that weight 0 == row absent.
         rows = np.arange(Xf.shape[0]) if w is None else np.flatnonzero(w > 0)
+        if w is not None and rows.size and np.ptp(w[rows]) == 0:
+            # Equal weights say nothing but their scale: the unweighted fit, exactly. (The
+            # engine's bins move with weights one rounding error away from 1.)
+            w = None
         return Xf, y, w, rows
+
+    def _encode_high_cardinality(self, Xf, y, rows, target_type) -> np.ndarray:
+        """``Xf`` with its high-cardinality categorical columns target-encoded (cross-fitted
+        on ``rows``); sets the engine's categorical mask, ``self._engine_mask``."""
+        self._high_cardinality = TE.HighCardinalityEncoder()
+        seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
+        Xf, self._engine_mask = self._high_cardinality.fit_transform(
+            Xf, self.categorical_features_, y, rows, target_type, seed)
+        self.target_encoded_features_ = np.zeros(self.categorical_features_.shape[0], dtype=bool)
+        self.target_encoded_features_[self._high_cardinality.columns_] = True
+        return Xf
 
     def _transform(self, X) -> np.ndarray:
         check_is_fitted(self)
         X = _as_2d(X)
         validate_data(self, X, skip_check_array=True, reset=False)
-        return self._encoder.transform(X)
+        return self._high_cardinality.transform(self._encoder.transform(X))
 
     # -- fitting ------------------------------------------------------------------------------
     def _engine_kwargs(self, params: dict, seed: int, early: bool) -> dict:
         kwargs = dict(params)
         kwargs.update(
             early_stopping=early, scoring="loss", random_state=seed,
-            categorical_features=self.categorical_features_ if self.categorical_features_.any()
-            else None,
+            categorical_features=self._engine_mask if self._engine_mask.any() else None,
         )
         return kwargs
 
-    def _fit_members(self, Xf, target, w, rows, make_engines, stratify):
+    def _fit_members(self, Xf, target, w, rows, make_engines, stratify, linear=None):
         """Fit ``n_ensembles`` members; ``make_engines(seed, early)`` returns a list of engines.
+
+        ``linear``: None, or the task (``"classification"`` / ``"regression"``): each member
+        with held-out rows also fits the linear rung on its training rows
+        (``self._member_linears``, None where there was none), for the held-out choice of the
+        trees' weight.
 
         Returns the members (one list of engines each) and each member's held-out rows.
         """
         seeds = check_random_state(self.random_state).randint(0, 2**31 - 1, self.n_ensembles)
-        members, held_out = [], []
+        members, held_out, self._member_linears = [], [], []
+        fresh = np.ones(rows.size, dtype=bool)
         for seed in seeds:
             if self.early_stopping:
                 train, val = B.holdout_split(rows.size, self.validation_fraction, seed,
-                                             target[rows] if stratify else None)
+                                             target[rows] if stratify else None, fresh)
+                fresh[val] = False
                 train, val = rows[train], rows[val]
             else:
                 train, val = rows, rows[:0]
+            lin = None
+            if linear is not None and val.size:
+                lin = L.fit_linear(Xf, target, w, train, self._engine_mask, linear)
             engines = make_engines(seed, val.size > 0)
             with self._threads():
                 for engine in engines:
                     _fit_engine(engine, Xf, target, w, train, val)
             members.append(engines)
             held_out.append(val)
+            self._member_linears.append(lin)
         mask = np.zeros(Xf.shape[0], dtype=bool)
         for val in held_out:
             mask[val] = True
         self.validation_mask_ = mask
         self.n_iter_ = np.array([[e.n_iter_ for e in m] for m in members])
         return members, held_out
+
+    def _refit_members(self, members, Xf, target, w, rows) -> None:
+        """Each engine that held rows out, fitted again on every row with the iterations up to
+        its best held-out loss (``refit=True``); the held-out scores that chose the linear
+        weight and the temperature are those of the first fits. ``n_iter_`` becomes the
+        refitted engines'."""
+        if not (self.refit and self.validation_mask_.any()):
+            return
+        with self._threads():
+            for engines in members:
+                for k, engine in enumerate(engines):
+                    again = clone(engine).set_params(max_iter=_refit_iterations(engine),
+                                                     early_stopping=False)
+                    _fit_engine(again, Xf, target, w, rows, rows[:0])
+                    engines[k] = again
+        self.n_iter_ = np.array([[e.n_iter_ for e in m] for m in members]).reshape(
+            self.n_iter_.shape)
+
+    def _out_of_bag(self, score, held_out, n):
+        """Each held-out row's mean of ``score(m, rows)`` over the members ``m`` that held it
+        out, on the rows of ``validation_mask_`` (out-of-bag, as in Breiman 1996)."""
+        total, count = None, np.zeros(n)
+        for m, val in enumerate(held_out):
+            if not val.size:
+                continue
+            s = score(m, val)
+            total = np.zeros((n,) + s.shape[1:]) if total is None else total
+            total[val] += s
+            count[val] += 1
+        keep = self.validation_mask_
+        return total[keep] / (count[keep] if total.ndim == 1 else count[keep][:, None])
 
 
 # The engine's split thresholds are absolute (a leaf needs a hessian sum of 1e-3; the L2
@@ -200,6 +272,18 @@ def _fit_engine(engine, Xf, target, w, train, val) -> None:
                       sample_weight_val=None if w is None else w[val])
     engine.fit(Xf[train], target[train], sample_weight=None if w is None else w[train],
                **kwargs)
+
+
+def _refit_iterations(engine) -> int:
+    """Iterations for the refit on every row: those up to the best held-out loss. The engine
+    keeps the ``n_iter_no_change`` iterations after it that made it stop; refitting without
+    them gave the same RMSE on the panel's regression tables at 18% less fit time (mean
+    log-loss ratio to CatBoost 0.985 against 0.976 on the classification tables, one split).
+    ``validation_score_[0]`` scores the model before the first tree."""
+    scores = getattr(engine, "validation_score_", ())
+    if not len(scores):
+        return max(int(engine.n_iter_), 1)
+    return max(int(np.argmax(scores)), 1)
 
 
 def _staged_mean(generators, threads):

@@ -23,6 +23,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.utils.multiclass import check_classification_targets
 
 from . import _boosting as B
+from . import _linear as L
 from ._base import _COMMON_ATTRS_DOC, _COMMON_PARAMS_DOC, _ChimeraBoostBase, _staged_mean
 from .._report import ReportMixin
 
@@ -30,10 +31,14 @@ from .._report import ReportMixin
 class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     __doc__ = f"""Gradient-boosted classifier whose probabilities are temperature-scaled.
 
-    After boosting, the raw scores ``s`` (log-odds for two classes, logits for more) are
-    divided by one temperature ``T`` (Guo et al. 2017); ``predict_proba`` returns
-    ``softmax(s / T)``. One number cannot change which class wins or how rows rank, so
-    accuracy and AUC are untouched; only the confidence moves.
+    Beside the trees, each member fits the scaled logistic regression of
+    :func:`chimeraboost.baselines.linear_model` (the ladder's linear rung) on the same rows;
+    the held-out rows choose the trees' weight ``w`` in the blend of log-odds
+    ``s = (1 - w) * linear + w * trees`` (maximum a posteriori under a normal prior on ``w``
+    centred on 0 with sd 0.25: the trees must earn their weight), and the linear model is
+    refitted on every row. Then ``s`` is divided by one temperature ``T`` (Guo et al. 2017);
+    ``predict_proba`` returns ``softmax(s / T)``. One number cannot change which class wins
+    or how rows rank, so accuracy and AUC are untouched; only the confidence moves.
 
     The temperature rule:
 
@@ -60,6 +65,9 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     Parameters
     ----------
     {_COMMON_PARAMS_DOC}
+    linear_blend : bool, default=True
+        Blend the trees with the linear rung by the weight the held-out rows choose;
+        ``False``: the trees alone (``tree_weight_ = 1``).
     temperature_scaling : bool, default=True
         Fit the temperature; ``False`` keeps ``temperature_ = 1``.
 
@@ -72,6 +80,11 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     temperature_status_ : str
         How ``temperature_`` was decided: ``"fitted"``, ``"off"``
         (``temperature_scaling=False``) or ``"refused: ..."`` with the reason.
+    tree_weight_ : float in [0, 1]
+        The trees' weight in the blend; 1.0 when the trees stand alone (no held-out rows,
+        ``linear_blend=False``, or the held-out rows chose them alone).
+    linear_ : Pipeline or None
+        The linear rung refitted on every training row, None when ``tree_weight_ == 1``.
     {_COMMON_ATTRS_DOC}
     Examples
     --------
@@ -85,8 +98,9 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
 
     def __init__(self, quality=3, *, learning_rate=None, max_iter=None, max_leaf_nodes=None,
                  min_samples_leaf=None, l2_regularization=None, n_iter_no_change=None,
-                 max_features=None, early_stopping=True, validation_fraction=0.15, n_ensembles=1,
-                 temperature_scaling=True, n_threads=None, random_state=None):
+                 max_features=None, early_stopping=True, refit=True, validation_fraction=0.15,
+                 n_ensembles=1, linear_blend=True, temperature_scaling=True, n_threads=None,
+                 random_state=None):
         self.quality = quality
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -96,9 +110,11 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         self.n_iter_no_change = n_iter_no_change
         self.max_features = max_features
         self.early_stopping = early_stopping
+        self.refit = refit
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
         self.n_threads = n_threads
+        self.linear_blend = linear_blend
         self.temperature_scaling = temperature_scaling
         self.random_state = random_state
 
@@ -113,9 +129,10 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         self
         """
         params = self._check_params()
-        if not isinstance(self.temperature_scaling, (bool, np.bool_)):
-            msg = f"temperature_scaling must be True or False, got {self.temperature_scaling!r}."
-            raise TypeError(msg)
+        for name in ("temperature_scaling", "linear_blend"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                msg = f"{name} must be True or False, got {getattr(self, name)!r}."
+                raise TypeError(msg)
         Xf, y, w, rows = self._prepare_fit(X, _check_class_labels(y), sample_weight,
                                            cat_features)
         check_classification_targets(y)
@@ -128,43 +145,70 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         codes[rows] = codes_kept
         params["tol"] = B.EARLY_STOPPING_REL_TOL * B.no_skill_log_loss(
             codes_kept, None if w is None else w[rows])
+        Xf = self._encode_high_cardinality(
+            Xf, codes, rows, "binary" if self.classes_.shape[0] == 2 else "multiclass")
 
         def make_engines(seed, early):
             kwargs = self._engine_kwargs(params, seed, early)
             return [HistGradientBoostingClassifier(loss="log_loss", **kwargs)]
 
-        members, held_out = self._fit_members(Xf, codes, w, rows, make_engines, stratify=True)
+        members, held_out = self._fit_members(
+            Xf, codes, w, rows, make_engines, stratify=True,
+            linear="classification" if self.linear_blend else None)
         self.estimators_ = [m[0] for m in members]
         self.n_iter_ = self.n_iter_[:, 0]
         self.params_ = params
-        self.temperature_, self.temperature_status_ = self._fit_temperature(
-            Xf, codes, w, held_out)
+        self._fit_blend_and_temperature(Xf, codes, w, rows, held_out)
+        del self._member_linears
+        self._refit_members(members, Xf, codes, w, rows)
+        self.estimators_ = [m[0] for m in members]
         return self
 
-    def _fit_temperature(self, Xf, codes, w, held_out) -> tuple[float, str]:
-        if not self.temperature_scaling:
-            return 1.0, B.TEMPERATURE_OFF
+    def _fit_blend_and_temperature(self, Xf, codes, w, rows, held_out) -> None:
+        """The trees' weight against the linear rung, then the temperature of the blend, both
+        on the out-of-bag scores of the held-out rows."""
+        self.linear_, self.tree_weight_ = None, 1.0
         if not self.validation_mask_.any():
-            return 1.0, B.TEMPERATURE_NO_ROWS
-        raw_sum, count = None, np.zeros(Xf.shape[0])
-        for engine, val in zip(self.estimators_, held_out):
-            with self._threads():
-                raw = engine.decision_function(Xf[val])
-            raw_sum = np.zeros((Xf.shape[0],) + raw.shape[1:]) if raw_sum is None else raw_sum
-            raw_sum[val] += raw
-            count[val] += 1
-        m = self.validation_mask_
-        oob = raw_sum[m] / (count[m] if raw_sum.ndim == 1 else count[m][:, None])
-        return B.fit_temperature(oob, codes[m], None if w is None else w[m])
+            status = B.TEMPERATURE_OFF if not self.temperature_scaling else B.TEMPERATURE_NO_ROWS
+            self.temperature_, self.temperature_status_ = 1.0, status
+            return
+        keep = self.validation_mask_
+        y_val, w_val = codes[keep], None if w is None else w[keep]
 
-    def _raw_scores(self, Xf) -> np.ndarray:
-        with self._threads():
-            return np.mean([e.decision_function(Xf) for e in self.estimators_], axis=0)
+        def trees(m, val):
+            with self._threads():
+                return self.estimators_[m].decision_function(Xf[val])
+
+        z = self._out_of_bag(trees, held_out, Xf.shape[0])
+        if self.linear_blend:
+            z_lin = self._out_of_bag(
+                lambda m, val: L.linear_scores(self._member_linears[m], Xf[val]),
+                held_out, Xf.shape[0])
+            self.tree_weight_ = L.fit_tree_weight(z_lin, z, y_val, w_val)
+            z = L.blend_scores(z_lin, z, self.tree_weight_)
+            if self.tree_weight_ < 1:  # refit on every row, now that the weight is chosen
+                self.linear_ = L.fit_linear(Xf, codes, w, rows, self._engine_mask,
+                                            "classification")
+        if not self.temperature_scaling:
+            self.temperature_, self.temperature_status_ = 1.0, B.TEMPERATURE_OFF
+            return
+        self.temperature_, self.temperature_status_ = B.fit_temperature(z, y_val, w_val)
+
+    def _raw_scores(self, Xf, trees=None) -> np.ndarray:
+        """The blend ``(1 - tree_weight_) * linear + tree_weight_ * trees`` before the
+        temperature; ``trees`` (the members' mean score) is computed unless given."""
+        if trees is None:
+            with self._threads():
+                trees = np.mean([e.decision_function(Xf) for e in self.estimators_], axis=0)
+        if self.linear_ is None:
+            return trees
+        return L.blend_scores(L.linear_scores(self.linear_, Xf), trees, self.tree_weight_)
 
     def decision_function(self, X):
-        """Temperature-scaled raw scores: log-odds (n,) for two classes, logits (n, K) else.
+        """Temperature-scaled scores: log-odds (n,) for two classes, logits (n, K) else.
 
-        ``decision_function(X) * temperature_`` gives the unscaled booster scores.
+        ``decision_function(X) * temperature_`` gives the unscaled blend of the linear rung
+        and the trees.
         """
         return B.clip_scores(self._raw_scores(self._transform(X)) / self.temperature_)
 
@@ -178,8 +222,8 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
         Xf = self._transform(X)
         staged = _staged_mean([e.staged_decision_function(Xf) for e in self.estimators_],
                               self._threads)
-        for raw in staged:
-            yield B.scores_to_proba(raw, self.temperature_)
+        for trees in staged:
+            yield B.scores_to_proba(self._raw_scores(Xf, trees), self.temperature_)
 
     def predict(self, X):
         """The most probable class label for each row."""

@@ -45,8 +45,8 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
     def __init__(self, quantiles=(0.1, 0.5, 0.9), *, quality=3, learning_rate=None,
                  max_iter=None, max_leaf_nodes=None, min_samples_leaf=None,
                  l2_regularization=None, n_iter_no_change=None, max_features=None,
-                 early_stopping=True,
-                 validation_fraction=0.15, n_ensembles=1, n_threads=None, random_state=None):
+                 early_stopping=True, refit=True, validation_fraction=0.15, n_ensembles=1,
+                 n_threads=None, random_state=None):
         self.quantiles = quantiles
         self.quality = quality
         self.learning_rate = learning_rate
@@ -57,6 +57,7 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         self.n_iter_no_change = n_iter_no_change
         self.max_features = max_features
         self.early_stopping = early_stopping
+        self.refit = refit
         self.validation_fraction = validation_fraction
         self.n_ensembles = n_ensembles
         self.n_threads = n_threads
@@ -75,6 +76,7 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
         levels = check_quantile_levels(self.quantiles, "quantiles")
         Xf, y, w, rows = self._prepare_fit(X, y, sample_weight, cat_features)
         y = _check_target(y)
+        Xf = self._encode_high_cardinality(Xf, y, rows, "continuous")
 
         def make_engines(seed, early):
             kwargs = self._engine_kwargs(params, seed, early)
@@ -82,6 +84,8 @@ class ChimeraBoostQuantileRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBa
                     for q in levels]
 
         self.estimators_, _ = self._fit_members(Xf, y, w, rows, make_engines, stratify=False)
+        del self._member_linears
+        self._refit_members(self.estimators_, Xf, y, w, rows)
         self.quantiles_ = levels
         self.params_ = params
         return self

@@ -18,6 +18,9 @@ import numpy as np
 from . import _curves
 from .._shared import kernels as _kernels
 from .._shared.kernels import replicate_weights as _weights
+# The per-row losses and the proper scores from sums are shared with the layers that sum
+# rows their own way (the slices); one definition, re-exported for this package's modules.
+from .._shared.scores import proper_scores, ref_brier, ref_log_loss, row_losses  # noqa: F401
 from .._shared.validation import (
     check_aligned,
     check_classes,
@@ -37,7 +40,6 @@ from .._shared.validation import (
 __all__ = ["ClassificationEvaluator", "classification_evaluator", "as_prior", "prior_of",
            "ref_log_loss", "ref_brier"]
 
-_EPS = np.finfo(np.float64).eps
 
 
 def as_prior(prior, name: str = "prior") -> np.ndarray:
@@ -58,45 +60,7 @@ def as_prior(prior, name: str = "prior") -> np.ndarray:
     return p
 
 
-def ref_log_loss(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """(B, K) outcome frequencies, (K,) or (B, K) forecast -> (B,) log loss; ``inf`` where a
-    class that occurs is forecast with probability 0 (0 log 0 counts as 0)."""
-    q = np.broadcast_to(q, r.shape)
-    with np.errstate(divide="ignore"):
-        terms = np.where(r > 0, -r * np.log(np.where(r > 0, q, 1.0)), 0.0)
-    return np.sum(terms, axis=-1)
-
-
-def ref_brier(r: np.ndarray, q: np.ndarray) -> np.ndarray:
-    return 1.0 - 2.0 * np.sum(r * q, axis=-1) + np.sum(q * q, axis=-1)
-
-
-def _skill(loss: np.ndarray, ref: np.ndarray, undefined: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        skill = 1.0 - loss / ref
-    return np.where(undefined | (ref <= 0), np.nan, skill)
-
-
 # --------------------------------------------------------------------------- evaluators
-
-
-def proper_scores(log_loss_sum, brier_sum, ws, r, single, base_prior) -> dict:
-    """Log loss and Brier with their references and skills, for B weight vectors.
-
-    ``log_loss_sum``, ``brier_sum``: (B,) weighted sums of the per-row losses; ``ws`` their
-    total weight; ``r`` (B, K) the class shares; ``single`` whether a vector holds one class;
-    ``base_prior`` the reference prior (None: ``r`` itself, whose skills are then undefined on
-    a single class). Shared by the evaluator and the accumulators.
-    """
-    q = r if base_prior is None else base_prior
-    undefined = single if base_prior is None else np.zeros_like(single)
-    out = {"log_loss": log_loss_sum / ws, "log_loss_ref": ref_log_loss(r, q)}
-    out["brier"] = brier_sum / ws
-    out["brier_ref"] = ref_brier(r, q)
-    out["log_loss_skill"] = _skill(out["log_loss"], out["log_loss_ref"],
-                                   undefined | np.isinf(out["log_loss_ref"]))
-    out["brier_skill"] = _skill(out["brier"], out["brier_ref"], undefined)
-    return out
 
 
 def confusion_numbers(cm, ws) -> dict:
@@ -117,29 +81,6 @@ def confusion_numbers(cm, ws) -> dict:
         "balanced_accuracy": _mean_defined(list(recall.T)),
         "f1_macro": _mean_defined(list(f1.T)),
     }
-
-
-def row_losses(proba: np.ndarray, codes: np.ndarray) -> tuple:
-    """``(log loss, K-sum Brier, predicted class)`` of each row of an (n, K) probability
-    matrix against the class codes: the per-row numbers every report sums. The log loss
-    clips ``p`` to ``[eps, 1 - eps]``; the predicted class is the first of the largest
-    probabilities, as ``np.argmax``."""
-    # In place, with one row-length temporary: at 10^7 rows every copy is 80 MB.
-    p_true = np.take_along_axis(proba, codes[:, None], axis=1)[:, 0]
-    # sum_k p_k^2 - 2 p_true + 1, column by column (einsum over a short inner axis is slower).
-    brier, tmp = np.square(proba[:, 0]), np.empty_like(p_true)
-    for j in range(1, proba.shape[1]):
-        brier += np.square(proba[:, j], out=tmp)
-    brier -= np.multiply(p_true, 2.0, out=tmp)
-    brier += 1.0
-    del tmp
-    np.clip(p_true, _EPS, 1 - _EPS, out=p_true)
-    log_loss = np.negative(np.log(p_true, out=p_true), out=p_true)
-    if proba.shape[1] == 2:
-        pred = (proba[:, 1] > proba[:, 0]).astype(np.int8)
-    else:
-        pred = np.argmax(proba, 1)
-    return log_loss, brier, pred
 
 
 def warn_cases(classes, base_prior, scored: bool, want, r, single, out) -> None:

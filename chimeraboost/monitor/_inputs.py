@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.validation import as_1d, check_classes, check_no_missing, check_positive_int
+from .._shared.validation import as_1d, check_positive_int, read_classes
 
 
 def _check_baseline(baseline) -> str:
@@ -32,27 +32,7 @@ def _check_window(window):
 
 def _task(y, proba, classes):
     """("classification", classes) or ("regression", None), read off the inputs."""
-    if classes is not None:
-        return "classification", check_classes(classes)
-    y_arr = check_no_missing(as_1d(y, "y"), "y")
-    shape = np.shape(proba.to_numpy() if hasattr(proba, "to_numpy") else proba)
-    two_d = len(shape) == 2 and shape[1] > 1
-    numeric = y_arr.dtype.kind in "iuf"
-    if not two_d and numeric:
-        labels = np.unique(y_arr)
-        if not set(labels.tolist()) <= {0, 1}:
-            return "regression", None
-        return "classification", np.array([0, 1], dtype=y_arr.dtype)
-    try:
-        labels = np.unique(y_arr)
-    except TypeError as exc:
-        msg = "y mixes label types that cannot be compared; pass classes explicitly."
-        raise TypeError(msg) from exc
-    if labels.shape[0] < 2:
-        msg = (f"y holds the single label {labels.tolist()}; pass classes (e.g. the model's "
-               "classes_) to say which classes the probabilities are for.")
-        raise ValueError(msg)
-    return "classification", labels
+    return read_classes(y, proba, classes)
 
 
 def _periods(pd, when, n: int, freq):

@@ -26,6 +26,8 @@ Questions worth asking, and which function answers each:
   differences with intervals, the region of practical equivalence shaded) for
   :attr:`Report.vs_baseline`, :func:`compare.compare_cv` and :func:`compare.holdout_table`.
 - All of it for one model at once: :func:`plot_report`, also ``Report.plot()``.
+- Who is the model good for? :func:`slice_plot` (each slice's skill with its interval, the
+  value on all rows as a line), also ``SliceReport.plot()``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from .. import metrics
 from .._shared.validation import check_classes
 from ._decisions import cost_curve, decision_curve, draw_band
 from ._parts import beneath, diagram_axes, forecast_histogram, legend_number
+from ._slices import slice_plot
 
 __all__ = [
     "reliability_diagram",
@@ -49,6 +52,7 @@ __all__ = [
     "plot_report",
     "decision_curve",
     "cost_curve",
+    "slice_plot",
 ]
 
 _INSTALL = 'pip install "chimeraboost[plot]"'

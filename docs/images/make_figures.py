@@ -1,6 +1,6 @@
 """Draw every figure of the docs into docs/images/: those of docs/plotting.md, the
-critical-difference diagram of docs/compare.md and the skill over time of docs/monitor.md, each
-from the code its page shows.
+critical-difference diagram of docs/compare.md, the skill over time of docs/monitor.md and the
+slices of docs/slices.md, each from the code its page shows.
 
 Run from the repository root:  MPLBACKEND=Agg python docs/images/make_figures.py
 """
@@ -80,6 +80,7 @@ def main():
 
     cd_diagram()
     skill_over_time()
+    slices_figure()
 
 
 def cd_diagram():
@@ -122,6 +123,21 @@ def skill_over_time():
     result = monitor.skill_over_time(y, proba, when, ci=0.95, random_state=0)
     axes = result.plot()
     save(axes[0].figure, "skill_over_time.png")
+
+
+def slices_figure():
+    """The report per slice of docs/slices.md: breast-cancer rows by mean texture."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import train_test_split
+
+    data = load_breast_cancer(as_frame=True)
+    X_train, X_test, y_train, y_test = train_test_split(
+        data.data, data.target, test_size=0.5, stratify=data.target, random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+    model.fit(X_train, y_train)
+    r = cb.report(model, X_test, y_test, by="mean texture", random_state=0)
+    ax = r.slices.plot()
+    save(ax.figure, "slices.png")
 
 
 if __name__ == "__main__":

@@ -150,7 +150,10 @@ def _brute_force_temperature(raw, codes):
 @pytest.mark.parametrize("data", ["clf_data", "multi_data"])
 def test_temperature_is_held_out_posterior_mode(data, request):
     X, y = request.getfixturevalue(data)
-    model = ChimeraBoostClassifier(quality=2, random_state=0, **ONE).fit(X, y)
+    # The trees alone (no linear rung), not refitted, so that the held-out scores are the
+    # engine's.
+    model = ChimeraBoostClassifier(quality=2, random_state=0, linear_blend=False,
+                                   refit=False, **ONE).fit(X, y)
     assert model.temperature_status_ == "fitted"
     held = model.validation_mask_
     assert 0 < held.sum() < len(y)
@@ -287,6 +290,59 @@ def test_explicit_params_override_quality(reg_data):
     default.fit(X, y)
     assert default.estimators_[0].learning_rate == _boosting.QUALITY_PRESETS[5]["learning_rate"]
     assert default.n_iter_[0] == 3
+
+
+@pytest.mark.parametrize("n, n_val", [(59, 0), (60, 20), (100, 20), (133, 20), (200, 30)])
+def test_small_tables_hold_out_at_least_20_rows(n, n_val):
+    # 15% of 100 rows is 15, too few to judge a fit: 20 are held out; below 60 rows, 20 would
+    # leave fewer than 40 to learn from, and nothing is held out.
+    y = np.arange(n) % 2
+    train, val = _boosting.holdout_split(n, 0.15, 0, y)
+    assert val.size == n_val and train.size == n - n_val
+    assert np.intersect1d(train, val).size == 0
+    if n_val:
+        assert abs(np.mean(y[val]) - 0.5) <= 0.05  # stratified
+
+
+def test_members_hold_out_disjoint_rows():
+    # Five members, 15% each: while fresh rows last, no row is held out twice, so 75% of the
+    # rows are scored out of bag (independent random splits would cover 1 - 0.85**5 = 56%).
+    y = np.arange(400) % 3
+    fresh = np.ones(400, dtype=bool)
+    for seed in range(5):
+        train, val = _boosting.holdout_split(400, 0.15, seed, y, fresh)
+        assert fresh[val].all()
+        fresh[val] = False
+    assert np.count_nonzero(~fresh) == 5 * 60
+
+
+@pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier])
+def test_refit_uses_every_row_and_the_early_stopping_iterations(Model, reg_data, clf_data):
+    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+    X, y = clf_data if Model is ChimeraBoostClassifier else reg_data
+    first = Model(linear_blend=False, refit=False, **ONE, random_state=0).fit(X, y)
+    refitted = Model(linear_blend=False, **ONE, random_state=0).fit(X, y)
+    assert first.validation_mask_.any()
+    # The refitted engine is the engine's own fit on every row, with the iterations up to the
+    # best held-out loss (validation_score_[0] is before the first tree; greater is better),
+    # and no held-out rows.
+    best = int(np.argmax(first.estimators_[0].validation_score_))
+    assert 1 <= best < first.n_iter_[0]  # the patience iterations after the best are dropped
+    assert refitted.n_iter_[0] == best
+    params = first.estimators_[0].get_params()
+    params.update(max_iter=best, early_stopping=False)
+    Engine = (HistGradientBoostingClassifier if Model is ChimeraBoostClassifier
+              else HistGradientBoostingRegressor)
+    reference = Engine(**params).fit(X, y)
+    method = "decision_function" if Model is ChimeraBoostClassifier else "predict"
+    np.testing.assert_allclose(getattr(refitted.estimators_[0], method)(X),
+                               getattr(reference, method)(X))
+    assert not np.allclose(getattr(first.estimators_[0], method)(X),
+                           getattr(reference, method)(X))
+    # The temperature was decided on the first fit's held-out rows, before the refit.
+    if Model is ChimeraBoostClassifier:
+        assert refitted.temperature_ == first.temperature_
 
 
 def test_early_stopping_stops():
@@ -432,15 +488,18 @@ def test_missing_values_are_learned():
 
 def test_n_ensembles_averages_members(reg_data, clf_data):
     X, y = reg_data
-    one = ChimeraBoostRegressor(**FAST).fit(X, y)
-    three = ChimeraBoostRegressor(n_ensembles=3, **FAST).fit(X, y)
+    # Trees alone, not refitted on every row: each member keeps its own subsample.
+    one = ChimeraBoostRegressor(linear_blend=False, refit=False, **FAST).fit(X, y)
+    three = ChimeraBoostRegressor(n_ensembles=3, linear_blend=False, refit=False,
+                                  **FAST).fit(X, y)
     assert len(one.estimators_) == 1 and len(three.estimators_) == 3
     assert three.n_iter_.shape == (3,)
     members = np.array([e.predict(X) for e in three.estimators_])
     assert not np.allclose(members[0], members[1])  # different seeds and subsamples
     np.testing.assert_allclose(three.predict(X), members.mean(axis=0))
     Xc, yc = clf_data
-    clf = ChimeraBoostClassifier(n_ensembles=3, **FAST).fit(Xc, yc)
+    clf = ChimeraBoostClassifier(n_ensembles=3, linear_blend=False, refit=False,
+                                 **FAST).fit(Xc, yc)
     raw = np.mean([e.decision_function(Xc) for e in clf.estimators_], axis=0)
     np.testing.assert_allclose(clf.decision_function(Xc) * clf.temperature_, raw)
     # Out-of-bag rows of three different splits cover more of the data than one split.

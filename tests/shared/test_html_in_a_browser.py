@@ -190,6 +190,17 @@ def _report_with_a_decision():
                                ci=0.95, n_boot=1000, random_state=0)
 
 
+def _slice_report():
+    rng = np.random.default_rng(5)
+    n = 900
+    region = rng.choice(["north", "<b>south</b>", "east", "west"], n)
+    y = rng.integers(0, 2, n)
+    p = np.clip(0.5 + 0.3 * (y - 0.5) + rng.normal(0, 0.1, n), 0.01, 0.99)
+    p[region == "west"] = rng.uniform(0.05, 0.95, (region == "west").sum())
+    return chimeraboost.slices.slice_report(y, p, region, baseline=np.clip(p + 0.05, 0, 1),
+                                            n_boot=1000, random_state=0, name="<b>model</b>")
+
+
 SAMPLES = {
     "report": _report,
     "report with a decision": _report_with_a_decision,
@@ -203,6 +214,7 @@ SAMPLES = {
     "compare_holdout": _holdout_comparison,
     "compare_datasets": _dataset_comparison,
     "skill_over_time": _skill_over_time,
+    "slice_report": _slice_report,
 }
 
 

@@ -1,0 +1,386 @@
+"""The report per slice on arrays: :func:`slice_report`.
+
+Questions this module answers:
+
+- *Which slices may be tested, and why not the others?* -> ``_eligible``: at least
+  ``min_rows`` rows, and for a classification ``min_events`` rows of each class (binary) or
+  of two classes (multiclass), in the slice and in the rest of the data.
+- *All of it, for the caller* -> :func:`slice_report`, which reads the slices
+  (``_groups``), validates the model's output (``_inputs``), computes the numbers, their
+  intervals and the tests (``_compute``) and hands them to :class:`SliceReport`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import resampling
+from .._report import calibration_draws
+from .._shared.facts import is_loss
+from .._shared.validation import (
+    as_1d,
+    check_aligned,
+    check_level,
+    check_positive_int,
+    check_random_state_int,
+    check_sample_weight,
+    encode_labels,
+)
+from . import _compute
+from ._groups import resolve
+from ._inputs import Output, task_of
+from ._result import SliceReport
+
+__all__ = ["slice_report"]
+
+
+def _check_metric(metric, task: str, has_proba: bool) -> str:
+    if metric is None:
+        return _compute.DEFAULT_METRIC[task] if has_proba or task != "classification" \
+            else "accuracy"
+    allowed = _compute.DIFF_KEYS[task] if has_proba or task != "classification" \
+        else ("accuracy",)
+    allowed = (*allowed, *(f"{k}_vs_all" for k in _compute.VS_ALL.get(task, ())
+                           if k in allowed))
+    if metric not in allowed:
+        msg = (f"metric={metric!r} cannot be compared with the rest of the data for this "
+               f"model; choose one of {list(allowed)} (sums over rows: the rest's value comes "
+               "from the sums of all rows minus the slice's; ROC-AUC and MCB do not).")
+        raise ValueError(msg)
+    return metric
+
+
+def _check_adjust(adjust) -> str:
+    if adjust not in _compute.ADJUST:
+        msg = (f"adjust must be 'holm' (family-wise error) or 'bh' (Benjamini-Hochberg, false "
+               f"discovery rate), got {adjust!r}.")
+        raise ValueError(msg)
+    return adjust
+
+
+def _shortfall(model, counts, m: int, min_rows: int, min_events: int, who: str):
+    """Why ``m`` rows with class counts ``counts`` cannot be tested, or None."""
+    if m < min_rows:
+        return f"{who}{m} rows, fewer than {min_rows}"
+    if counts is None:
+        return None
+    if len(model.classes) == 2 and counts.min() < min_events:
+        k = int(np.argmin(counts))
+        what = ("positive" if k == 1 else "negative") + ("" if counts[k] == 1 else "s")
+        return f"{who}{int(counts[k])} {what}, fewer than {min_events}"
+    if len(model.classes) > 2 and np.sort(counts)[-2] < min_events:
+        return f"{who}fewer than two classes with {min_events} rows"
+    return None
+
+
+def _eligible(model, layout, min_rows: int, min_events: int) -> tuple[list, list]:
+    """Per slice: None when it may be tested, else why not (for the reader) -- against the
+    rest (the slice and the rest must both qualify), and against a baseline (the slice)."""
+    n = layout.n
+    total = model.class_counts(np.arange(n)) if model.task != "regression" else None
+    vs_rest, vs_base = [], []
+    for rows in layout.rows:
+        if rows.size == 0:
+            vs_rest.append("no rows")
+            vs_base.append("no rows")
+            continue
+        own = model.class_counts(rows) if total is not None else None
+        alone = _shortfall(model, own, rows.size, min_rows, min_events, "")
+        rest = _shortfall(model, None if own is None else total - own, n - rows.size,
+                          min_rows, min_events, "the rest has ")
+        vs_rest.append(alone or rest)
+        vs_base.append(alone)
+    return vs_rest, vs_base
+
+
+def _reference(model, reference, refs_name):
+    """The reference of all rows: ``{"prior": ...}`` or ``{"centre": ...}`` (on the scale of
+    y centred at its weighted mean), and how it is named."""
+    if model.task == "regression":
+        if reference is None:
+            return {"centre": 0.0}, f"the mean of all rows ({model.centre:.4g})"
+        mean = float(np.mean(as_1d(reference, "reference").astype(np.float64)))
+        return {"centre": mean - model.centre}, f"the mean of {refs_name} ({mean:.4g})"
+    if model.proba is None:
+        return {}, None
+    K = len(model.classes)
+    if reference is None:
+        w = model.rows["weight"]
+        prior = np.bincount(model.codes, weights=w, minlength=K) / w.sum()
+        src = "all rows"
+    else:
+        prior = np.bincount(encode_labels(reference, model.classes, "reference"),
+                            minlength=K) / len(as_1d(reference, "reference"))
+        src = refs_name
+    shown = f"{prior[1]:.3f}" if K == 2 else ", ".join(f"{c} {q:.3f}" for c, q in
+                                                      zip(model.classes.tolist(), prior))
+    return {"prior": prior}, f"the class prior of {src} ({shown})"
+
+
+def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y_pred=None,
+                 sample_weight=None, metric=None, bins=5, min_rows=30, min_events=10,
+                 adjust="holm", alpha=0.05, ci=0.95, n_boot=2000, random_state=None,
+                 baseline=None, baseline_task=None, baseline_y_pred=None, reference=None,
+                 name=None, baseline_name=None, reference_name="reference",
+                 calibration=True) -> SliceReport:
+    """Who is the model good for? Its numbers per slice, each against the slice's own base
+    rate, with intervals, the difference to the rest of the data and a verdict that allows
+    for the number of slices.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        True labels (strings allowed) or, for a regressor, true values.
+    proba_or_pred : array-like of shape (n, K) or (n,)
+        Predicted probabilities, columns in the order of ``classes`` (a 1-D array is the
+        probability of ``classes[1]``); a regressor's predictions; with ``task="ranking"``
+        scores that rank the rows, with ``task="rule"`` predicted labels.
+    groups : column name, list of column names, array-like, DataFrame or dict
+        The slices: a column of ``X`` (name, or index for an array), a list of columns
+        (crossed: one slice per combination present, as pandas' ``groupby``), one label per
+        row (a Series, array or list), a DataFrame of columns (crossed), or a dict name ->
+        boolean mask of the rows (slices that may overlap; the rest of a slice is every row
+        outside its mask). Numeric columns and labels with more than ``bins`` distinct
+        values are cut at their quantiles; missing values (NaN, None, NA, null) are a slice
+        of their own, labelled ``missing``.
+    X : DataFrame, mapping of columns or 2-D array, default=None
+        Where the column names of ``groups`` are looked up.
+    classes : array-like of shape (K,), default=None
+        The class labels (e.g. the model's ``classes_``). None: read off ``y`` (as in
+        :func:`chimeraboost.monitor.skill_over_time`): numeric ``y`` other than 0/1 with 1-D
+        predictions is a regression.
+    task : {"classification", "ranking", "rule", "regression"}, default=None
+        What ``proba_or_pred`` is; None reads it off the inputs (probabilities or a
+        regression).
+    y_pred : array-like of shape (n,), default=None
+        With ``task="ranking"``: the predicted labels, for the accuracy.
+    sample_weight : array-like of shape (n,), default=None
+    metric : str, default=None
+        The number each slice is compared with the rest (and the baseline) on; it must be a
+        sum over rows: ``"brier_skill"`` (the default with probabilities), ``"log_loss_skill"``,
+        ``"accuracy"`` (the default without), or ``"r2"`` for a regression.
+    bins : int or None, default=5
+        Quantile bins of a numeric column; None keeps every value as a slice.
+    min_rows, min_events : int, default=30 and 10
+        Slices (or rests) with fewer rows, or fewer rows of a class (binary: positives or
+        negatives; multiclass: fewer than two classes with that many rows), are shown but
+        not tested; the verdict says why.
+    adjust : {"holm", "bh"}, default="holm"
+        The adjustment over the tested slices: Holm's (the chance that any slice is called
+        different when none is stays below ``alpha``) or Benjamini-Hochberg's (the expected
+        share of wrong calls among the slices called different stays below ``alpha``).
+    alpha : float in (0, 1), default=0.05
+    ci : float in (0, 1), default=0.95
+        Level of the percentile bootstrap intervals.
+    n_boot : int, default=2000
+        Resamples of the rows, one set for all slices (at least 200; below 1000 a
+        ``FewResamplesWarning`` says the ends of the intervals are unstable).
+    random_state : None, int or numpy Generator
+    baseline : array-like, default=None
+        The output of an incumbent model on the same rows (as ``proba_or_pred``, of kind
+        ``baseline_task``, default ``task``): adds, per slice, the paired difference model
+        minus baseline on ``metric`` with its interval and verdict.
+    baseline_task, baseline_y_pred : default=None
+        As ``task`` and ``y_pred``, for the baseline.
+    reference : array-like of targets, default=None
+        Where the reference of all rows comes from, for each slice's skill against it
+        (``*_vs_all``): None takes the (weighted) class prior or mean of ``y``; ``y_train``
+        the prior or mean of those targets.
+    name, baseline_name, reference_name : str, default=None, None, "reference"
+        What to call the model, the baseline and ``reference`` in the printed report.
+    calibration : bool, default=True
+        Also the calibration test of each slice's MCB (:func:`chimeraboost.metrics.calibration_test`
+        on the slice's rows, ``min(n_boot, 1000)`` draws): its noise floor, the population
+        MCB's estimate (``calibration_excess``) with its interval, and the p-value. False
+        leaves them out (a test per slice costs about as much as the slices' resamples).
+
+    Returns
+    -------
+    SliceReport
+        ``print`` it for the tables; ``to_frame()`` for pandas; ``plot()`` for the forest
+        plot of the slices' skills.
+
+    Notes
+    -----
+    Each slice's numbers are those of :mod:`chimeraboost.metrics` on its rows: its own base
+    rate, the loss of the no-skill forecast at that rate, and the skill ``1 - loss /
+    reference``; ``*_vs_all`` are the skills against the reference of all rows (the slice's
+    loss against the loss the overall base rate would have on its rows).
+
+    The difference to the rest (slice minus the rows outside it) is taken in every bootstrap
+    resample of the rows -- one resample for all slices -- and tested against zero with its
+    bootstrap standard error (the standard deviation of the replicates), against Student's t
+    with the slice's rows (or its rest's, the fewer) minus one degrees of freedom -- the
+    standard error is estimated from those rows too; the two-sided p-values of the tested
+    slices are adjusted
+    with ``adjust`` and a slice is called "worse than the rest" or "better than the rest"
+    when its adjusted p-value is at most ``alpha``. The interval printed beside it is the
+    unadjusted percentile interval: a slice whose interval excludes zero may still show no
+    detectable difference once the number of slices is allowed for.
+
+    The reference of all rows is held fixed in the resamples (the slices' own references
+    are recomputed in each).
+
+    Examples
+    --------
+    Four regions of 200 rows; the model forecasts well everywhere but in the west, where its
+    probabilities are noise. The west is worse than the rest; each other region is better
+    than *its* rest, which holds the west:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> region = np.repeat(["north", "south", "east", "west"], 200)
+    >>> y = rng.integers(0, 2, 800)
+    >>> p = np.where(y == 1, 0.8, 0.2)
+    >>> p[region == "west"] = rng.uniform(0.1, 0.9, 200)
+    >>> r = slice_report(y, p, region, n_boot=1000, random_state=0)
+    >>> for label, skill, verdict in zip(r.labels, r.values["brier_skill"], r.verdict):
+    ...     print(f"{label:6}{skill:7.3f}  {verdict}")
+    east    0.840  better than the rest
+    north   0.838  better than the rest
+    south   0.838  better than the rest
+    west   -0.176  worse than the rest
+    """
+    level = check_level(ci, "ci")
+    alpha = check_level(alpha, "alpha", example="0.05")
+    n_boot = resampling.check_n_boot(n_boot, decision=True)
+    min_rows = check_positive_int(min_rows, "min_rows")
+    min_events = check_positive_int(min_events, "min_events")
+    adjust = _check_adjust(adjust)
+    check_aligned(y=y, proba_or_pred=proba_or_pred, groups=groups, sample_weight=sample_weight,
+                  X=X, baseline=baseline)
+    n = len(as_1d(y, "y"))
+    w = check_sample_weight(sample_weight, n)
+    task, classes = task_of(y, proba_or_pred, classes, task)
+    model = Output(task, y, proba_or_pred, classes, w, y_pred)
+    base = None
+    if baseline is not None:
+        base = Output(baseline_task or task, y, baseline, classes, w, baseline_y_pred,
+                      name="baseline")
+    metric = _check_metric(metric, task, getattr(model, "proba", None) is not None)
+    slicing = resolve(groups, X, n, bins)
+    layout = _compute.Layout(slicing, n)
+    refs, reference_text = _reference(model, reference, reference_name)
+    evaluators, values = _compute.points(model, layout, slicing.labels)
+    # One generator for the resamples, then the calibration tests' draws: reproducible from
+    # one seed, and the two never share random numbers.
+    rng = check_random_state_int(random_state)
+    data = _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
+                     rng, adjust, alpha, *_eligible(model, layout, min_rows, min_events),
+                     calibration=calibration)
+    return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
+                       level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
+                       name=name or "model", baseline_name=baseline_name or "baseline",
+                       reference_text=reference_text, min_rows=min_rows,
+                       min_events=min_events, **data)
+
+
+def _intervals(reps: list, keys, level) -> dict:
+    """Key -> (S, 2) percentile intervals of each slice's replicates (the keys resampled)."""
+    out = {}
+    for key in [k for k in keys if any(k in r for r in reps)]:
+        out[key] = np.array([resampling.percentile_interval(r[key], level)[0]
+                             if key in r else (np.nan, np.nan) for r in reps])
+    return out
+
+
+def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
+              rng, adjust, alpha, reasons, reasons_base, *, calibration=True) -> dict:
+    S = len(layout.takes)
+    vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
+    for v, extra in zip(values, vs_all):
+        v.update(extra)
+    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, n_boot, rng)
+    for own, extra in zip(reps["slice"], reps["vs_all"]):
+        own.update(extra)
+    keys = sorted({k for v in values for k, x in v.items() if np.ndim(x) == 0})
+    _, rest_points = _compute.sum_points(model, layout, refs)
+    diff = np.array([values[s].get(metric, np.nan) - rest_points[s].get(metric, np.nan)
+                     for s in range(S)])
+    nan = np.full(n_boot, np.nan)
+    diff_reps = [r.get(metric, nan) - q.get(metric, nan)
+                 for r, q in zip(reps["slice"], reps["rest"])]
+    eligible = [r is None for r in reasons]
+    sizes = [r.size for r in layout.rows]
+    se, p, adjusted, reject = _compute.tests(diff, diff_reps, eligible, adjust, alpha,
+                                             [min(m, layout.n - m) for m in sizes])
+    reasons = [r if r is not None else (None if np.isfinite(p[s]) else
+                                         "the difference is undefined")
+               for s, r in enumerate(reasons)]
+    intervals = _intervals(reps["slice"], keys, level)
+    # MCB: the calibration test of each slice, after the resamples, from the same generator.
+    tests, interval = _compute.calibration_tests(model, layout, level,
+                                                 calibration_draws(n_boot), rng) if calibration \
+        else ({}, None)
+    for key, v in tests.items():
+        for s, value in enumerate(v):
+            values[s][key] = float(value)
+    if interval is not None:
+        intervals["calibration_excess"] = interval
+    data = {
+        "values": values, "intervals": intervals,
+        "overall": _overall(model, reps["all"], level, vs_all[-1]),
+        "rest": np.array([q.get(metric, np.nan) for q in rest_points]),
+        "difference": diff,
+        "diff_interval": np.array([resampling.percentile_interval(d, level)[0]
+                                   for d in diff_reps]).reshape(S, 2),
+        "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
+        "verdict": _verdicts(diff, reject, reasons, metric, (_compute.WORSE, _compute.BETTER)),
+        "reasons": reasons, "vs_baseline": None,
+    }
+    if base is not None:
+        data["vs_baseline"] = _vs_baseline(base, layout, values, reps, refs, metric, level,
+                                           n_boot, reasons_base, adjust, alpha)
+    return data
+
+
+def _overall(model, reps_all, level, vs_all) -> dict:
+    """All rows: the point numbers of the model's evaluator, and intervals of the additive
+    ones from the same resamples as the slices'."""
+    point = {key: (float(v[0]) if np.ndim(v) == 1 else np.asarray(v[0]))
+             for key, v in model.whole.evaluate().items()}
+    point["n"] = model.n
+    point.update(vs_all)
+    intervals = {key: resampling.percentile_interval(r, level)[0]
+                 for key, r in reps_all.items() if key != "base_rate"}
+    return {"values": point, "intervals": intervals}
+
+
+def _verdicts(diff, reject, reasons, metric, words) -> list:
+    """The verdict of each slice: ``words`` = (worse, better) said of the slice."""
+    worse, better = words
+    loss = is_loss(metric.removesuffix("_vs_all"))
+    out = []
+    for d, rejected, reason in zip(diff, reject, reasons):
+        if reason is not None:
+            out.append(f"not tested: {reason}")
+        elif not rejected:
+            out.append(_compute.SAME)
+        else:
+            out.append(better if (d < 0) == loss else worse)
+    return out
+
+
+def _vs_baseline(base, layout, values, reps, refs, metric, level, n_boot, reasons, adjust,
+                 alpha):
+    """Per slice: the baseline's ``metric``, model minus baseline with its interval, the
+    test adjusted over the slices and the verdict."""
+    S = len(layout.takes)
+    base_points, _ = _compute.sum_points(base, layout, refs)
+    b = np.array([bp.get(metric, np.nan) for bp in base_points])
+    m = np.array([v.get(metric, np.nan) for v in values])
+    nan = np.full(n_boot, np.nan)
+    diff_reps = [r.get(metric, nan) - q.get(metric, nan)
+                 for r, q in zip(reps["slice"], reps["base"])]
+    diff = m - b
+    se, p, adjusted, reject = _compute.tests(diff, diff_reps, [r is None for r in reasons],
+                                             adjust, alpha, [r.size for r in layout.rows])
+    reasons = [r if r is not None else (None if np.isfinite(p[s]) else
+                                         "the difference is undefined")
+               for s, r in enumerate(reasons)]
+    return {"baseline": b, "difference": diff,
+            "interval": np.array([resampling.percentile_interval(d, level)[0]
+                                  for d in diff_reps]).reshape(S, 2),
+            "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
+            "verdict": _verdicts(diff, reject, reasons, metric,
+                                 ("baseline better", "model better"))}
