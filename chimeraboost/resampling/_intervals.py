@@ -311,7 +311,10 @@ def bootstrap_interval(replicates, estimate, level=0.95, *, method=DEFAULT_CI_ME
     Quantiles are numpy's linear interpolation, as in ``scipy.stats.bootstrap``; with the
     same replicates and leave-one-out estimates, ``method="bca"`` gives scipy's BCa interval.
     ``z0`` uses the share of replicates below the estimate, ties counting one half, kept
-    within ``[1 / (2B), 1 - 1 / (2B)]`` so that it stays finite.
+    within ``[1 / (2B), 1 - 1 / (2B)]`` so that it stays finite. When no replicate lies above
+    the estimate, or none below (a statistic on its bound), the BCa methods give the
+    percentile interval of the same ``z``: BCa's bias correction is then undefined (scipy's
+    BCa returns NaN), and its quantiles would collapse onto the estimate.
 
     Examples
     --------
@@ -334,7 +337,12 @@ def bootstrap_interval(replicates, estimate, level=0.95, *, method=DEFAULT_CI_ME
         jack = np.asarray(jackknife, dtype=np.float64)
         df = effective_df(jack, jack.size if n_rows is None else n_rows, events)
     z = _z(level, df)
-    if method.endswith("bca"):
+    # BCa's bias correction needs replicates on both sides of the estimate: with none above
+    # (or none below) it -- a statistic on its bound, such as the Brier skill of the prior
+    # forecast -- z0 says nothing but "at the end", and its quantiles collapse onto the
+    # estimate (scipy's BCa gives NaN there). The (expanded) percentile interval is used.
+    lopsided = not (np.any(reps < estimate) and np.any(reps > estimate))
+    if method.endswith("bca") and not lopsided:
         b = reps.size
         share = (np.sum(reps < estimate) + 0.5 * np.sum(reps == estimate)) / b
         z0 = float(norm.ppf(np.clip(share, 0.5 / b, 1 - 0.5 / b)))

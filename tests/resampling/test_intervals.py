@@ -180,6 +180,23 @@ def test_the_estimate_is_always_inside(method, reps, estimate):
     assert ci.low <= estimate <= ci.high
 
 
+def test_bca_on_a_bound_falls_back_to_the_percentile_interval():
+    # The estimate is the largest value (ties included): BCa's z0 is not identified, and its
+    # quantiles would sit on the estimate, an interval of width 0 for replicates that spread.
+    reps = np.r_[np.linspace(-0.02, -0.001, 95), [0.0] * 5]
+    jack = [0.0, -0.001, -0.002, 0.0]
+    for bca, pct in (("bca", "percentile"), ("expanded_bca", "expanded_percentile")):
+        got = resampling.bootstrap_interval(reps, 0.0, method=bca, jackknife=jack)
+        want = resampling.bootstrap_interval(reps, 0.0, method=pct, jackknife=jack)
+        assert tuple(got) == tuple(want)
+        assert got.high - got.low > 0.015
+    # One replicate above the estimate is enough for BCa's own interval.
+    reps_both = np.r_[reps[:-1], 0.001]
+    got = resampling.bootstrap_interval(reps_both, 0.0, method="bca", jackknife=jack)
+    assert tuple(got) != tuple(resampling.bootstrap_interval(reps_both, 0.0,
+                                                             method="percentile"))
+
+
 @pytest.mark.parametrize("method", resampling.CI_METHODS)
 def test_undefined_estimate_or_replicates_give_nan(method):
     jack = [0.1, 0.2, 0.3]
