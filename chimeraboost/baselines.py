@@ -9,7 +9,9 @@ Questions worth asking, and what answers each:
   (the class prior of the training rows, or their mean).
 - How far does the single most informative column get? The ``"one feature (<column>)"``
   rung: the column whose one-feature model scores best in cross-validation on the training
-  rows only (the held-out rows never choose it).
+  rows only (the held-out rows never choose it). Columns that cannot inform (all missing,
+  or a single value) are not tried; when no column beats the prior in that
+  cross-validation, the rung's name says so.
 - How far does a plain linear model get on every column? The ``"linear"`` rung (scaled
   logistic or ridge regression, categoricals one-hot encoded).
 - Is my model better than each of them, on the same held-out rows, with intervals?
@@ -34,11 +36,13 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss, make_scorer
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_val_score
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.preprocessing import FunctionTransformer, OneHotEncoder, StandardScaler
 from sklearn.utils.multiclass import type_of_target
+from threadpoolctl import threadpool_limits
 
 from ._shared.progress import counting
 from ._shared.validation import (
+    _is_missing_value,
     _is_sparse,
     as_1d,
     categorical_columns,
@@ -112,12 +116,32 @@ def _check_X(X):
     return X
 
 
-def _check_finite(X, mask) -> None:
+def _column(X, j):
+    col = X[:, j] if isinstance(X, np.ndarray) else (
+        X.iloc[:, j] if hasattr(X, "iloc") else X[:, j])
+    if hasattr(col, "dtype") and not isinstance(col.dtype, np.dtype) and hasattr(col, "iloc"):
+        # pandas' nullable and pyarrow-backed dtypes: numbers with NaN for NA, else objects.
+        try:
+            return col.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError):
+            return col.to_numpy(dtype=object)
+    return np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col)
+
+
+def _check_columns(X, mask):
+    """Check every column: numeric columns real and finite (missing allowed), categorical
+    ones of one kind of label (text, or numbers). Returns which columns can inform a
+    one-feature model (a column all missing, or holding a single value, cannot) and each
+    column's cells as an array (float64 with NaN for a numeric one)."""
     cols = _columns(X)
-    for j in np.flatnonzero(~mask).tolist():
-        col = X[:, j] if isinstance(X, np.ndarray) else (
-            X.iloc[:, j] if hasattr(X, "iloc") else X[:, j])
-        col = np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col)
+    informative = np.ones(mask.shape[0], dtype=bool)
+    cells = []
+    for j in range(mask.shape[0]):
+        col = _column(X, j)
+        if mask[j]:
+            informative[j] = _check_labels(col, cols[j])
+            cells.append(col.astype(object))
+            continue
         if col.dtype.kind in "mMc":
             kind = {"m": "durations", "M": "dates", "c": "complex numbers"}[col.dtype.kind]
             example = " (e.g. days since a date)" if kind != "complex numbers" else ""
@@ -134,6 +158,25 @@ def _check_finite(X, mask) -> None:
             msg = (f"X_train column {cols[j]!r} contains infinite values; expected finite "
                    "numbers (NaN is allowed and imputed by the median).")
             raise ValueError(msg)
+        informative[j] = np.unique(values[~np.isnan(values)]).shape[0] > 1
+        cells.append(values)
+    return informative, cells
+
+
+def _check_labels(col, name) -> bool:
+    """A categorical column holds text or numbers, not both (scikit-learn's encoder cannot
+    order them); whether it holds more than one label (missing counts as one)."""
+    values = col.tolist()
+    present = [v for v in values if not _is_missing_value(v)]
+    text = [v for v in present if isinstance(v, str)]
+    if text and len(text) < len(present):
+        other = next(v for v in present if not isinstance(v, str))
+        msg = (f"X_train column {name!r} mixes text and numbers (e.g. {str(text[0])!r} and "
+               f"{other}); a categorical column is one-hot encoded and needs one kind of "
+               f"label. Convert it to text, X_train.astype({{{name!r}: str}}), and the held-out "
+               "rows the same way.")
+        raise TypeError(msg)
+    return len(set(map(repr, present))) + (len(present) < len(values)) > 1
 
 
 def _final(task: str):
@@ -151,8 +194,22 @@ def _numeric():
                          StandardScaler())
 
 
+def _missing_as_nan(X):
+    """The cells of categorical columns as objects, every missing value (None, NaN, pandas'
+    NA) as NaN: scikit-learn's one-hot encoder takes NaN as a category of its own -- a
+    missing value is missing, not an error -- but refuses pandas' NA beside text."""
+    arr = np.array(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=object)
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    missing = np.fromiter((_is_missing_value(v) for v in arr.ravel().tolist()), dtype=bool,
+                          count=arr.size).reshape(arr.shape)
+    arr[missing] = np.nan
+    return arr
+
+
 def _categorical():
-    return OneHotEncoder(handle_unknown="ignore")
+    return make_pipeline(FunctionTransformer(_missing_as_nan, feature_names_out="one-to-one"),
+                         OneHotEncoder(handle_unknown="ignore"))
 
 
 def _columns(X) -> list:
@@ -235,7 +292,11 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
         Class labels (binary or multiclass; strings allowed) or a continuous target.
     cat_features : list of str or int, or bool mask, default=None
         Columns to one-hot encode, besides a DataFrame's category, object and string
-        columns.
+        columns (pandas' ``string`` and pyarrow-backed strings too). A missing value (None,
+        NaN, ``pd.NA``) is a category of its own; a column mixing text and numbers is
+        refused, naming the fix (``.astype(str)``). Numeric columns may be pandas' nullable
+        (``Int64``, ``Float64``, ``boolean``) or pyarrow-backed; missing values are imputed
+        by the median.
     cv : int or splitter, default=5
         The cross-validation that picks the one feature. An int is that many stratified
         (classification) or plain folds, shuffled with ``random_state``.
@@ -262,7 +323,11 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
           the column with the best mean cross-validated score on ``X_train`` -- log loss for
           classification, mean squared error for regression; the first column wins ties.
           ``<column>`` is the DataFrame's column name, or for arrays the entry of
-          ``feature_names`` (``column <j>`` without them);
+          ``feature_names`` (``column <j>`` without them). Columns all missing or holding a
+          single value are not tried (nothing to learn from); when no column is tried, the
+          rung is left out. When the best column scores no better than the prior in the
+          same cross-validation, the name says so: ``"one feature (<column>; no better than
+          the prior)"``;
         - ``"linear"``: :func:`linear_model` on every column.
 
         Every estimator is fitted on all of ``X_train`` and takes ``X`` with the same columns.
@@ -289,7 +354,7 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
     check_aligned(X_train=X_train, y_train=y_train)
     task = _task(y_train, task)
     mask = categorical_columns(X_train, cat_features)
-    _check_finite(X_train, mask)
+    informative, cells = _check_columns(X_train, mask)
     if feature_names is not None and (isinstance(feature_names, (str, bytes, set, frozenset, dict))
                                       or not hasattr(feature_names, "__getitem__")):
         msg = (f"feature_names must be a list of column names, in the order of X_train's "
@@ -313,21 +378,30 @@ def ladder(X_train, y_train, *, cat_features=None, cv=5, random_state=None, task
         # Every class named, so that a test fold lacking one still has a log loss.
         scoring = make_scorer(log_loss, greater_is_better=False, response_method="predict_proba",
                               labels=np.unique(y))
-    # One cross-validation per column: "ladder: column j/p" on a terminal, silent elsewhere.
-    columns = counting(range(mask.shape[0]), mask.shape[0], "ladder: column",
-                       verbose=bool(verbose))
-    scores = [
-        float(np.mean(cross_val_score(
-            one_feature_model(X_train, j, cat_features=mask, task=task), X_train, y,
-            scoring=scoring, cv=splits, error_score="raise")))
-        for j in columns
-    ]
-    best = int(np.argmax(scores))
+    # One cross-validation per column that can inform: "ladder: column j/p" on a terminal,
+    # silent elsewhere.
+    tried = np.flatnonzero(informative).tolist()
+    columns = counting(tried, len(tried), "ladder: column", verbose=bool(verbose))
+    # Each column is cross-validated on its own cells: the steps of one_feature_model
+    # without the column selection, the same numbers (tested) at a third of the time. One
+    # BLAS thread: for models of one column more threads only wait for each other, and on a
+    # machine whose cores are busy they spin (five times slower, measured).
     prior = DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor()
-    rungs = {
-        "prior": prior,
-        f"one feature ({_label(X_train, best, feature_names)})": one_feature_model(
-            X_train, best, cat_features=mask, task=task),
-        "linear": linear_model(X_train, cat_features=mask, task=task),
-    }
+    with threadpool_limits(limits=1, user_api="blas"):
+        scores = [
+            float(np.mean(cross_val_score(
+                make_pipeline(_categorical() if mask[j] else _numeric(), _final(task)),
+                cells[j][:, None], y, scoring=scoring, cv=splits, error_score="raise")))
+            for j in columns
+        ]
+        floor = float(np.mean(cross_val_score(prior, X_train, y, scoring=scoring, cv=splits)))
+    rungs = {"prior": prior}
+    if tried:
+        best = tried[int(np.argmax(scores))]
+        name = _label(X_train, best, feature_names)
+        if max(scores) <= floor:
+            name += "; no better than the prior"
+        rungs[f"one feature ({name})"] = one_feature_model(X_train, best, cat_features=mask,
+                                                           task=task)
+    rungs["linear"] = linear_model(X_train, cat_features=mask, task=task)
     return {name: clone(est).fit(X_train, y) for name, est in rungs.items()}

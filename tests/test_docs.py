@@ -76,7 +76,14 @@ def _run_session(code, namespace, page):
     assert runner.failures == 0, f"{page}: the session differs from the page\n{out.getvalue()}"
 
 
-@pytest.mark.parametrize("page", PAGES)
+# Pages whose code takes more than about half a second of CPU time (fits, a Dask cluster).
+SLOW_PAGES = {"README.md", "docs/compare.md", "docs/decisions.md", "docs/metrics.md",
+              "docs/monitor.md", "docs/plotting.md", "docs/quantile_metrics.md", "docs/report.md",
+              "docs/scale.md"}
+
+
+@pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.slow) if p in SLOW_PAGES
+                                  else p for p in PAGES])
 def test_page_code_prints_what_the_page_shows(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__main__"}

@@ -102,19 +102,34 @@ def test_pytest_configuration_collects_the_package_as_doctests(pytestconfig):
     assert pytestconfig.getoption("doctestmodules") is True
 
 
-def test_pytest_collects_every_example():
+@pytest.mark.slow
+def test_pytest_collects_every_example_and_the_counts_readme_states():
     # The project's own configuration (no --doctest-modules on this command line), in a
-    # fresh interpreter, as README's test command would run it.
+    # fresh interpreter, as README's test command would run it -- with README's fast subset
+    # selected, so that one collection checks both of README's counts.
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-         "chimeraboost"],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300,
+         "-m", "not slow"],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     collected = {line.split("::", 1)[1] for line in proc.stdout.splitlines() if "::" in line}
     expected = {test.name for obj, _ in PUBLIC.values() for test in _doctests(obj)}
     assert expected <= collected, sorted(expected - collected)
     # Collecting imports every module; none may run code on import (the demo of
-    # ``python -m chimeraboost`` prints its numbers).
-    assert "breast_cancer" not in proc.stdout
+    # ``python -m chimeraboost`` prints its numbers): every line is a test or the summary.
+    printed = [line for line in proc.stdout.splitlines()
+               if line.strip() and "::" not in line and " tests collected " not in line]
+    assert not printed, printed[:5]
+    counts = re.search(r"(\d+)/(\d+) tests collected \((\d+) deselected\)", proc.stdout)
+    assert counts, proc.stdout[-500:]
+    fast, total = int(counts.group(1)), int(counts.group(2))
+    readme = (ROOT / "README.md").read_text()
+    claims = [int(re.search(pattern, readme, flags=re.S).group(1).replace(",", ""))
+              for pattern in (r"The suite holds about ([\d,]+) tests",
+                              r'-m "not slow"\n```\n\nwhich runs about ([\d,]+) tests')]
+    # "About": within 10%, so that a few new tests do not make README wrong, and a stale
+    # count (1,200 for 1,500) does.
+    for claim, actual in zip(claims, (total, fast)):
+        assert abs(claim - actual) <= 0.1 * actual, (claims, total, fast)

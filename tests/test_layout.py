@@ -223,6 +223,7 @@ def test_the_function_report_is_not_shadowed_by_a_module():
     assert callable(chimeraboost.report) and chimeraboost.report.__name__ == "report"
 
 
+@pytest.mark.slow
 def test_no_module_imports_another_packages_private_module():
     offending = []
     for dotted, path in _modules():
@@ -236,6 +237,7 @@ def test_no_module_imports_another_packages_private_module():
     assert not offending, offending
 
 
+@pytest.mark.slow
 def test_imports_point_down_the_layers():
     entries = {_entry(d) for d, _ in _modules()}
     assert entries == set(LAYER_OF), "every top-level entry has a layer: " + str(
@@ -261,6 +263,7 @@ def _documented_graph():
     return rows
 
 
+@pytest.mark.slow
 def test_the_documented_layout_is_the_code():
     documented = _documented_graph()
     entries = {_entry(d) for d, _ in _modules()} - {"__init__", "__main__"}
@@ -274,6 +277,7 @@ def test_the_documented_layout_is_the_code():
     assert not wrong, "docs/index.md (documented, actual): " + str(wrong)
 
 
+@pytest.mark.slow
 def test_the_installed_package_ships_every_module(tmp_path):
     names = [dotted for dotted, _ in _modules()]
     code = ("import importlib, sys\n"

@@ -128,8 +128,10 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     --------
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> model = LogisticRegression(max_iter=5000).fit(X[:400], y[:400])
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[:400], y[:400])
     >>> r = report(model, X[400:], y[400:], baseline=y[:400])
     >>> r["roc_auc"] > 0.9
     True
@@ -213,6 +215,8 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
         if scored.task not in ("classification", "rule") or len(scored.classes) != 2:
             what = ("decision_function scores, not probabilities (calibrate it first: "
                     "sklearn.calibration.CalibratedClassifierCV)" if scored.task == "ranking"
+                    else "scores that only rank the rows, not probabilities"
+                    if scored.task == "scores"
                     else f"a {scored.task} model" if scored.task in ("regression", "quantile")
                     else f"{len(scored.classes)} classes")
             msg = (f"threshold= and costs= act on the probability of the positive class of a "

@@ -136,10 +136,16 @@ def _regression(report, cells) -> list:
     v = report
     own = not str(v.get("reference", "")).endswith("of baseline")
     mean, median = ("mean of y", "median of y") if own else ("baseline mean", "baseline median")
-    # Against another mean than y's own the skill is not scikit-learn's r2: not named so.
-    skill = "r2" if own else "vs baseline mean"
-    rows = [["RMSE", cells("rmse"), v["rmse_ref"], cells("r2"),
-             f"{mean} {fmt(v['baseline_mean'])} (skill: {skill})"],
+    # Against another mean than y's own the skill is mse_skill, not scikit-learn's r2: r2 is
+    # named beside it, as in the text.
+    if own:
+        skill, note = cells("r2"), "(skill: r2)"
+        cells.shown.add("mse_skill")  # the same number as r2
+    else:
+        skill = cells("mse_skill" if "mse_skill" in v else "r2")
+        note = f"(r2, against the mean of y: {fmt(v['r2'], 3)})"
+    rows = [["RMSE", cells("rmse"), v["rmse_ref"], skill,
+             f"{mean} {fmt(v['baseline_mean'])} {note}"],
             ["MAE", cells("mae"), v["mae_ref"], cells("mae_skill"),
              f"{median} {fmt(v['baseline_median'])}"]]
     return [html_table([Col("loss", None), Col("value"), Col("reference"), Col("skill", 3),

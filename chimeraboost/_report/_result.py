@@ -43,7 +43,10 @@ class Report(Mapping):
     Attributes
     ----------
     estimator_name : str
-    task : {"classification", "ranking", "rule", "regression", "quantile"}
+    task : {"classification", "ranking", "scores", "rule", "regression", "quantile"}
+        What the model was judged on: probabilities, a ``decision_function`` with the
+        model's own ``predict``, an array of scores (a ranking with no decision: from the
+        command line or :func:`compare.holdout_table`), a 0/1 rule, predictions, quantiles.
     ci : dict or None
         Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, bootstrap interval
         by :attr:`ci_method` at level :attr:`ci_level`, when ``ci`` was set.
@@ -140,10 +143,14 @@ class Report(Mapping):
             lines += ["", str(self.slices)]
         return "\n".join(lines)
 
+    def _repeats(self, key) -> bool:
+        """``mse_skill`` against the scored rows' own mean is ``r2``: shown once, as r2."""
+        return key == "mse_skill" and self._reference_from == "y"
+
     def _ci_lines(self) -> list[str]:
         rows, dropped = [], False
         for key, (lo, hi) in self.ci.items():
-            if key in ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"}:
+            if key in ABOUT_THE_ROWS - {"base_rate", "pr_auc_lift"} or self._repeats(key):
                 continue
             if math.isnan(float(self._values[key])):
                 continue
@@ -177,6 +184,8 @@ class Report(Mapping):
         level = self.ci_level or 0.95
         rows = []
         for key, (diff, lo, hi) in self.vs_baseline.items():
+            if self._repeats(key):
+                continue
             b = base[key] if base is not None else np.nan
             rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
         title = (f"vs baseline {base.estimator_name if base else NA} on the same rows: model "
@@ -197,9 +206,9 @@ class Report(Mapping):
         return [title, *table(columns, rows), *([f"  {delong}"] if delong else [])]
 
     def __repr__(self) -> str:
-        main = "crps_skill" if self.task == "quantile" else (
-            "r2" if self.task == "regression" else
-            "brier_skill" if self.task == "classification" else "roc_auc")
+        regression = "r2" if self._reference_from == "y" else "mse_skill"
+        main = {"quantile": "crps_skill", "regression": regression,
+                "classification": "brier_skill"}.get(self.task, "roc_auc")
         return (f"<Report {self.task} of {self.estimator_name}: n={self._values['n']}, "
                 f"{main}={fmt(self._values.get(main))}>")
 

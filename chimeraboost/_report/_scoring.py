@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import metrics, quantile_metrics
+from .._shared.predictions import Recorded
 from .._shared.validation import (
     as_1d,
     check_features,
@@ -31,7 +32,12 @@ def _check_fitted(estimator, arg: str) -> None:
 
 def _task(estimator) -> str:
     """What the model is judged on, decided by what it is (:func:`estimator_family`), then
-    by what it offers."""
+    by what it offers. Predictions a system already made (a :class:`Recorded` array) are
+    judged by what :mod:`chimeraboost._shared.predictions` read them as: probabilities,
+    ``"scores"`` (a ranking with no decision), a 0/1 rule, or a regression's predictions."""
+    if isinstance(estimator, Recorded):
+        return {"probabilities": "classification", "predictions": "regression"}.get(
+            estimator.kind_, estimator.kind_)
     if estimator_family(estimator) == "classifier":
         if hasattr(estimator, "predict_proba"):
             return "classification"
@@ -54,7 +60,7 @@ class _Scored:
         # What the model said of the rows, for the slices (report(by=...)): its probabilities,
         # scores or predictions (``pred``) and, for a ranking model, its labels.
         self.output = None
-        if self.task in ("classification", "ranking", "rule"):
+        if self.task in ("classification", "ranking", "scores", "rule"):
             self._classify(estimator, X, y, sample_weight, targets, k, classes)
         elif self.task == "quantile":
             self._quantiles(estimator, X, y, sample_weight, targets, k)
@@ -85,21 +91,22 @@ class _Scored:
                               "sample_weight": w}  # what Report.plot draws
             self.output = {"pred": proba}
             return
-        if self.task == "ranking":
+        if self.task in ("ranking", "scores"):
             score = np.asarray(est.decision_function(X), dtype=np.float64)
             if score.ndim == 2 and score.shape[1] > 1:
                 score = score[:, cols]
             elif cols[0] == 1:  # binary, the comparison model's classes in reverse order
                 score = -score
-            y_pred = as_1d(est.predict(X), "predict(X)")
+            # A model's own predict is its decision; an array of scores has none.
+            y_pred = as_1d(est.predict(X), "predict(X)") if self.task == "ranking" else None
         else:
             # A 0/1 rule ranks rows by its own decision: flagged rows first, ties shared.
             score = (y_pred == self.classes[1]).astype(np.float64) if len(self.classes) == 2 \
                 else None
         if score is not None and score.ndim == 1:
             self.binary_score = score
-        self.output = {"pred": score, "y_pred": y_pred} if self.task == "ranking" else \
-            {"pred": y_pred}
+        self.output = {"pred": score, "y_pred": y_pred} if self.task in ("ranking", "scores") \
+            else {"pred": y_pred}
         self.point = metrics.ranking_report(y, score, self.classes, y_pred=y_pred, **kwargs)
         self.evaluator = metrics.classification_evaluator(
             y, self.classes, score=score, y_pred=y_pred, **kwargs
@@ -161,7 +168,8 @@ def _column_map(own, classes) -> np.ndarray:
 
 def _check_same_task(model: _Scored, base_estimator) -> str:
     base_task = _task(base_estimator)
-    family = {"classification": "classifier", "ranking": "classifier", "rule": "classifier",
+    family = {"classification": "classifier", "ranking": "classifier", "scores": "classifier",
+              "rule": "classifier",
               "regression": "regressor", "quantile": "quantile regressor"}
     if family[base_task] != family[model.task]:
         msg = (

@@ -347,7 +347,8 @@ def check_rows(X, y, sample_weight=None) -> int:
 def categorical_columns(X, cat_features=None, name: str = "cat_features") -> np.ndarray:
     """Boolean mask of the columns of ``X`` to treat as categorical.
 
-    A DataFrame's columns of category, object or string dtype, plus those ``cat_features``
+    A DataFrame's columns of category, object or string dtype (pyarrow-backed strings too),
+    plus those ``cat_features``
     names (column names), indexes (ints) or marks (a boolean mask, one entry per column).
     """
     shape = getattr(X, "shape", None)
@@ -362,7 +363,9 @@ def categorical_columns(X, cat_features=None, name: str = "cat_features") -> np.
         for j, dtype in enumerate(X.dtypes):
             mask[j] = (dtype.kind in "OSU") if isinstance(dtype, np.dtype) else (
                 getattr(dtype, "name", "") in ("category", "string", "str")
-                or str(dtype).startswith("string")
+                # pandas' string dtypes, pyarrow-backed too: "string[pyarrow]",
+                # "large_string[pyarrow]"
+                or str(dtype).startswith(("string", "large_string"))
                 # polars: String (Utf8), Categorical, Enum
                 or str(dtype).startswith(("String", "Utf8", "Categorical", "Enum")))
     if cat_features is None:

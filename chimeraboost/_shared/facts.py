@@ -11,21 +11,29 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "at_threshold", "is_loss", "fact"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "at_threshold", "is_loss", "fact",
+           "needs"]
 
 
 class Fact(NamedTuple):
     greater_is_better: bool | None  # None: neither (a count, a label)
     about_the_rows: bool
     label: str
+    # What a classifier's output must offer for the number to exist: "probabilities" (a
+    # proper score, calibration), "decision" (a class per row: accuracy, F1), "ranking" (an
+    # order of the rows: AUCs, recall@k) or "threshold" (a probability, or a 0/1 rule, to
+    # act on at a threshold: net benefit, expected cost). None: any output (and every
+    # regression key).
+    # chimeraboost._shared.predictions says which kind of output offers what.
+    needs: str | None = None
 
 
-def _loss(label):
-    return Fact(False, False, label)
+def _loss(label, needs=None):
+    return Fact(False, False, label, needs)
 
 
-def _score(label):
-    return Fact(True, False, label)
+def _score(label, needs=None):
+    return Fact(True, False, label, needs)
 
 
 def _rows(label):
@@ -34,28 +42,28 @@ def _rows(label):
 
 FACTS: dict[str, Fact] = {
     # classification
-    "log_loss": _loss("log loss"),
+    "log_loss": _loss("log loss", "probabilities"),
     "log_loss_ref": _rows("log loss of the no-skill forecast"),
-    "log_loss_skill": _score("log-loss skill"),
-    "brier": _loss("Brier (sum)"),
+    "log_loss_skill": _score("log-loss skill", "probabilities"),
+    "brier": _loss("Brier (sum)", "probabilities"),
     "brier_ref": _rows("Brier of the no-skill forecast"),
-    "brier_skill": _score("Brier skill"),
-    "calibration_mcb": _loss("miscalibration (MCB)"),
+    "brier_skill": _score("Brier skill", "probabilities"),
+    "calibration_mcb": _loss("miscalibration (MCB)", "probabilities"),
     # The calibration test (metrics.calibration_test): the population MCB's estimate is a
     # loss like MCB; the noise floor and the p-value describe the test, not a model to rank.
-    "calibration_excess": _loss("population MCB (excess)"),
+    "calibration_excess": _loss("population MCB (excess)", "probabilities"),
     "calibration_noise_floor": _rows("MCB noise floor"),
     "calibration_pvalue": _rows("calibration test p-value"),
-    "discrimination_dsc": _score("discrimination (DSC)"),
+    "discrimination_dsc": _score("discrimination (DSC)", "probabilities"),
     "uncertainty_unc": _rows("uncertainty (UNC)"),
-    "roc_auc": _score("ROC AUC"),
-    "pr_auc": _score("PR AUC"),
+    "roc_auc": _score("ROC AUC", "ranking"),
+    "pr_auc": _score("PR AUC", "ranking"),
     "pr_auc_lift": _rows("PR AUC / base rate"),
-    "accuracy": _score("accuracy"),
-    "balanced_accuracy": _score("balanced accuracy"),
-    "f1_macro": _score("F1 macro"),
-    "recall_at_k": _score("recall@k"),
-    "precision_at_k": _score("precision@k"),
+    "accuracy": _score("accuracy", "decision"),
+    "balanced_accuracy": _score("balanced accuracy", "decision"),
+    "f1_macro": _score("F1 macro", "decision"),
+    "recall_at_k": _score("recall@k", "ranking"),
+    "precision_at_k": _score("precision@k", "ranking"),
     "base_rate": _rows("base rate"),
     "positives": _rows("positives"),
     "reference_prior": _rows("reference prior"),
@@ -63,7 +71,11 @@ FACTS: dict[str, Fact] = {
     "mse": _loss("MSE"),
     "rmse": _loss("RMSE"),
     "mae": _loss("MAE"),
+    # r2 is sklearn's r2_score: 1 - MSE / the MSE of the scored rows' own mean. The skill
+    # against the reference mean (the baseline's, when one is given) is mse_skill; the two
+    # are equal without a baseline.
     "r2": _score("r2"),
+    "mse_skill": _score("MSE skill"),
     "mae_skill": _score("MAE skill"),
     "mean_y": _rows("mean of y"),
     "baseline_mean": _rows("reference mean"),
@@ -80,15 +92,15 @@ FACTS: dict[str, Fact] = {
     "pinball": _loss("pinball loss"),
     # decisions at a threshold (chimeraboost.decisions): "net_benefit@0.2" is the fact of
     # "net_benefit" at threshold 0.2, see fact()
-    "net_benefit": _score("net benefit"),
+    "net_benefit": _score("net benefit", "threshold"),
     "net_benefit_all": _rows("net benefit of treating all"),
-    "standardized_net_benefit": _score("standardized net benefit"),
-    "sensitivity": _score("sensitivity"),
-    "specificity": _score("specificity"),
-    "ppv": _score("PPV"),
-    "npv": _score("NPV"),
-    "flagged": Fact(None, False, "flagged share"),
-    "expected_cost": _loss("expected cost"),
+    "standardized_net_benefit": _score("standardized net benefit", "threshold"),
+    "sensitivity": _score("sensitivity", "threshold"),
+    "specificity": _score("specificity", "threshold"),
+    "ppv": _score("PPV", "threshold"),
+    "npv": _score("NPV", "threshold"),
+    "flagged": Fact(None, False, "flagged share", "threshold"),
+    "expected_cost": _loss("expected cost", "threshold"),
     "expected_cost_all": _rows("expected cost of treating all"),
     "expected_cost_none": _rows("expected cost of treating none"),
     # bookkeeping
@@ -132,6 +144,14 @@ def fact(key: str) -> Fact:
     except KeyError:
         msg = f"{key!r} is not a metric chimeraboost reports; known: {sorted(FACTS)}."
         raise ValueError(msg) from None
+
+
+def needs(key: str) -> str | None:
+    """What a classifier's output must offer for ``key`` (``"net_benefit@0.2"`` too):
+    ``"probabilities"``, ``"decision"``, ``"ranking"``, ``"threshold"`` or None (anything)."""
+    parsed = at_threshold(key)
+    name = parsed[0] if parsed is not None else key
+    return FACTS[name].needs if name in FACTS else None
 
 
 def is_loss(key: str) -> bool:

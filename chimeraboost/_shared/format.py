@@ -7,9 +7,14 @@ Which questions it answers:
   number as zero or the number reaches a million: then significant digits (``1.25e-07``,
   ``1.23457e+09``) -- a number is rounded, never cut to fit a column. NaN and None print as
   ``n/a``, integers without decimals.
+- And in a column of numbers? :func:`fixed_decimals`: when some number of the column shows
+  at the column's decimals, a near-zero one prints in the same format (``-0.000`` beside
+  ``0.739``, not ``-7.04e-08``); :func:`table` and ``_shared.html.html_table`` apply it per
+  column.
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
+  Within a terminal's width? :func:`fitted_table` (:data:`WIDTH`, 120 characters).
 - How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
   :func:`table` in an HTML ``<table>``. And in markdown? :func:`markdown_table`.
 - How is a report dict shown? :func:`format_report` (re-exported as
@@ -31,14 +36,15 @@ EMPTY = "—"  # a cell that does not apply to its row (the champion's differenc
 GAP = "  "
 
 
-def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
+def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str:
     """A number for humans.
 
     ``digits`` decimals, unless they would show a non-zero number as zero (then three
     significant digits) or the number reaches a million (then six significant digits): a
     tiny number never prints as ``0.0000`` and a huge one never spills into the next column.
-    NaN and None are ``n/a``; integers print as integers; ``signed`` puts ``+`` before
-    positives.
+    ``fixed`` keeps ``digits`` decimals for a tiny number too (``-0.000``): for a cell of a
+    column whose other numbers set the scale (:func:`fixed_decimals`). NaN and None are
+    ``n/a``; integers print as integers; ``signed`` puts ``+`` before positives.
 
     >>> fmt(0.12345), fmt(3750.55161), fmt(-2.5, signed=True), fmt(2.5, 3, signed=True)
     ('0.1235', '3750.5516', '-2.5000', '+2.500')
@@ -46,6 +52,8 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
     ('1.23457e+09', '-0.0005', '1.25e-07', '0.0000')
     >>> fmt(float("nan")), fmt(None), fmt(np.int64(7)), fmt(float("-inf"))
     ('n/a', 'n/a', '7', '-inf')
+    >>> fmt(-7.04e-08, 3), fmt(-7.04e-08, 3, fixed=True), fmt(2e-9, 3, signed=True, fixed=True)
+    ('-7.04e-08', '-0.000', '+0.000')
     """
     if x is None:
         return NA
@@ -57,9 +65,31 @@ def fmt(x, digits: int = 4, *, signed: bool = False) -> str:
         return NA
     if math.isinf(x):
         return f"{x:{sign}}"
-    if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0:
+    if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0 or (fixed and abs(x) < 1e6):
         return f"{x:{sign}.{digits}f}"
     return f"{x:{sign}.{6 if abs(x) >= 1 else 3}g}"
+
+
+def fixed_decimals(values, digits: int) -> bool:
+    """Whether the numbers of one column print with ``digits`` decimals throughout: True when
+    some finite number among ``values`` shows at that many decimals (its scale is the
+    column's), so that a near-zero neighbour is ``-0.000`` rather than ``-7.04e-08``. A
+    column of nothing but tiny numbers keeps significant digits, or it would say nothing.
+    Text cells (already formatted) are ignored.
+
+    >>> fixed_decimals([0.739, -7.04e-08, float("nan")], 3), fixed_decimals([1e-7, 2e-8], 3)
+    (True, False)
+    """
+    for v in values:
+        if isinstance(v, (bool, np.bool_, str)) or v is None:
+            continue
+        try:
+            v = abs(float(v))
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(v) and round(v, digits) > 0:
+            return True
+    return False
 
 
 def fmt_p(p) -> str:
@@ -114,12 +144,7 @@ def table(columns, rows, *, indent: int = 2) -> list[str]:
       r2        n/a    +0.5000
     """
     columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
-    text_rows = []
-    for row in rows:
-        if len(row) != len(columns):
-            msg = f"table row has {len(row)} cells for {len(columns)} columns."
-            raise ValueError(msg)
-        text_rows.append([_cell_text(v, c) for v, c in zip(row, columns)])
+    text_rows = _text_cells(columns, rows)
     widths = [max([len(c.title), *(len(r[i]) for r in text_rows)]) for i, c in enumerate(columns)]
 
     def line(cells):
@@ -130,13 +155,66 @@ def table(columns, rows, *, indent: int = 2) -> list[str]:
     return [line([c.title for c in columns]), *(line(r) for r in text_rows)]
 
 
-def _cell_text(value, col: Col) -> str:
+
+#: The width a table's text fits by default: a terminal's, with room to spare.
+WIDTH = 120
+
+
+def fitted_table(columns, rows, width=WIDTH, *, indent: int = 0, text_below: bool = True):
+    """:func:`table`'s lines no wider than ``width`` where that can be done, and what was
+    moved or left out to get there: ``(lines, below, left_out)``.
+
+    First a last column of text (a decision, notes) goes below the table, one
+    ``"<first cell>: <text>"`` line per row that has some (``below``; not with
+    ``text_below=False``); then columns are left out from the right, never the first two
+    (``left_out`` names them, for the caller to say so). ``width=None``: the table as it is.
+
+    >>> cols = [Col("model", None), Col("mean"), Col("p"), Col("decision", None)]
+    >>> lines, below, left = fitted_table(cols, [["a", 0.5, 0.01, "keep the champion"]], 30)
+    >>> lines, below, left
+    (['model    mean       p', 'a      0.5000  0.0100'], ['a: keep the champion'], [])
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+    rows = [list(row) for row in rows]
+    below, left_out = [], []
+
+    def fits(lines):
+        return width is None or max(map(len, lines)) <= width
+
+    lines = table(columns, rows, indent=indent)
+    if fits(lines) or len(columns) < 3:
+        return lines, below, left_out
+    if text_below and columns[-1].digits is None:
+        below = [f"{row[0]}: {row[-1]}" for row in rows
+                 if isinstance(row[-1], str) and row[-1].strip() and row[-1] != EMPTY]
+        columns, rows = columns[:-1], [row[:-1] for row in rows]
+        lines = table(columns, rows, indent=indent)
+    while not fits(lines) and len(columns) > 2:
+        left_out.insert(0, columns[-1].title)
+        columns, rows = columns[:-1], [row[:-1] for row in rows]
+        lines = table(columns, rows, indent=indent)
+    return lines, below, left_out
+
+
+def _text_cells(columns, rows) -> list:
+    """The text of every cell, a column's numbers in one format (:func:`fixed_decimals`)."""
+    rows = [list(row) for row in rows]
+    for row in rows:
+        if len(row) != len(columns):
+            msg = f"table row has {len(row)} cells for {len(columns)} columns."
+            raise ValueError(msg)
+    fixed = [c.digits is not None and fixed_decimals([r[j] for r in rows], c.digits)
+             for j, c in enumerate(columns)]
+    return [[_cell_text(v, c, f) for v, c, f in zip(row, columns, fixed)] for row in rows]
+
+
+def _cell_text(value, col: Col, fixed: bool = False) -> str:
     if isinstance(value, str):
         text = value
     elif col.digits is None:
         text = NA if value is None else str(value)
     else:
-        text = fmt(value, col.digits, signed=col.signed)
+        text = fmt(value, col.digits, signed=col.signed, fixed=fixed)
     # Two spaces separate columns, so a cell never holds two in a row.
     text = " ".join(text.split())
     return text or EMPTY
@@ -231,24 +309,31 @@ def _format_classification(report, header: bool) -> list[str]:
 
 def _format_regression(report, header: bool) -> list[str]:
     # The skill is judged against a constant: the mean (median) of y, or of the baseline
-    # targets. With a baseline both means are shown, each under its own name.
+    # targets. With a baseline both means are shown, each under its own name, and the skill
+    # against the baseline's mean is not called r2: r2 is scikit-learn's, against the mean of
+    # y, and is shown beside it under that name.
+    skill = report.get("mse_skill", report["r2"])
     if _from_baseline(report):
         means = (f"mean of y {fmt(report['mean_y'])} | baseline mean "
                  f"{fmt(report['baseline_mean'])}")
         mean, median = "baseline mean", "baseline median"
+        headline = f"skill vs baseline mean {fmt(skill, 3)}"
+        rmse_note = f"(r2, against the mean of y: {fmt(report['r2'], 3)})"
     else:
         means = f"mean of y {fmt(report['mean_y'])}"
         mean, median = "mean of y", "median of y"
+        headline = f"skill (r2) {fmt(skill, 3)}"
+        rmse_note = "(skill: r2)"
     return [
         f"RMSE {fmt(report['rmse'])} | {means} | reference {fmt(report['rmse_ref'])} | "
-        f"skill (r2) {fmt(report['r2'], 3)}",
+        f"{headline}",
         *([_header(report)] if header else []),
         "",
         *table(
             [Col("loss", None), Col("value"), Col("reference"), Col("skill", 3),
              Col("reference forecast", None)],
-            [["RMSE", report["rmse"], report["rmse_ref"], report["r2"],
-              f"{mean} {fmt(report['baseline_mean'])} (skill: r2)"],
+            [["RMSE", report["rmse"], report["rmse_ref"], skill,
+              f"{mean} {fmt(report['baseline_mean'])} {rmse_note}"],
              ["MAE", report["mae"], report["mae_ref"], report["mae_skill"],
               f"{median} {fmt(report['baseline_median'])}"]],
             indent=0,
@@ -274,10 +359,12 @@ def format_report(report, title=None) -> str:
     """Fixed-width text of a classification or regression report dict.
 
     Classification starts with the four-number line: log loss, base rate, reference loss,
-    skill. Regression starts with RMSE, the mean of y, the reference RMSE and r2. When the
-    reference comes from baseline targets, the line also names the number the reference is
-    built from (``baseline prior``, ``baseline mean``), next to the scored rows' base rate or
-    mean. NaN prints as ``n/a``; a classification report without probabilities says so
+    skill. Regression starts with RMSE, the mean of y, the reference RMSE and the skill
+    against the mean (r2). When the reference comes from baseline targets, the line also
+    names the number the reference is built from (``baseline prior``, ``baseline mean``),
+    next to the scored rows' base rate or mean; a regression's skill is then "skill vs
+    baseline mean" (``mse_skill``), and r2 -- scikit-learn's, against the mean of y -- is
+    shown beside it under its own name. NaN prints as ``n/a``; a classification report without probabilities says so
     instead of a number.
     """
     lines = report_lines(report)

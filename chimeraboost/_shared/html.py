@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import math
 
-from .format import Col, _cell_text
+from .format import Col, _cell_text, fixed_decimals
 
 __all__ = ["CSS", "html_block", "html_table", "html_paragraphs"]
 
@@ -92,18 +92,22 @@ def html_table(columns, rows, caption=None, *, sections=None, stacked=False) -> 
             raise ValueError(msg)
     paired = [not stacked and any(_is_interval(row[j]) for row in rows)
               for j in range(len(cols))]
+    # A column's numbers in one format: a near-zero one as -0.000 beside 0.739.
+    fixed = [c.digits is not None and fixed_decimals(
+        [v for row in rows for v in (row[j] if _is_interval(row[j]) else (row[j],))], c.digits)
+        for j, c in enumerate(cols)]
     prose = [c.digits is None and any(len(_cell_text(row[j], c)) > _PROSE_CHARS for row in rows)
              for j, c in enumerate(cols)]
 
     def cells(row):
         out = []
-        for value, col, two, long in zip(row, cols, paired, prose):
+        for value, col, two, long, f in zip(row, cols, paired, prose, fixed):
             ends = ""
             if _is_interval(value):
                 value, low, high = value
                 if not (_missing(low) and _missing(high)):
-                    ends = f"[{_cell_text(low, col)}, {_cell_text(high, col)}]"
-            text = html.escape(_cell_text(value, col))
+                    ends = f"[{_cell_text(low, col, f)}, {_cell_text(high, col, f)}]"
+            text = html.escape(_cell_text(value, col, f))
             if stacked and ends:
                 text += f'<br><span class="cb-ci">{html.escape(ends)}</span>'
             if col.digits is not None:

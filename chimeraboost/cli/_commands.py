@@ -29,13 +29,13 @@ import os
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from . import _files
 from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.format import Col, table
+from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
 from .._report import Report, report
 from ..resampling import DEFAULT_CI_METHOD
@@ -109,84 +109,20 @@ def given_classes(classes) -> np.ndarray:
 
 
 def read_kind(values, task: str) -> str:
-    """What a column of numbers is, for a classification: only 0 and 1 -- a **rule** (1 flags
-    the positive class); all in [0, 1] -- **probabilities** of the positive class; anything
-    else -- **scores** that rank the rows (higher means positive). For a regression, the
-    column is the **predictions**."""
-    if task == "regression":
-        return "predictions"
-    if np.all((values == 0) | (values == 1)):
-        return "rule"
-    if np.all((values >= 0) & (values <= 1)):
-        return "probabilities"
-    return "scores"
-
-
-class _Recorded(BaseEstimator):
-    """Predictions a system already made, replayed: ``X`` holds row numbers into them."""
-
-    def __init__(self, values=None, classes=None):
-        self.values = values
-        self.classes = classes
-
-    def _rows(self, X):
-        return self.values_[np.asarray(X)[:, 0].astype(np.intp)]
-
-    @classmethod
-    def of(cls, values, classes=None):
-        est = cls(values, classes)
-        est.values_ = np.asarray(values, dtype=np.float64)
-        if classes is not None:
-            est.classes_ = np.asarray(classes)
-        return est
-
-
-class _RecordedProba(ClassifierMixin, _Recorded):
-    def predict_proba(self, X):
-        p = self._rows(X)
-        return np.column_stack([1.0 - p, p])
-
-    def predict(self, X):
-        return self.classes_[(self._rows(X) >= 0.5).astype(np.intp)]
-
-
-class _RecordedScore(ClassifierMixin, _Recorded):
-    def decision_function(self, X):
-        return self._rows(X)
-
-    def predict(self, X):
-        # As scikit-learn reads a decision function: above 0 is the positive class.
-        return self.classes_[(self._rows(X) > 0).astype(np.intp)]
-
-
-class _RecordedRule(ClassifierMixin, _Recorded):
-    def predict(self, X):
-        return self.classes_[self._rows(X).astype(np.intp)]
-
-
-class _RecordedRegression(RegressorMixin, _Recorded):
-    def predict(self, X):
-        return self._rows(X)
-
-
-_RECORDED = {"probabilities": _RecordedProba, "scores": _RecordedScore, "rule": _RecordedRule,
-             "predictions": _RecordedRegression}
-
-
-def recorded(values, kind, classes=None):
-    """A fitted estimator whose predictions on ``row_numbers(n)`` are ``values``."""
-    return _RECORDED[kind].of(values, None if kind == "predictions" else classes)
-
-
-def row_numbers(n) -> np.ndarray:
-    return np.arange(n, dtype=np.float64).reshape(-1, 1)
+    """What a column of numbers is, by the one rule of :mod:`chimeraboost._shared.predictions`
+    (also :func:`chimeraboost.compare.holdout_table`'s): for a classification, only 0 and 1
+    -- a **rule** (1 flags the positive class); all in [0, 1] -- **probabilities** of the
+    positive class; anything else -- **scores** that rank the rows (higher means positive),
+    with no decision. For a regression, the column is the **predictions**."""
+    return "predictions" if task == "regression" else kind_of(values, 2)
 
 
 # --------------------------------------------------------------------------- the two commands
 
 
-def _read(path, target, scores, weight, classes, regression):
-    cols = _files.read_columns(path, [target, *scores, *([weight] if weight else [])])
+def _read(path, target, scores, weight, classes, regression, dialect):
+    cols = _files.read_columns(path, [target, *scores, *([weight] if weight else [])],
+                               **dialect)
     y, classes = read_target(cols[target], target, path, classes=classes, regression=regression)
     task = "regression" if classes is None else "classification"
     what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
@@ -199,31 +135,69 @@ def _read(path, target, scores, weight, classes, regression):
 
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
-                threshold=None, costs=None, by=None, bins=5, ci_method=DEFAULT_CI_METHOD):
+                delimiter=None, decimal=".", threshold=None, costs=None, by=None, bins=5,
+                ci_method=DEFAULT_CI_METHOD):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given, and with the columns ``by``
     the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
-    each column to what it was read as (:func:`read_kind`)."""
+    each column to what it was read as (:func:`read_kind`).
+
+    ``ci=None`` (``--no-ci``) resamples nothing: with a baseline column, the two columns'
+    reports on the same rows and their point differences (:func:`point_differences`), the
+    baseline's report in ``baseline_report`` and ``vs_baseline`` None -- unless
+    ``threshold`` or ``costs`` asks for the decision section, whose paired intervals need
+    the resamples. ``delimiter`` and ``decimal``: how the CSV is written
+    (:func:`chimeraboost.cli._files.read_columns`)."""
     scores = _report_columns(score, baseline_score)
-    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
+    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
+                                        {"delimiter": delimiter, "decimal": decimal})
     kinds = {s: read_kind(values[s], task) for s in scores}
     X = row_numbers(len(y))
-    model = recorded(values[score], kinds[score], classes)
-    base = recorded(values[baseline_score], kinds[baseline_score], classes) \
-        if baseline_score else None
-    resampled = base is not None or ci is not None or threshold is not None or costs is not None
-    with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
-                 verbose=verbose and resampled):
-        rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
-                     random_state=random_state, k=k, name=score, baseline_name=baseline_score,
-                     threshold=threshold, costs=costs, ci_method=ci_method)
+    model, base = (recorded(Predictions(kinds[s], values[s]), classes) if s else None
+                   for s in (score, baseline_score))
+    decided = threshold is not None or costs is not None
+    if ci is None and base is not None and not decided:
+        rep = report(model, X, y, sample_weight=w, k=k, name=score)
+        rep.baseline_report = report(base, X, y, sample_weight=w, k=k, name=baseline_score)
+    else:
+        with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows",
+                     verbose=verbose and (base is not None or ci is not None or decided)):
+            rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
+                         random_state=random_state, k=k, name=score,
+                         baseline_name=baseline_score, threshold=threshold, costs=costs,
+                         ci_method=ci_method)
     if by:
         with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
                      verbose=verbose):
             rep.slices = file_slices(path, y, classes, values, kinds, w, by=by, score=score,
                                      baseline_score=baseline_score, bins=bins, ci=ci,
-                                     n_boot=n_boot, random_state=random_state)
+                                     n_boot=n_boot, random_state=random_state,
+                                     delimiter=delimiter, decimal=decimal)
     return rep, kinds
+
+
+def point_differences(rep, base) -> dict:
+    """Metric -> ``model - baseline`` of two reports on the same rows (point values, no
+    interval), for every number that describes the model and is defined for both."""
+    out = {}
+    for key, value in rep.items():
+        if key in ABOUT_THE_ROWS or np.ndim(value) or not isinstance(
+                value, (float, int, np.floating, np.integer)) or key == "n":
+            continue
+        diff = float(value) - float(base[key])
+        if not math.isnan(diff):
+            out[key] = diff
+    return out
+
+
+def point_vs_lines(rep, base, why) -> list:
+    """The table of :func:`point_differences`, titled with why it has no intervals."""
+    rows = [[key, rep[key], base[key], diff]
+            for key, diff in point_differences(rep, base).items()]
+    return [f"vs baseline {base.estimator_name} on the same rows: model minus baseline "
+            f"({why})",
+            *table([Col("metric", None), Col("model"), Col("baseline"),
+                    Col("difference", signed=True)], rows)]
 
 
 def _report_columns(score, baseline_score) -> list:
@@ -235,13 +209,15 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True, costs=None, ci_method=DEFAULT_CI_METHOD):
+               verbose=True, costs=None, delimiter=None, decimal=".",
+               ci_method=DEFAULT_CI_METHOD):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
         msg = f"--score {twice} given more than once; each column is one row of the table."
         raise ValueError(msg)
-    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression)
+    y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
+                                        {"delimiter": delimiter, "decimal": decimal})
     if classes is not None:
         # holdout_table takes the positive class from the sorted labels: code the target
         # 0/1 so that the positive class is the one named.
@@ -298,21 +274,12 @@ class Streamed(NamedTuple):
 
     def differences(self) -> dict:
         """Metric -> ``model - baseline`` on the same rows (point values; no interval)."""
-        if self.baseline is None:
-            return {}
-        out = {}
-        for key, value in self.report.items():
-            if key in ABOUT_THE_ROWS or np.ndim(value) or not isinstance(
-                    value, (float, int, np.floating, np.integer)) or key == "n":
-                continue
-            diff = float(value) - float(self.baseline[key])
-            if not math.isnan(diff):
-                out[key] = diff
-        return out
+        return {} if self.baseline is None else point_differences(self.report, self.baseline)
 
 
 def stream_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
-                  regression=False, chunk_rows=CHUNK_ROWS) -> Streamed:
+                  regression=False, chunk_rows=CHUNK_ROWS, delimiter=None,
+                  decimal=".") -> Streamed:
     """The report of the column ``score`` (and ``baseline_score``) of the file at ``path``,
     read ``chunk_rows`` rows at a time through the accumulators of
     :mod:`chimeraboost.metrics`, so that memory does not grow with the file.
@@ -337,7 +304,8 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
                f"got {chunk_rows!r}.")
         raise ValueError(msg)
     scores = _report_columns(score, baseline_score)
-    target_classes = _stream_target(path, target, classes, regression, chunk_rows)
+    dialect = {"delimiter": delimiter, "decimal": decimal}
+    target_classes = _stream_target(path, target, classes, regression, chunk_rows, dialect)
     task = "regression" if target_classes is None else "classification"
     what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
     # Codes 0/1 (1 = the positive class) in the accumulator; the labels go back at the end.
@@ -345,7 +313,7 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
             else ClassificationAccumulator(np.array([0, 1])) for s in scores}
     flags = dict.fromkeys(scores, True)  # every value so far 0 or 1: a rule
     names = [target, *scores, *([weight] if weight else [])]
-    for start, cols in _files.iter_columns(path, names, int(chunk_rows)):
+    for start, cols in _files.iter_columns(path, names, int(chunk_rows), **dialect):
         if task == "regression":
             y = _stream_numbers(cols[target], target, path, start)
         else:
@@ -382,7 +350,7 @@ def _label_text(y) -> np.ndarray:
     return np.array([str(v) for v in y.tolist()])
 
 
-def _stream_target(path, column, classes, regression, chunk_rows):
+def _stream_target(path, column, classes, regression, chunk_rows, dialect):
     """The target's classes, or None for a regression: from ``classes`` (as text) or
     ``regression`` when given, else from one pass over the target column (typed as
     :func:`read_target` types them)."""
@@ -391,7 +359,7 @@ def _stream_target(path, column, classes, regression, chunk_rows):
     if classes is not None:
         return given_classes(classes)  # typed as read_target types them
     numbers, texts, numeric, whole = set(), set(), True, True
-    for start, cols in _files.iter_columns(path, [column], chunk_rows):
+    for start, cols in _files.iter_columns(path, [column], chunk_rows, **dialect):
         y = _files.labels(cols[column], column, path, start)
         if y.dtype.kind in "iuf":
             whole = whole and y.dtype.kind in "iu"
@@ -476,13 +444,7 @@ def streamed_lines(got: Streamed, path) -> list:
     read = ", ".join(f"{col} as {kind}" for col, kind in got.kinds.items())
     lines = [f"{path}: {read}", streamed_note(got), "", str(got.report)]
     if got.baseline is not None:
-        base = got.baseline
-        rows = [[key, got.report[key], base[key], diff]
-                for key, diff in got.differences().items()]
-        lines += ["", f"vs baseline {base.estimator_name} on the same rows: model minus "
-                      "baseline (no interval when streamed)",
-                  *table([Col("metric", None), Col("model"), Col("baseline"),
-                          Col("difference", signed=True)], rows)]
+        lines += ["", *point_vs_lines(got.report, got.baseline, "no interval when streamed")]
     return lines
 
 
@@ -522,24 +484,30 @@ def to_json(rep, kinds, path) -> dict:
     """Every number of a :class:`Report` from :func:`file_report`, ready for ``json.dumps``."""
     out = {"file": str(path), "model": rep.estimator_name, "kind": kinds[rep.estimator_name],
            "task": rep.task, "reference": rep.reference(), "ci_level": rep.ci_level,
-           "ci_method": rep.ci_method if (rep.ci or rep.vs_baseline is not None) else None,
-           "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None) else None,
+           "ci_method": rep.ci_method if (rep.ci or rep.vs_baseline is not None
+                                          or rep.decision is not None) else None,
+           "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None
+                                    or rep.decision is not None) else None,
            "metrics": {key: v for key, v in rep.to_dict().items()
                        if key not in ("ci", "vs_baseline", "slices")}}
     if rep.ci is not None:
         out["ci"] = {key: {"low": lo, "high": hi} for key, (lo, hi) in rep.ci.items()}
         if any(rep.n_dropped.values()):
             out["ci_left_out"] = dict(rep.n_dropped)
-    if rep.vs_baseline is not None:
-        base = rep.baseline_report
+    base = rep.baseline_report
+    if base is not None:
         out["baseline"] = {"model": base.estimator_name, "kind": kinds[base.estimator_name],
                            "metrics": base.to_dict()}
+    if rep.vs_baseline is not None:
         out["vs_baseline"] = {key: {"difference": d, "low": lo, "high": hi}
                               for key, (d, lo, hi) in rep.vs_baseline.items()}
-        d = rep.delong_vs_baseline
-        if d is not None:
-            out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
-                                     "high": d.high, "pvalue": d.pvalue}
+    elif base is not None:  # --no-ci: nothing resampled, the point differences only
+        out["vs_baseline"] = {key: {"difference": d}
+                              for key, d in point_differences(rep, base).items()}
+    d = rep.delong_vs_baseline
+    if d is not None:
+        out["delong_roc_auc"] = {"difference": d.estimate, "se": d.se, "low": d.low,
+                                 "high": d.high, "pvalue": d.pvalue}
     if rep.decision is not None:
         out["decision"] = rep.decision.to_dict()
     if rep.slices is not None:

@@ -4,7 +4,9 @@ Questions answered here:
 
 - Which columns does the file hold, and are the asked ones among them? :func:`read_columns`
   (CSV, TSV and gzipped CSV with the standard library's :mod:`csv`; Parquet with pyarrow, an
-  optional dependency).
+  optional dependency). Which character separates a CSV's cells: :func:`find_delimiter` (given,
+  or read off the header row: ``,``, ``;``, tab or ``|``); a decimal comma (``0,8``) is read
+  when asked for (``decimal=","``) and named in the message otherwise.
 - The same columns a chunk of rows at a time, so that memory does not grow with the file?
   :func:`iter_columns` (CSV lines parsed by numpy when they hold numbers and no quotes, by
   :mod:`csv` otherwise; Parquet batches with pyarrow).
@@ -24,32 +26,80 @@ import gzip
 import itertools
 import math
 import os
+import re
 
 import numpy as np
 
-__all__ = ["read_columns", "iter_columns", "numbers", "labels"]
+__all__ = ["read_columns", "iter_columns", "find_delimiter", "numbers", "labels"]
 
 # Cells that mean "no value" in CSV files written by pandas, R, Excel and SQL exports.
 _MISSING = frozenset({"", "na", "nan", "n/a", "null", "none", "nat", "#n/a"})
 _PARQUET = (".parquet", ".pq", ".parq")
+# The separators a CSV header is tried with, the first preferred on a tie.
+_DELIMITERS = (",", ";", "\t", "|")
+_DECIMAL_COMMA = re.compile(r"\s*[-+]?(\d+,\d*|,\d+)([eE][-+]?\d+)?\s*")
 
 
-def read_columns(path, names) -> dict:
+def read_columns(path, names, *, delimiter=None, decimal=".") -> dict:
     """``{name: list of cells}`` for the columns ``names`` of the file at ``path``.
 
     CSV cells are strings; Parquet cells are Python values (None for missing). The format
-    follows the file name: ``.parquet`` / ``.pq`` is Parquet, ``.tsv`` is tab-separated,
-    ``.gz`` is gzipped, anything else is comma-separated CSV with a header row.
+    follows the file name: ``.parquet`` / ``.pq`` is Parquet, ``.gz`` is gzipped, anything
+    else is CSV with a header row, its cells separated by ``delimiter`` (None: tab for
+    ``.tsv``, else read off the header row by :func:`find_delimiter`). ``decimal=","`` reads
+    ``0,8`` as 0.8.
     """
     path, names = _check_path(path, names)
+    decimal = _check_decimal(decimal)
     if path.lower().endswith(_PARQUET):
         return _read_parquet(path, names)
-    return _read_csv(path, names, _delimiter(path))
+    return _decimal_cells(_read_csv(path, names, delimiter), decimal)
+
+
+def find_delimiter(path, header_line: str, given=None) -> str:
+    """The character between the cells of a CSV file: ``given`` (``--delimiter``); else tab
+    for ``.tsv`` files; else the one of ``,``, ``;``, tab and ``|`` that splits the header row
+    into the most columns (a comma on a tie), so that a ``;``-separated export (Excel with a
+    decimal comma) reads as it was written."""
+    if given is not None:
+        if not isinstance(given, str) or len(given) != 1 or given in '"\r\n':
+            msg = (f"--delimiter must be one character (',', ';', '\\t', '|'), got "
+                   f"{given!r}.")
+            raise ValueError(msg)
+        return given
+    if path.lower().removesuffix(".gz").endswith(".tsv"):
+        return "\t"
+    fields = {d: len(next(csv.reader([header_line], delimiter=d), [])) for d in _DELIMITERS}
+    best = max(_DELIMITERS, key=lambda d: (fields[d], -_DELIMITERS.index(d)))
+    return best if fields[best] > 1 else ","
+
+
+def _check_decimal(decimal) -> str:
+    if decimal not in (".", ","):
+        msg = f"--decimal must be '.' or ',', got {decimal!r}."
+        raise ValueError(msg)
+    return decimal
+
+
+def _decimal_cells(out: dict, decimal: str) -> dict:
+    """With ``decimal=","``, a text cell that is a number with a decimal comma becomes the
+    same number with a point; other cells as they are."""
+    if decimal != ",":
+        return out
+    for name, cells in out.items():
+        if isinstance(cells, list):
+            out[name] = [c.replace(",", ".") if isinstance(c, str) and _DECIMAL_COMMA.fullmatch(c)
+                         else c for c in cells]
+    return out
 
 
 def _check_path(path, names):
     path = os.fspath(path)
     names = list(dict.fromkeys(names))  # a column asked twice is read once
+    blank = [name for name in names if not str(name).strip()]
+    if blank:
+        msg = f"{path}: a column to read is named {blank[0]!r}; name a column of the file."
+        raise ValueError(msg)
     if not os.path.exists(path):
         msg = f"{path}: no such file."
         raise ValueError(msg)
@@ -59,17 +109,33 @@ def _check_path(path, names):
     return path, names
 
 
-def _delimiter(path) -> str:
-    return "\t" if path.lower().removesuffix(".gz").endswith(".tsv") else ","
-
-
 def _missing_columns(path, names, have) -> None:
+    _check_names(path, have)
     absent = [name for name in names if name not in have]
     if absent:
         shown = ", ".join(repr(h) for h in list(have)[:12]) + (", ..." if len(have) > 12 else "")
         what = "column" if len(absent) == 1 else "columns"
         msg = (f"{path} has no {what} {', '.join(map(repr, absent))}; its columns are "
                f"{shown or 'none'}.")
+        inside = [d for d in _DELIMITERS if len(have) == 1 and d in str(list(have)[0])]
+        if inside:
+            msg += (f" The header looks {inside[0]!r}-separated: pass --delimiter "
+                    f"'{inside[0]}'.")
+        raise ValueError(msg)
+
+
+def _check_names(path, have) -> None:
+    """Refuse a header that names a column twice (``y,p,p``; also ``p`` and ``p `` once
+    stripped): which one would be read is a guess. A blank name (pandas' index column) is
+    allowed: no column can be asked for by it."""
+    seen = [str(h).strip() for h in have]
+    twice = sorted({h for h in seen if h and seen.count(h) > 1})
+    if twice:
+        where = {h: [i + 1 for i, g in enumerate(seen) if g == h] for h in twice}
+        shown = "; ".join(f"{h!r} (columns {', '.join(map(str, cols))})"
+                          for h, cols in where.items())
+        msg = (f"{path} names more than one column {shown}; each column must be named once "
+               "to be read. Rename them.")
         raise ValueError(msg)
 
 
@@ -83,13 +149,15 @@ def _header(path, header, names) -> tuple:
     return header, {name: header.index(name) for name in names}
 
 
-def _read_csv(path, names, delimiter) -> dict:
+def _read_csv(path, names, given) -> dict:
     opener = gzip.open if path.lower().endswith(".gz") else open
     try:
         with opener(path, "rt", newline="", encoding="utf-8-sig") as f:
-            reader = csv.reader(f, delimiter=delimiter)
-            header, where = _header(path, next(reader, None), names)
-            out, _ = _cells_of_rows(reader, path, header, where, line=1)
+            first = f.readline()
+            sep = find_delimiter(path, first, given)
+            header, where = _header(
+                path, next(csv.reader([first], delimiter=sep), None) if first else None, names)
+            out, _ = _cells_of_rows(csv.reader(f, delimiter=sep), path, header, where, 1, sep)
     except UnicodeDecodeError as exc:
         msg = f"{path} is not a UTF-8 text file ({exc.reason}); pass a CSV or Parquet file."
         raise ValueError(msg) from None
@@ -119,7 +187,7 @@ def _read_parquet(path, names) -> dict:
     return {name: data.column(name).to_pylist() for name in names}
 
 
-def iter_columns(path, names, chunk_rows):
+def iter_columns(path, names, chunk_rows, *, delimiter=None, decimal="."):
     """Yield ``(start, {name: cells})`` for consecutive chunks of at most ``chunk_rows`` rows
     of the columns ``names`` of the file at ``path``; ``start`` is the number of data rows
     before the chunk, for messages that name a row of the whole file.
@@ -129,14 +197,17 @@ def iter_columns(path, names, chunk_rows):
     :mod:`csv` module on numbers), else a list as :func:`read_columns` gives them; either
     form goes to :func:`numbers` and :func:`labels`. CSV lines with a quote character are
     read by :mod:`csv` from there on, since a quoted cell may hold a delimiter or a line
-    break. The checks and messages are those of :func:`read_columns`.
+    break. The checks, messages, ``delimiter`` and ``decimal`` are those of
+    :func:`read_columns`.
     """
     path, names = _check_path(path, names)
+    decimal = _check_decimal(decimal)
     if path.lower().endswith(_PARQUET):
         yield from _iter_parquet(path, names, chunk_rows)
         return
     try:
-        yield from _iter_csv(path, names, _delimiter(path), chunk_rows)
+        for start, out in _iter_csv(path, names, delimiter, chunk_rows):
+            yield start, _decimal_cells(out, decimal)
     except UnicodeDecodeError as exc:
         msg = f"{path} is not a UTF-8 text file ({exc.reason}); pass a CSV or Parquet file."
         raise ValueError(msg) from None
@@ -145,10 +216,11 @@ def iter_columns(path, names, chunk_rows):
         raise ValueError(msg) from None
 
 
-def _iter_csv(path, names, delimiter, chunk_rows):
+def _iter_csv(path, names, given, chunk_rows):
     opener = gzip.open if path.lower().endswith(".gz") else open
     with opener(path, "rt", newline="", encoding="utf-8-sig") as f:
         first = f.readline()
+        delimiter = find_delimiter(path, first, given)
         header, where = _header(
             path, next(csv.reader([first], delimiter=delimiter), None) if first else None, names)
         line, start = 1, 0  # the header's line; data rows before the chunk
@@ -164,7 +236,7 @@ def _iter_csv(path, names, delimiter, chunk_rows):
                     chunk = list(itertools.islice(rows, chunk_rows))
                     if not chunk:
                         break
-                    out, line = _cells_of_rows(chunk, path, header, where, line)
+                    out, line = _cells_of_rows(chunk, path, header, where, line, delimiter)
                     if out[names[0]]:
                         yield start, out
                         start += len(out[names[0]])
@@ -172,7 +244,7 @@ def _iter_csv(path, names, delimiter, chunk_rows):
             out = _fast_chunk(lines, delimiter, len(header), where)
             if out is None:
                 out, line = _cells_of_rows(csv.reader(lines, delimiter=delimiter), path,
-                                           header, where, line)
+                                           header, where, line, delimiter)
             else:
                 line += len(lines)
             if out[names[0]] is not None and len(out[names[0]]):
@@ -183,7 +255,7 @@ def _iter_csv(path, names, delimiter, chunk_rows):
         raise ValueError(msg)
 
 
-def _cells_of_rows(rows, path, header, where, line):
+def _cells_of_rows(rows, path, header, where, line, delimiter):
     """``({name: cells}, last line number)`` of csv rows, with :func:`read_columns`' checks."""
     out = {name: [] for name in where}
     for row in rows:
@@ -192,7 +264,8 @@ def _cells_of_rows(rows, path, header, where, line):
             continue  # a blank line, e.g. at the end of the file
         if len(row) != len(header):
             msg = (f"{path}, line {line}: {len(row)} fields where the header has "
-                   f"{len(header)}; is the file comma-separated CSV?")
+                   f"{len(header)} (cells separated by {delimiter!r}); is a cell missing, or "
+                   "are the cells separated by another character (--delimiter)?")
             raise ValueError(msg)
         for name, i in where.items():
             out[name].append(row[i])
@@ -320,6 +393,8 @@ def numbers(cells, column, path, *, what="numbers", start=0) -> np.ndarray:
         except (TypeError, ValueError):
             msg = (f"{path}: column {column!r} must hold {what}, but data row {start + i + 1} "
                    f"holds {cell!r}.")
+            if isinstance(cell, str) and _DECIMAL_COMMA.fullmatch(cell):
+                msg += " A decimal comma? Pass --decimal ',' to read it as a number."
             raise ValueError(msg) from None
     if not np.all(np.isfinite(out)):
         i = int(np.flatnonzero(~np.isfinite(out))[0])

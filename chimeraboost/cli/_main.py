@@ -103,7 +103,8 @@ How the columns are read:
   score   only 0 and 1: a 0/1 rule (1 flags the positive class; no log loss,
           Brier or calibration, shown as n/a). All values in [0, 1]: the
           probability of the positive class. Anything else: scores that rank
-          the rows (higher means positive; above 0 counts as a positive call).
+          the rows (higher means positive); they make no decision, so accuracy
+          and F1 are n/a.
 
 Slices: --by COL (repeat it to cross columns) adds the report per slice: each
 slice's rows, base rate, loss, skill against its own base rate with its
@@ -111,8 +112,9 @@ interval, and whether it differs from the rest of the rows (adjusted for the
 number of slices, Holm). A numeric column is cut into --bins quantile ranges;
 empty cells are a slice of their own.
 
-Files: .csv (comma-separated, header row), .tsv, .csv.gz; .parquet needs
-pyarrow (pip install "chimeraboost[parquet]").
+Files: .csv (header row; cells separated by ',', ';', tab or '|', read off
+the header, or --delimiter), .tsv, .csv.gz; decimal commas with --decimal ','.
+.parquet needs pyarrow (pip install "chimeraboost[parquet]").
 
 Large files: a file over 256 MB on disk (or any file with --stream) is read
 500,000 rows at a time (--chunk-rows N), so memory does not grow with the file.
@@ -234,6 +236,11 @@ def _common(p, n_boot_help):
                         f"(default {DEFAULT_CI_METHOD}, the one that keeps its level on small "
                         "samples)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--delimiter", metavar="CHAR",
+                   help="the character between a CSV's cells (default: read off the header "
+                        "row: ',', ';', tab or '|')")
+    p.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="the decimal mark of the numbers: ',' reads 0,8 as 0.8 (default '.')")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress line on the terminal during long work")
 
@@ -262,7 +269,10 @@ def _parser():
                    help="the incumbent's column: paired comparison on the same rows")
     p.add_argument("--ci", type=_level, default=0.95, metavar="LEVEL",
                    help="level of the bootstrap intervals (default 0.95)")
-    p.add_argument("--no-ci", action="store_true", help="no intervals (no bootstrap)")
+    p.add_argument("--no-ci", action="store_true",
+                   help="no resampling: no intervals, and with --baseline-score the point "
+                        "differences only (--threshold and --costs still resample their "
+                        "decision section)")
     p.add_argument("--k", type=_k, metavar="N",
                    help="also recall@k and precision@k of the top N rows (or a fraction)")
     _costs(p, threshold=True)
@@ -311,7 +321,7 @@ def _parser():
 
 
 def _run_report(args, out):
-    from ._commands import CHUNK_ROWS, file_report, streams, to_json
+    from ._commands import CHUNK_ROWS, file_report, point_vs_lines, streams, to_json
 
     if args.chunk_rows is not None and args.in_memory:
         msg = "--chunk-rows reads the file in chunks; it cannot go with --in-memory."
@@ -328,8 +338,9 @@ def _run_report(args, out):
         args.file, target=args.target, score=args.score, baseline_score=args.baseline_score,
         classes=args.classes, weight=args.weight, ci=None if args.no_ci else args.ci,
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
-        verbose=not args.quiet, threshold=args.threshold, costs=_cost_arg(args), by=args.by,
-        bins=args.bins, ci_method=args.ci_method)
+        verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
+        threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
+        ci_method=args.ci_method)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -337,6 +348,10 @@ def _run_report(args, out):
     print(f"{args.file}: {read}", file=out)
     print(file=out)
     print(rep, file=out)
+    if rep.vs_baseline is None and rep.baseline_report is not None:
+        print(file=out)
+        print("\n".join(point_vs_lines(rep, rep.baseline_report,
+                                       "no intervals: --no-ci resamples nothing")), file=out)
 
 
 def _run_streamed(args, out, chunk_rows):
@@ -355,7 +370,8 @@ def _run_streamed(args, out, chunk_rows):
         got = stream_report(args.file, target=args.target, score=args.score,
                             baseline_score=args.baseline_score, classes=args.classes,
                             weight=args.weight, regression=args.regression,
-                            chunk_rows=chunk_rows)
+                            chunk_rows=chunk_rows, delimiter=_tab(args.delimiter),
+                            decimal=args.decimal)
     if args.json:
         print(json.dumps(streamed_json(got, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -369,7 +385,8 @@ def _run_table(args, out):
                    primary=args.primary, split=args.split, weight=args.weight,
                    classes=args.classes, regression=args.regression, ci=args.ci,
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
-                   costs=_cost_arg(args), ci_method=args.ci_method)
+                   delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
+                   ci_method=args.ci_method)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:
@@ -378,6 +395,11 @@ def _run_table(args, out):
         print(t, file=out)
         print(file=out)
         print(t.summary(), file=out)
+
+
+def _tab(text):
+    """``--delimiter '\\t'`` (the two characters a shell passes) is a tab."""
+    return "\t" if text in ("\\t", "tab", "TAB") else text
 
 
 def _one_line(exc) -> str:

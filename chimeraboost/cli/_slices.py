@@ -38,22 +38,22 @@ def by_column(cells) -> np.ndarray:
 
 
 def _as_task(values, kind, classes):
-    """(predictions, task, predicted labels) of a column read as ``kind``."""
+    """(predictions, task, predicted labels) of a column read as ``kind``: scores rank the
+    rows and make no decision (their threshold is unknown), as in ``report`` and ``table``,
+    so they have no predicted labels."""
     task = _TASK[kind]
-    if kind == "scores":
-        # As a decision function is read: above 0 is the positive class.
-        return values, task, classes[(values > 0).astype(np.intp)]
     if kind == "rule":
         return classes[values.astype(np.intp)], task, None
     return values, task, None
 
 
 def file_slices(path, y, classes, values, kinds, weight, *, by, score, baseline_score=None,
-                bins=5, ci=0.95, n_boot=2000, random_state=0):
+                bins=5, ci=0.95, n_boot=2000, random_state=0, delimiter=None, decimal="."):
     """The :class:`~chimeraboost.slices.SliceReport` of the column ``score`` by the columns
     ``by`` of the file at ``path`` (``y``, ``classes``, ``values`` and ``kinds`` as the report
-    read them)."""
-    cols = _files.read_columns(path, list(by))
+    read them; ``delimiter`` and ``decimal`` as :func:`chimeraboost.cli._files.read_columns`
+    takes them)."""
+    cols = _files.read_columns(path, list(by), delimiter=delimiter, decimal=decimal)
     X = {name: by_column(cols[name]) for name in by}
     pred, task, y_pred = _as_task(values[score], kinds[score], classes)
     base = {}

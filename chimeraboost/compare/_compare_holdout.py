@@ -15,7 +15,7 @@ import numpy as np
 
 from .._shared import facts as _facts
 from .._shared.facts import is_loss
-from .._shared.format import fmt, fmt_p, percent
+from .._shared.format import fixed_decimals, fmt, fmt_p, percent
 from .._shared.html import html_block, html_paragraphs
 from .._report import distinct_names, report
 from ._rules import EQUIVALENT, KEEP, REPLACE
@@ -94,13 +94,17 @@ class HoldoutComparison:
     def _lines(self) -> list:
         rep, base = self.report, self.report.baseline_report
         pct = percent(self.level)
+        # One scale for the numbers of one line: a near-zero one in the same decimals.
+        f = fixed_decimals([rep[self.metric], base[self.metric]], 4)
+        g = fixed_decimals([self.difference, *self.ci], 4)
         lines = [
             f"challenger {rep.estimator_name} vs champion {base.estimator_name} on the same "
             f"{rep['n']:,} held-out rows",
-            f"{self.metric}: challenger {fmt(rep[self.metric])}, champion "
-            f"{fmt(base[self.metric])}, difference {fmt(self.difference, signed=True)} "
-            f"[{pct} paired bootstrap {fmt(self.ci.low, signed=True)}, "
-            f"{fmt(self.ci.high, signed=True)}], rope ±{self.rope:g}",
+            f"{self.metric}: challenger {fmt(rep[self.metric], fixed=f)}, champion "
+            f"{fmt(base[self.metric], fixed=f)}, difference "
+            f"{fmt(self.difference, signed=True, fixed=g)} "
+            f"[{pct} paired bootstrap {fmt(self.ci.low, signed=True, fixed=g)}, "
+            f"{fmt(self.ci.high, signed=True, fixed=g)}], rope ±{self.rope:g}",
             f"decision: {self.decision} ({self.reason})",
         ]
         if self.delong is not None:
@@ -166,8 +170,9 @@ def _why_no_difference(rep, metric: str, names) -> str:
                                                           rep.baseline_report)):
         value = r.get(metric)
         if value is None or (np.ndim(value) == 0 and math.isnan(float(value))):
-            why = ("it gives no probabilities" if r.task in ("ranking", "rule") and
-                   metric in _PROBA_METRICS else "the metric is undefined on these rows")
+            why = ("it gives no probabilities" if r.task in ("ranking", "scores", "rule") and
+                   _facts.needs(metric) == "probabilities" else
+                   "the metric is undefined on these rows")
             reasons.append(f"the {role} {name} has no {metric} ({why})")
     base_rate = rep.get("base_rate")
     if np.ndim(base_rate) == 0 and base_rate is not None and base_rate in (0.0, 1.0):
@@ -176,10 +181,6 @@ def _why_no_difference(rep, metric: str, names) -> str:
     detail = "; ".join(reasons) if reasons else "it is undefined on these rows"
     return (f"Cannot compare on metric={metric!r}: {detail}. Numbers both models have here: "
             f"{available}.")
-
-
-_PROBA_METRICS = {"log_loss", "log_loss_skill", "brier", "brier_skill", "calibration_mcb",
-                  "discrimination_dsc"}
 
 
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _rules
 from ._paired_tests import BayesianTTestResult, CorrectedTTestResult
-from .._shared.format import EMPTY, Col, fmt_p, percent, table
+from .._shared.format import EMPTY, WIDTH, Col, fitted_table, fmt_p, percent
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
 from ..resampling import ConfidenceInterval
@@ -145,9 +145,22 @@ class ComparisonResult:
             lines += ["", f"chosen ({self.rule}): {self.chosen} -- {self.reason}"]
         return lines
 
+    def to_text(self, width=WIDTH) -> str:
+        """The comparison as text that fits ``width`` characters (120 by default): the
+        decision of each model goes below the table when the line would be wider, then
+        columns are left out from the right, and the text says so. ``width=None``: every
+        column in the table."""
+        lines, below, left = fitted_table(*self._cells(), width)
+        out = [*self._head(), "", *lines]
+        if below:
+            out += ["", *below]
+        if left:
+            out.append(f"Left out to fit {width} characters: {', '.join(left)} "
+                       "(to_text(width=None) shows every column).")
+        return "\n".join([*out, "", *self._foot()])
+
     def __str__(self) -> str:
-        return "\n".join([*self._head(), "", *table(*self._cells(), indent=0), "",
-                          *self._foot()])
+        return self.to_text()
 
     def _repr_html_(self) -> str:
         """Jupyter: the setting as a heading, the table with numbers right-aligned (each

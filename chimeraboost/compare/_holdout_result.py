@@ -8,19 +8,34 @@ from __future__ import annotations
 
 import html
 import math
+import re
+import textwrap
 
 import numpy as np
 
 from .. import resampling
-from .._shared.facts import FACTS, is_loss
-from .._shared.format import EMPTY, NA, Col, count, fmt, percent, table
+from .._shared.facts import FACTS, is_loss, needs
+from .._shared.format import (
+    EMPTY,
+    NA,
+    WIDTH,
+    Col,
+    count,
+    fixed_decimals,
+    fmt,
+    percent,
+    table,
+)
 from .._shared.html import html_block, html_paragraphs, html_table
+from .._shared.predictions import lacks
 from .._shared.validation import import_pandas
 
-__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "orient"]
+__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "interval", "orient"]
 
-NEEDS_PROBA = frozenset({"log_loss", "log_loss_skill", "brier", "brier_skill",
-                          "calibration_mcb", "calibration_excess", "discrimination_dsc"})
+NEEDS_PROBA = frozenset(k for k in FACTS if needs(k) == "probabilities")
+# A split that already says what the rows are ("30% holdout", "held-out rows") gets no
+# second "holdout".
+_NAMES_HELD_OUT = re.compile(r"(?i)\b(hold[- ]?out|held[- ]?out)")
 # What the skills of each kind of table are measured against (as in report(baseline=None)).
 REFERENCE = {
     "binary": "Skills against the class prior of the scored rows",
@@ -28,6 +43,18 @@ REFERENCE = {
     "regression": "r2 and MAE skill against the mean and median of the scored rows",
     "quantile": "CRPS skill against the constant quantiles of the scored rows",
 }
+def where(split, *, article: bool = False) -> str:
+    """What the rows are, for a header or a sentence: ``"holdout"``, ``"2024-Q4 holdout"``,
+    ``"30% holdout"`` (never "30% holdout holdout"); ``article`` adds "the" unless the split
+    starts with it."""
+    text = "holdout" if not split else " ".join(split.split())
+    if split and not _NAMES_HELD_OUT.search(text):
+        text += " holdout"
+    if article and not re.match(r"(?i)the\b", text):
+        text = "the " + text
+    return text
+
+
 def orient(key, diff):
     """A difference oriented so that positive favours the row (losses flipped)."""
     return -diff if is_loss(key) else diff
@@ -122,10 +149,11 @@ class HoldoutTable:
         notes = []
         if row.constant:
             notes.append("floor")
+        binary = self.kind == "binary"
         missing = [FACTS[k].label for k in self.metrics
-                   if k in NEEDS_PROBA and math.isnan(float(row.point[k]))]
-        if row.kind in ("rule", "scores") and missing:
-            what = "0/1 rule" if row.kind == "rule" else "scores only"
+                   if lacks(row.task, k, binary=binary) and math.isnan(float(row.point[k]))]
+        if missing:
+            what = {"rule": "0/1 rule", "scores": "scores only"}.get(row.kind, row.kind)
             notes.append(f"{what}: {', '.join(missing)} n/a")
         if worse:
             notes.append(f"worse than {', '.join(worse)}")
@@ -141,8 +169,7 @@ class HoldoutTable:
 
     def header(self) -> str:
         """Where the rows come from, how many, and how they were scored."""
-        where = f"{self.split} holdout" if self.split else "holdout"
-        parts = [f"{where}: {self.n:,} rows"]
+        parts = [f"{where(self.split)}: {self.n:,} rows"]
         if self.kind == "binary":
             parts[0] += (f", {count(self.positives)} positives (base rate "
                          f"{fmt(self.base_rate, 3)})")
@@ -150,37 +177,53 @@ class HoldoutTable:
                      "resamples")
         return " · ".join(parts)
 
+    def _fixed(self, key) -> bool:
+        """Whether a metric's column keeps three decimals throughout (near-zero as -0.000)."""
+        return fixed_decimals([r[f"{key}{end}"] for r in self.rows.values()
+                               for end in ("", "_low", "_high")], 3)
+
+    def _with_interval(self, key, r, fixed) -> str:
+        v, lo, hi = r[key], r[f"{key}_low"], r[f"{key}_high"]
+        if math.isnan(v):
+            return NA
+        if math.isnan(lo) and math.isnan(hi):  # no interval (calibration_mcb beside the excess)
+            return fmt(v, 3, fixed=fixed)
+        return (f"{fmt(v, 3, fixed=fixed)} [{fmt(lo, 3, fixed=fixed)}, "
+                f"{fmt(hi, 3, fixed=fixed)}]")
+
     def _cells(self):
-        """Column titles and rows of cells, shared by the text, markdown and HTML tables."""
+        """Column titles and rows of cells of the wide layout, shared by the text (``width=None``)
+        and the markdown tables: the primary metric, its paired difference against the
+        baseline with the interval's ends, the decision, then the other metrics and notes."""
         pct = percent(self.level)
-        titles = ["model", *(self._label(k) for k in self.metrics),
-                  f"{self._primary_label} vs {self.baseline}", f"{pct} low", "high",
-                  "beats", "notes"]
+        p, others = self.primary, self.metrics[1:]
+        titles = ["model", self._label(p), f"{self._primary_label} vs {self.baseline}",
+                  f"{pct} low", "high", "beats", *(self._label(k) for k in others), "notes"]
+        fixed = {key: self._fixed(key) for key in self.metrics}
+        diffs = [self._difference_cells(name, r) for name, r in self.rows.items()]
         body = []
-        for name, r in self.rows.items():
-            cells = [name]
-            for key in self.metrics:
-                v, lo, hi = r[key], r[f"{key}_low"], r[f"{key}_high"]
-                cells.append(NA if math.isnan(v) else fmt(v, 3) if math.isnan(lo) and math.isnan(
-                    hi) else f"{fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]")
-            if name == self.baseline:
-                cells += [EMPTY, EMPTY, EMPTY, "baseline"]
-            else:
-                cells += [fmt(r["difference"], signed=True), fmt(r["diff_low"], signed=True),
-                          fmt(r["diff_high"], signed=True), "yes" if r["beats_baseline"] else
-                          "no"]
-            cells.append(r["notes"] or "")
-            body.append(cells)
+        for (name, r), d in zip(self.rows.items(), diffs):
+            body.append([name, self._with_interval(p, r, fixed[p]), *d,
+                         *(self._with_interval(k, r, fixed[k]) for k in others),
+                         r["notes"] or ""])
         return titles, body
 
-    def _footer(self) -> list:
+    def _difference_cells(self, name, r) -> list:
+        if name == self.baseline:
+            return [EMPTY, EMPTY, EMPTY, "baseline"]
+        return [r["difference"], r["diff_low"], r["diff_high"],
+                "yes" if r["beats_baseline"] else "no"]
+
+    def _footer(self, compact: bool = False) -> list:
         pct = percent(self.level)
         sign = (f"baseline minus row ({self._primary_label} is a loss)" if is_loss(self.primary)
                 else "row minus baseline")
+        what = (f"vs baseline ({self.baseline}): {self._primary_label}, {sign}" if compact else
+                f"{self._primary_label} vs {self.baseline}: {sign}")
         return [
             f"[low, high]: {pct} bootstrap intervals "
-            f"({resampling.CI_METHOD_LABELS[self.ci_method]}). {self._primary_label} vs "
-            f"{self.baseline}: {sign}, paired on the same resamples, positive favours the row;",
+            f"({resampling.CI_METHOD_LABELS[self.ci_method]}). {what}, paired on the same "
+            "resamples, positive favours the row;",
             f"beats: the whole {pct} interval of the difference above {self.min_lift:g}. "
             f"{REFERENCE[self.kind]}; losses with their natural sign.",
             *(["calibration_excess: the population MCB, estimated as MCB minus its simulated "
@@ -188,12 +231,84 @@ class HoldoutTable:
               if "calibration_excess" in self.metrics else []),
         ]
 
+    def _compact_lines(self, shown, interval=True) -> list:
+        """The table's lines with the primary (and its interval, if ``interval``), the
+        difference in one cell and the first ``shown`` other metrics as point values; notes
+        go below the table."""
+        p = self.primary
+        others = self.metrics[1:1 + shown]
+        fixed = {key: self._fixed(key) for key in self.metrics}
+        diff_fixed = fixed_decimals([r[k] for r in self.rows.values()
+                                     for k in ("difference", "diff_low", "diff_high")], 3)
+        columns = [Col("model", None), Col(self._label(p), None), Col("vs baseline", None),
+                   Col("beats", None), *(Col(self._label(k), 3) for k in others)]
+        body = []
+        for name, r in self.rows.items():
+            if name == self.baseline:
+                diff, beats = EMPTY, "baseline"
+            elif math.isnan(r["difference"]):
+                diff, beats = NA, "no"
+            else:
+                diff = (f"{fmt(r['difference'], 3, signed=True, fixed=diff_fixed)} "
+                        f"[{fmt(r['diff_low'], 3, signed=True, fixed=diff_fixed)}, "
+                        f"{fmt(r['diff_high'], 3, signed=True, fixed=diff_fixed)}]")
+                beats = "yes" if r["beats_baseline"] else "no"
+            first = self._with_interval(p, r, fixed[p]) if interval else fmt(r[p], 3,
+                                                                               fixed=fixed[p])
+            body.append([name, first, diff, beats, *(fmt(r[k], 3, fixed=fixed[k])
+                                                     for k in others)])
+        return table(columns, body, indent=0)
+
+    def to_text(self, width=WIDTH) -> str:
+        """The table as text that fits ``width`` characters (a terminal's 120 by default).
+
+        The compact layout: the primary metric with its interval, its paired difference
+        against the baseline with its interval in one column, the decision, then the other
+        metrics as point values; notes below the table. What does not fit is left out, and
+        the text says so: the other metrics from the last, then the primary's own interval
+        (the difference keeps its interval: it carries the decision). Model names are never
+        cut, so a table of long names may stay wider than a small ``width``.
+        ``width=None``: the wide layout, every metric with its interval and the
+        difference's ends in columns of their own (also :meth:`to_markdown`)."""
+        if width is None:
+            titles, body = self._cells()
+            columns = [Col(titles[0], None), Col(titles[1], None),
+                       *(Col(t, signed=True) for t in titles[2:5]),
+                       *(Col(t, None) for t in titles[5:])]
+            return "\n".join([self.header(), "", *table(columns, body, indent=0), "",
+                              *self._footer()])
+        if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 40:
+            msg = f"width must be a whole number of characters >= 40, or None, got {width!r}."
+            raise ValueError(msg)
+        others = len(self.metrics) - 1
+        shown, interval = others, True
+        lines = self._compact_lines(shown)
+        while max(map(len, lines)) > width and (shown > 0 or interval):
+            if shown > 0:
+                shown -= 1
+            else:
+                interval = False
+            lines = self._compact_lines(shown, interval)
+        wrap = lambda text: textwrap.wrap(text, width, break_long_words=False,  # noqa: E731
+                                          break_on_hyphens=False)
+        notes = [f"{name} ({r['notes']})" for name, r in self.rows.items() if r["notes"]]
+        header = self.header()
+        if len(header) > width:  # one line per part, each wrapped
+            header = "\n".join("\n".join(wrap(part)) for part in header.split(" · "))
+        out = [header, "", *lines, ""]
+        if shown < others or not interval:
+            left = [self._label(k) for k in self.metrics[1 + shown:]]
+            if not interval:
+                left.insert(0, f"the interval of {self._primary_label}")
+            out += wrap(f"Left out to fit {width} characters: {', '.join(left)} "
+                        "(to_text(width=None) or to_markdown() shows every column).")
+        if notes:
+            out += wrap("notes: " + "; ".join(notes) + ".")
+        out += wrap(" ".join(self._footer(compact=True)))
+        return "\n".join(out)
+
     def __str__(self) -> str:
-        titles, body = self._cells()
-        columns = [Col(titles[0], None), *(Col(t) for t in titles[1:-2]),
-                   Col(titles[-2], None), Col(titles[-1], None)]
-        return "\n".join([self.header(), "", *table(columns, body, indent=0), "",
-                          *self._footer()])
+        return self.to_text()
 
     def __repr__(self) -> str:
         beats = [n for n, r in self.rows.items() if r["beats_baseline"]]
@@ -201,9 +316,14 @@ class HoldoutTable:
                 f"{self._primary_label} vs {self.baseline!r}: beating it {beats}>")
 
     def to_markdown(self) -> str:
-        """The table as GitHub-flavoured markdown, header and footer as paragraphs."""
+        """The table as GitHub-flavoured markdown (the wide layout), header and footer as
+        paragraphs."""
         titles, body = self._cells()
-        align = ["---", *(["---:"] * (len(titles) - 3)), "---", "---"]
+        align = ["---", "---:", "---:", "---:", "---:", "---", *(["---:"] * (len(titles) - 7)),
+                 "---"]
+        fixed = fixed_decimals([c for row in body for c in row[2:5]], 4)
+        body = [[*row[:2], *(fmt(c, signed=True, fixed=fixed) if not isinstance(c, str) else c
+                             for c in row[2:5]), *row[5:]] for row in body]
 
         def line(cells):
             return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
@@ -213,19 +333,23 @@ class HoldoutTable:
 
     def _repr_html_(self) -> str:
         """Jupyter: the header as a heading, then the table -- each number with its interval
-        ``[low, high]`` below it, under the metric's one title; the level is said once, below
-        the table."""
-        columns = [Col("model", None), *(Col(self._label(k), 3) for k in self.metrics),
+        ``[low, high]`` below it, under the metric's one title: the primary metric first, then
+        its paired difference and the decision, then the other metrics; the level is said
+        once, below the table."""
+        p, others = self.primary, self.metrics[1:]
+        columns = [Col("model", None), Col(self._label(p), 3),
                    Col(f"{self._primary_label} vs {self.baseline}", signed=True),
-                   Col("beats", None), Col("notes", None)]
+                   Col("beats", None), *(Col(self._label(k), 3) for k in others),
+                   Col("notes", None)]
         body = []
         for name, r in self.rows.items():
-            cells = [name, *((r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in self.metrics)]
+            cells = [name, (r[p], r[f"{p}_low"], r[f"{p}_high"])]
             if name == self.baseline:
                 cells += [EMPTY, "baseline"]
             else:
                 cells += [(r["difference"], r["diff_low"], r["diff_high"]),
                           "yes" if r["beats_baseline"] else "no"]
+            cells += [(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in others]
             body.append([*cells, r["notes"] or ""])
         return html_block(f"<h4>{html.escape(self.header())}</h4>",
                           html_table(columns, body, stacked=True),
@@ -252,24 +376,28 @@ class HoldoutTable:
         difference is <+d> (CI <lo> to <hi>)."
         """
         pct = percent(self.level)
-        where = f"the {self.split} holdout" if self.split else "the holdout"
         rows = f"{self.n:,} rows"
         if self.kind == "binary":
             rows += f", {count(self.positives)} positives"
         p, label = self.primary, self._primary_label
         base = self.rows[self.baseline]
+        at = where(self.split, article=True)
+        f = fixed_decimals([r[f"{p}{end}"] for r in self.rows.values()
+                            for end in ("", "_low", "_high")], 4)
+        g = fixed_decimals([r[k] for r in self.rows.values()
+                            for k in ("difference", "diff_low", "diff_high")], 4)
         sentences = []
         for name, r in self.rows.items():
             if name == self.baseline:
                 continue
-            lo, hi = r[f"{p}_low"], r[f"{p}_high"]
-            span = f"{fmt(lo)}-{fmt(hi)}" if not (lo < 0 or hi < 0) else \
-                f"{fmt(lo)} to {fmt(hi)}"
+            lo, hi = fmt(r[f"{p}_low"], fixed=f), fmt(r[f"{p}_high"], fixed=f)
+            span = f"{lo} to {hi}" if lo.startswith("-") or hi.startswith("-") else f"{lo}-{hi}"
             diff = "the paired difference" if not is_loss(p) else (
                 "the paired difference (baseline minus model: positive favours the model)")
             sentences.append(
-                f"On {where} ({rows}) {name} reaches {label} {fmt(r[p])} ({pct} CI {span}) vs "
-                f"{fmt(base[p])} for {self.baseline}; {diff} is "
-                f"{fmt(r['difference'], signed=True)} (CI {fmt(r['diff_low'], signed=True)} to "
-                f"{fmt(r['diff_high'], signed=True)}).")
+                f"On {at} ({rows}) {name} reaches {label} {fmt(r[p], fixed=f)} ({pct} CI "
+                f"{span}) vs {fmt(base[p], fixed=f)} for {self.baseline}; {diff} is "
+                f"{fmt(r['difference'], signed=True, fixed=g)} (CI "
+                f"{fmt(r['diff_low'], signed=True, fixed=g)} to "
+                f"{fmt(r['diff_high'], signed=True, fixed=g)}).")
         return "\n".join(sentences)

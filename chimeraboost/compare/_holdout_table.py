@@ -30,10 +30,10 @@ from .. import decisions as _decisions
 from .. import metrics as _metrics
 from .. import resampling
 from .._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
+from .._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
 from .._report import calibration_draws, score_estimator
 from .._shared.validation import (
     as_1d,
-    check_aligned,
     check_baseline_name,
     check_k,
     check_level,
@@ -43,8 +43,6 @@ from .._shared.validation import (
     check_no_missing,
     check_sample_weight,
     estimator_family,
-    finite_float,
-    label_columns,
     quantile_levels,
     to_numpy,
 )
@@ -69,9 +67,10 @@ _AT_K = re.compile(r"^(recall|precision)@(\d+(?:\.\d+)?)(%?)$")
 class _Row:
     """One model's (or one array's) point report and evaluator, and what kind of output it is."""
 
-    def __init__(self, name, point, evaluator, kind, constant, proba=None, score=None):
+    def __init__(self, name, point, evaluator, kind, constant, task, proba=None, score=None):
         self.name, self.point, self.evaluator = name, point, evaluator
         self.kind = kind  # "probabilities", "scores", "rule", "predictions", "quantiles"
+        self.task = task  # the report's: what the output offers (_shared.predictions.OFFERS)
         self.constant = constant
         self.proba = proba  # the probabilities, for the calibration test
         self.boot = None
@@ -109,86 +108,27 @@ def _estimator_row(name, est, X, y, w, k, classes) -> _Row:
         # The model's own complaint about X (shape, NaN it cannot take, ...), named.
         msg = f"models[{name!r}] ({type(est).__name__}) could not predict on X: {exc}"
         raise (ValueError if isinstance(exc, ValueError) else TypeError)(msg) from exc
-    kind = {"classification": "probabilities", "ranking": "scores", "rule": "rule",
-            "regression": "predictions", "quantile": "quantiles"}[s.task]
-    out = est.predict_proba(X) if s.task == "classification" else est.predict(X)
+    kind = {"classification": "probabilities", "ranking": "scores", "scores": "scores",
+            "rule": "rule", "regression": "predictions", "quantile": "quantiles"}[s.task]
+    out = est.values_ if isinstance(est, Recorded) else (
+        est.predict_proba(X) if s.task == "classification" else est.predict(X))
     try:
         constant = _constant(np.asarray(out, dtype=np.float64).reshape(len(out), -1))
     except (TypeError, ValueError):  # string labels from predict
         constant = len(set(np.asarray(out).tolist())) == 1
     proba = s.plot_data["proba"] if s.task == "classification" else None
     score = getattr(s, "binary_score", None) if s.task in ("classification", "rule") else None
-    return _Row(name, s.point, s.evaluator, kind, constant, proba, score)
+    return _Row(name, s.point, s.evaluator, kind, constant, s.task, proba, score)
 
 
 def _array_row(name, values, y, w, k, classes, task) -> _Row:
-    """An array a system produced, read by the rule in :func:`holdout_table`'s Notes."""
+    """An array a system produced, read by :func:`chimeraboost._shared.predictions.read_predictions`
+    (the rule in :func:`holdout_table`'s Notes) and scored as the command line scores a column:
+    as a fitted estimator replaying it."""
     arg = f"models[{name!r}]"
-    check_aligned(**{"y": y, arg: values})  # a Series with another index: paired wrongly
-    arr = to_numpy(values, arg)  # sparse, sets, iterators, None, scalars: refused by name
-    n = len(as_1d(y, "y"))
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
-    if arr.ndim not in (1, 2) or arr.shape[0] != n:
-        msg = (f"{arg} is an array of shape {arr.shape} but y has {n} rows; pass one value "
-               "(or one row of class probabilities) per held-out row.")
-        raise ValueError(msg)
-    if arr.dtype.kind not in "biuf":
-        msg = (f"{arg} holds {arr.dtype} values; an array in models must hold numbers "
-               "(probabilities, scores, 0/1 flags or predictions).")
-        raise TypeError(msg)
-    if task == "regression":
-        if arr.ndim != 1:
-            msg = f"{arg} must be 1-D predictions for a regression, got shape {arr.shape}."
-            raise ValueError(msg)
-        arr = finite_float(arr, arg)
-        ev = _metrics.regression_evaluator(y, arr, w)
-        return _Row(name, _metrics.regression_report(y, arr, w), ev, "predictions",
-                    _constant(arr))
-    arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
-        msg = f"{arg} contains NaN or infinite values; expected finite numbers."
-        raise ValueError(msg)
-    K = len(classes)
-    if arr.ndim == 2 and arr.shape[1] != K:
-        msg = (f"{arg} has {arr.shape[1]} columns but y has {K} classes {np.asarray(classes).tolist()}; pass "
-               "one column per class, in the order of the classes.")
-        raise ValueError(msg)
-    if arr.ndim == 2:
-        # A DataFrame's columns are matched to the classes by label, never by position.
-        order = label_columns(values, classes, arg)
-        if order is not None:
-            arr = arr[:, order]
-    in_unit = bool(np.all((arr >= 0) & (arr <= 1)))
-    if arr.ndim == 1 and K == 2 and np.all((arr == 0) | (arr == 1)):
-        # A 0/1 rule: its flag ranks the rows (flagged first, ties shared) and is its
-        # decision; there is no probability to score.
-        y_pred = np.asarray(classes)[arr.astype(np.intp)]
-        point = _metrics.ranking_report(y, arr, classes, w, y_pred=y_pred, k=k)
-        ev = _metrics.classification_evaluator(y, classes, score=arr, y_pred=y_pred,
-                                               sample_weight=w, k=k)
-        return _Row(name, point, ev, "rule", _constant(arr), score=arr)
-    proba = (arr.ndim == 1 and K == 2 and in_unit) or (
-        arr.ndim == 2 and in_unit and np.allclose(arr.sum(axis=1), 1.0, rtol=0, atol=1e-6))
-    if arr.ndim == 2 and K == 2 and in_unit and not proba:
-        sums = arr.sum(axis=1)
-        msg = (f"{arg} has 2 columns in [0, 1] whose rows sum to {sums.min():.6g}..{sums.max():.6g},"
-               " not 1: they are not probabilities. Pass probabilities whose rows sum to 1, or "
-               "the 1-D score (or probability) of the second class.")
-        raise ValueError(msg)
-    if proba:
-        point = _metrics.classification_report(y, arr, classes, w, k=k)
-        ev = _metrics.classification_evaluator(y, classes, proba=arr, sample_weight=w, k=k)
-        score = (arr if arr.ndim == 1 else arr[:, 1]) if K == 2 else None
-        return _Row(name, point, ev, "probabilities", _constant(arr.reshape(n, -1)), arr,
-                    score)
-    if arr.ndim == 1 and K != 2:
-        msg = (f"{arg} is 1-D but y has {K} classes; pass (n, {K}) class probabilities or "
-               "scores, columns in the order of the classes.")
-        raise ValueError(msg)
-    point = _metrics.ranking_report(y, arr, classes, w, k=k)
-    ev = _metrics.classification_evaluator(y, classes, score=arr, sample_weight=w, k=k)
-    return _Row(name, point, ev, "scores", _constant(arr.reshape(n, -1)))
+    read = read_predictions(values, y, classes if task == "classification" else None, arg)
+    est = recorded(read, classes)
+    return _estimator_row(name, est, row_numbers(len(read.values)), y, w, k, classes)
 
 
 # --------------------------------------------------------------------------- arguments
@@ -264,44 +204,83 @@ def _parse_metric(name, arg, binary):
     return f"{what}_at_k", int(value)
 
 
-def _metric_names(primary, metrics, kind, all_proba):
-    """(primary key, shown metric keys, labels {key: shown name}, k)."""
+def _metric_names(primary, metrics, kind, rows):
+    """(primary key, shown metric keys -- the primary first --, labels {key: shown name}, k).
+
+    A name must be a metric the rows report (``recall@400`` / ``precision@5%`` for the
+    cutoffs); a primary some row cannot have -- it needs probabilities, a decision or a
+    ranking the row's output does not give -- is refused here, before any resampling, rather
+    than shown as a column of n/a differences.
+    """
     binary = kind == "binary"
     if primary is None:
         primary = {"binary": "brier_skill", "multiclass": "brier_skill", "regression": "r2",
                    "quantile": "crps_skill"}[kind]
-        if kind in ("binary", "multiclass") and not all_proba:
+        if kind in ("binary", "multiclass") and any(
+                lacks(r.task, primary) for r in rows.values()):
             primary = "roc_auc"  # a rule or a score has no Brier skill, but it ranks
     wanted = list(_DEFAULT_METRICS[kind]) if metrics is None else (
         [metrics] if isinstance(metrics, str) else list(metrics))
     if not wanted:
         msg = "metrics is empty; name at least one metric (or pass None for the defaults)."
         raise ValueError(msg)
+    reported = [key for key in next(iter(rows.values())).point
+                if key in FACTS and key not in ABOUT_THE_ROWS and key not in AT_THRESHOLD
+                and not key.endswith("_at_k")]
+    if "calibration_mcb" in reported:  # the calibration test's estimate, computed on demand
+        reported.insert(reported.index("calibration_mcb") + 1, "calibration_excess")
     ks, labels, keys = {}, {}, []
-    # The primary is parsed first (its errors first) but shown after the chosen metrics.
     for i, name in enumerate([primary, *wanted]):
-        key, k = _parse_metric(name, "primary" if i == 0 else "metrics", binary)
+        arg = "primary" if i == 0 else "metrics"
+        key, k = _parse_metric(name, arg, binary)
         if k is not None:
             ks[name] = k
             labels[key] = name.strip()
-        arg = "primary" if i == 0 else "metrics"
-        if _decision_key(key, arg, binary):
+        elif _decision_key(key, arg, binary):
             labels[key] = key
-        elif key not in FACTS or key in ABOUT_THE_ROWS or key in AT_THRESHOLD:
-            known = sorted(k_ for k_, f in FACTS.items() if not f.about_the_rows
-                           and k_ not in AT_THRESHOLD)
-            msg = (f"{arg}={name!r} is not a metric of a model; use a report key such as "
-                   f"{known}, 'recall@400' / 'precision@5%', or a decision: "
-                   "'net_benefit@0.2', 'sensitivity@0.3', ..., 'expected_cost' (with costs=).")
+        elif key in ("recall_at_k", "precision_at_k") and binary:
+            what = key.split("_")[0]
+            msg = (f"{arg}={name!r} needs its cutoff: write {what}@400 (the top 400 rows) or "
+                   f"{what}@5% (the top 5% of the rows).")
             raise ValueError(msg)
-        if key not in keys[1:]:
+        elif key not in reported:
+            more = (", 'recall@400' / 'precision@5%', or a decision: 'net_benefit@0.2', "
+                    "'sensitivity@0.3', ..., 'expected_cost' (with costs=)") if binary else ""
+            msg = (f"{arg}={name!r} is not a metric of this table's rows ({kind}); use one of "
+                   f"{reported}{more}.")
+            raise ValueError(msg)
+        if key not in keys:
             keys.append(key)
     if len(set(ks.values())) > 1:
         msg = (f"primary and metrics ask for different cutoffs {ks}; one table has one k for "
                "recall@k and precision@k.")
         raise ValueError(msg)
-    k = next(iter(ks.values()), None)
-    return keys[0], keys[1:] + keys[:1] if keys[0] not in keys[1:] else keys[1:], labels, k
+    _check_rows_have(keys[0], labels.get(keys[0], keys[0]), rows, reported, binary)
+    return keys[0], keys, labels, next(iter(ks.values()), None)
+
+
+_LACKED = {"probabilities": "probabilities", "decision": "a decision (a class per row)",
+           "ranking": "a ranking of the rows",
+           "threshold": "a probability (or a 0/1 rule) to act on at a threshold"}
+_WHAT = {"rule": "a 0/1 rule", "scores": "scores that only rank the rows",
+         "ranking": "a model that only ranks", "classification": "probabilities"}
+
+
+def _check_rows_have(primary, shown, rows, reported, binary) -> None:
+    """Refuse a primary metric that some row's kind of output cannot give."""
+    lacking = {name: lacks(r.task, primary, binary=binary) for name, r in rows.items()}
+    lacking = {name: need for name, need in lacking.items() if need}
+    if not lacking:
+        return
+    need = next(iter(lacking.values()))
+    named = ", ".join(f"{name!r} ({_WHAT.get(rows[name].task, rows[name].kind)})"
+                      for name in lacking)
+    every = [key for key in reported
+             if not any(lacks(r.task, key, binary=binary) for r in rows.values())]
+    msg = (f"primary={shown!r} needs {_LACKED[need]}, which row(s) {named} cannot give: "
+           f"every paired difference would be n/a. Pick a metric every row has: {every}"
+           f"{' or recall@N / precision@N' if binary else ''}.")
+    raise ValueError(msg)
 
 
 def _decision_key(key, arg, binary) -> bool:
@@ -394,15 +373,20 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         (treat the rows whose probability is >= 0.2), ``"sensitivity@0.3"``,
         ``"specificity@..."``, ``"ppv@..."``, ``"npv@..."``, ``"standardized_net_benefit@..."``,
         or ``"expected_cost"`` (with ``costs``, at the Bayes threshold of the costs).
-        None: ``brier_skill`` when every row gives probabilities, else ``roc_auc`` (a rule or a score ranks, but has no Brier skill);
-        ``r2`` for regression, ``crps_skill`` for quantile regressors.
+        None: ``brier_skill`` when every row gives probabilities, else ``roc_auc`` (a rule or
+        a score ranks, but has no Brier skill); ``r2`` for regression, ``crps_skill`` for
+        quantile regressors. A metric some row cannot have (``brier_skill`` of a rule,
+        ``accuracy`` of scores, a decision of scores) is refused before any resampling,
+        naming the rows and the metrics every row has. The table shows the primary first,
+        then its paired difference and the decision, then ``metrics``.
     metrics : list of str, default=None
         The metrics shown, each with its interval (the primary is added if missing). None:
         log loss, Brier skill, ROC AUC and PR AUC (binary; accuracy instead of PR AUC for
         multiclass); RMSE, MAE and r2 (regression).
     split : str, default=None
-        What the held-out rows are (``"2024-Q4"``, ``"test"``), for the header and the
-        sentences of :meth:`HoldoutTable.summary`.
+        What the held-out rows are (``"2024-Q4"``, ``"test"``: "2024-Q4 holdout"), for the
+        header and the sentences of :meth:`HoldoutTable.summary`; a split that says so
+        itself (``"30% holdout"``, ``"held-out rows"``) is used as it is.
     ci : float in (0, 1), default=0.95
         Level of every interval.
     n_boot : int, default=2000
@@ -425,8 +409,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     Returns
     -------
     HoldoutTable
-        ``print(table)``, ``table.to_markdown()``, ``table.to_frame()``, ``table.summary()``;
-        ``table.rows[name]`` holds each row's numbers.
+        ``print(table)`` (the compact layout within 120 characters;
+        ``table.to_text(width=None)`` for every interval), ``table.to_markdown()``,
+        ``table.to_frame()``, ``table.summary()``; ``table.rows[name]`` holds each row's
+        numbers.
 
     Notes
     -----
@@ -436,13 +422,14 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     or of the sorted labels of ``y``; 1-D: the probability of the second class); a 1-D array
     of only 0 and 1 (or bool) is a **0/1 rule**: 1 flags the second class, the flag ranks
     the rows (flagged first, ties shared, so recall@k of a rule is honest) and is its
-    decision (accuracy, F1), and it has no log loss, Brier score or calibration ("n/a");
-    any other numbers are **scores** that rank the rows only. A DataFrame's columns are
-    matched to the classes by label (``[1, 0]`` is reordered; labels that are not the
-    classes are refused); a binary (n, 2) array in [0, 1] whose rows do not sum to 1 is
-    refused rather than read as scores. For regression, an array is
-    the predictions. With arrays only, ``y`` of float dtype means regression, anything else
-    classification.
+    decision (accuracy, F1), and it has no log loss, Brier score or calibration ("n/a"); any
+    other numbers are **scores** that rank the rows only: their threshold is unknown, so
+    they have no accuracy or F1 either (the command line's ``report`` and ``table`` read a
+    file's columns by the same rule). A DataFrame's columns are matched to the classes by
+    label (``[1, 0]`` is reordered; labels that are not the classes are refused); a binary
+    (n, 2) array in [0, 1] whose rows do not sum to 1 is refused rather than read as scores.
+    For regression, an array is the predictions. With arrays only, ``y`` of float dtype
+    means regression, anything else classification.
 
     **Same rows, same resamples.** Every row's evaluator goes to one
     :func:`chimeraboost.resampling.joint_bootstrap`, so replicate ``b`` of every model
@@ -465,8 +452,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     >>> import numpy as np
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> model = LogisticRegression(max_iter=5000).fit(X[:300], y[:300])
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[:300], y[:300])
     >>> rule = (X[300:, 20] < 16).astype(int)       # "worst radius below 16": benign
     >>> t = holdout_table({"rule": rule, "logreg": model}, X[300:], y[300:],
     ...                   primary="roc_auc", random_state=0)
@@ -524,16 +513,8 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     for name, m in models.items():
         rows[name] = (_array_row(name, m, y, w, k, classes, task) if _is_array(m) else
                       _estimator_row(name, m, X, y, w, k, classes))
-    all_proba = all(r.kind == "probabilities" for r in rows.values())
-    primary, keys, labels, k_all = _metric_names(primary, metrics, kind, all_proba)
+    primary, keys, labels, k_all = _metric_names(primary, metrics, kind, rows)
     primary, keys = _with_calibration_excess(primary, keys)
-    for name, row in rows.items():
-        has = primary in row.point or (primary == "calibration_excess" and row.proba is not None)
-        decided = at_threshold(primary) is not None or primary == "expected_cost"
-        if not (has or decided):
-            msg = (f"models[{name!r}] ({row.kind}) has no {primary!r}; pick a primary metric "
-                   "every row has.")
-            raise ValueError(msg)
     rng = check_random_state_int(random_state)
     plain = [k for k in keys if at_threshold(k) is None and k != "expected_cost"]
     with warnings.catch_warnings():
@@ -594,6 +575,7 @@ def _with_calibration_excess(primary, keys):
         keys.insert(keys.index("calibration_mcb") + 1, "calibration_excess")
     if primary == "calibration_mcb":
         primary = "calibration_excess"
+        keys = [primary, *(k for k in keys if k != primary)]  # the primary first
     return primary, keys
 
 

@@ -59,57 +59,68 @@ class RegressionEvaluator:
     def _evaluate(self, counts, warn: bool) -> dict:
         W = replicate_weights(self.sample_weight, counts, self.n)
         ws = W.sum(axis=1)
+        y_sorted, w_sorted = self.y[self._order], W[:, self._order]
+        # The scored rows' own mean and the MSE of forecasting it: r2's reference, whatever
+        # the baseline. The corrected two-pass formula (Chan, Golub & LeVeque 1983,
+        # "Algorithms for computing the sample variance", Am. Stat. 37(3)): the rounding error
+        # of the mean, which is eps times the offset of y (1e-4 at y = 1e12 + noise), is the
+        # mean deviation from it; removing it keeps the MSE exact to rounding of the spread,
+        # not of the offset.
         mean_y = W @ self.y / ws
+        dev = self.y[None, :] - mean_y[:, None]
+        shift = np.sum(W * dev, axis=1) / ws
+        own = np.sum(W * dev**2, axis=1) / ws - shift * shift
+        mean_y = mean_y + shift
+        del dev
+        # A constant y: its own MSE is zero, but the rounding of its mean leaves a residue of
+        # any size (63 rows of 0.7 give 1e-31, and r2 = -1e30), so constancy is decided
+        # exactly: the smallest and largest y of positive weight are equal.
+        flat_own = _constant(y_sorted, w_sorted)
+        own = np.where(flat_own, 0.0, own)
+        out = {"mean_y": mean_y, "baseline_mean": None, "baseline_median": None}
+        out["mse"] = W @ self._sq / ws
+        out["mae"] = W @ self._abs / ws
         if self.baseline is None:
-            y_sorted, w_sorted = self.y[self._order], W[:, self._order]
             centre = mean_y
             # The weighted median, as in sklearn's d2_absolute_error_score.
             median = weighted_quantiles(y_sorted, w_sorted, 0.5)[:, 0]
+            out["mse_ref"], flat = own, flat_own
         else:
             centre = np.full(W.shape[0], self.baseline[0])
             median = np.full(W.shape[0], self.baseline[1])
-        out = {"mean_y": mean_y, "baseline_mean": centre, "baseline_median": median}
-        out["mse"] = W @ self._sq / ws
-        out["mae"] = W @ self._abs / ws
-        dev = self.y[None, :] - centre[:, None]
-        out["mse_ref"] = np.sum(W * dev**2, axis=1) / ws
-        if self.baseline is None:
-            # The corrected two-pass formula (Chan, Golub & LeVeque 1983, "Algorithms for
-            # computing the sample variance", Am. Stat. 37(3)): the rounding error of the
-            # mean, which is eps times the offset of y (1e-4 at y = 1e12 + noise), is the
-            # mean deviation from it; removing it keeps mse_ref exact to rounding of the
-            # spread, not of the offset.
-            shift = np.sum(W * dev, axis=1) / ws
-            out["mse_ref"] -= shift * shift
-            out["mean_y"] = out["baseline_mean"] = mean_y + shift
-        del dev
-        out["mae_ref"] = np.sum(W * np.abs(self.y[None, :] - median[:, None]), axis=1) / ws
-        if self.baseline is None:
-            # A constant y: its reference loss is zero, but the rounding of its mean leaves
-            # a residue of any size (63 rows of 0.7 give 1e-31, and r2 = -1e30), so
-            # constancy is decided exactly: the smallest and largest y of positive weight
-            # are equal.
-            flat = _constant(y_sorted, w_sorted)
-            out["mse_ref"] = np.where(flat, 0.0, out["mse_ref"])
-        else:
+            out["mse_ref"] = np.sum(W * (self.y[None, :] - centre[:, None]) ** 2, axis=1) / ws
             flat = out["mse_ref"] <= 0  # the baseline's mean is every y, exactly
-        return finish(out, flat, self._scale, warn and flat[0])
+        out["baseline_mean"], out["baseline_median"] = centre, median
+        out["mae_ref"] = np.sum(W * np.abs(self.y[None, :] - median[:, None]), axis=1) / ws
+        warned = warn and (flat[0] or flat_own[0])
+        return finish(out, flat, self._scale, warned, own=(own, flat_own))
 
 
-def finish(out: dict, flat, scale: float, warn: bool) -> dict:
-    """The rest of a regression report from its losses on y's scale: rmse, r2 and mae_skill
-    (NaN where ``flat``, y constant), the warning when ``warn``, and every number back in y's
-    units (``scale``, a power of two: exact). Shared by the evaluator and the accumulator."""
+def finish(out: dict, flat, scale: float, warn: bool, own=None) -> dict:
+    """The rest of a regression report from its losses on y's scale: rmse, the skills and
+    every number back in y's units (``scale``, a power of two: exact). Shared by the evaluator
+    and the accumulator.
+
+    ``mse_skill = 1 - mse / mse_ref`` and ``mae_skill`` are the skills against the reference
+    forecasts (NaN where ``flat``: they forecast every y exactly); ``r2 = 1 - mse / own`` is
+    scikit-learn's ``r2_score``, against the scored rows' own mean, whose MSE is ``own[0]``
+    (NaN where ``own[1]``: y constant). ``own`` None: the reference is y's own mean, and
+    ``r2`` equals ``mse_skill``. ``warn``: say which skills are undefined."""
     out["rmse"], out["rmse_ref"] = np.sqrt(out["mse"]), np.sqrt(out["mse_ref"])
+    own_mse, flat_own = (out["mse_ref"], flat) if own is None else own
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["r2"] = np.where(flat, np.nan, 1.0 - out["mse"] / out["mse_ref"])
+        out["r2"] = np.where(flat_own, np.nan, 1.0 - out["mse"] / own_mse)
+        out["mse_skill"] = np.where(flat, np.nan, 1.0 - out["mse"] / out["mse_ref"])
         out["mae_skill"] = np.where(
             flat | (out["mae_ref"] <= 0), np.nan, 1.0 - out["mae"] / out["mae_ref"]
         )
     if warn:
+        # A baseline's mean that is every y makes y constant too: then nothing is defined.
         warn_degenerate(
             "y is constant: r2 and mae_skill against the constant forecast are undefined (NaN)."
-        )
+            if np.atleast_1d(flat)[0] else
+            "y is constant: r2, against the mean of y, is undefined (NaN); mse_skill and "
+            "mae_skill, against the baseline's mean and median, are not.")
     for key in ("mean_y", "baseline_mean", "baseline_median", "mae", "mae_ref", "rmse",
                 "rmse_ref"):
         out[key] = out[key] * scale
@@ -179,7 +190,7 @@ def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
     sample_weight : array-like of shape (n,), default=None
     baseline : array-like of targets, default=None
         ``None``: the reference forecasts are the (weighted) mean and median of the scored
-        ``y``; then ``r2`` equals ``sklearn.metrics.r2_score`` and ``mae_skill`` equals
+        ``y``; then ``mse_skill`` equals ``r2`` and ``mae_skill`` equals
         ``d2_absolute_error_score``, weights included. ``y_train``: the mean and median of
         those targets (unweighted), the forecast a model could have made without features.
 
@@ -188,14 +199,25 @@ def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
     dict
         ``n``, ``mean_y``, ``mse``, ``rmse``, ``mae``, ``baseline_mean``,
         ``baseline_median``, ``mse_ref``, ``rmse_ref``, ``mae_ref`` (losses of the constant
-        mean / median forecasts), ``r2 = 1 - mse / mse_ref``, ``mae_skill = 1 - mae /
-        mae_ref``. A constant ``y`` gives NaN skills and a warning.
+        mean / median forecasts), ``mse_skill = 1 - mse / mse_ref`` and ``mae_skill = 1 -
+        mae / mae_ref`` (the skills against them), and ``r2``: always
+        ``sklearn.metrics.r2_score``, the skill against the scored ``y``'s own mean (so with
+        a ``baseline`` it differs from ``mse_skill``, and is never the skill against the
+        baseline). A constant ``y`` gives NaN skills and a warning.
 
     Examples
     --------
     >>> r = regression_report([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 5.0])
-    >>> r["r2"], r["mae_skill"]
-    (0.8, 0.75)
+    >>> r["r2"], r["mse_skill"], r["mae_skill"]
+    (0.8, 0.8, 0.75)
+
+    Against a training mean of 3.5 the reference MSE is ``(6.25 + 2.25 + 0.25 + 0.25) / 4 =
+    2.25``, and the MSE of 0.25 gives ``mse_skill = 1 - 0.25 / 2.25 = 0.889``; ``r2`` stays
+    the scored rows' own 0.8:
+
+    >>> r = regression_report([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 5.0], baseline=[3.0, 4.0])
+    >>> round(r["mse_skill"], 3), r["r2"]
+    (0.889, 0.8)
     """
     ev = regression_evaluator(y, pred, sample_weight, baseline)
     out = {"n": ev.n}

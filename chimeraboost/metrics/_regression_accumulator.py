@@ -232,7 +232,7 @@ class RegressionAccumulator(_Pickled):
     Notes
     -----
     **Exact** (to rounding): ``n``, ``mean_y``, ``baseline_mean``, ``mse``, ``rmse``,
-    ``mae``, ``mse_ref``, ``rmse_ref``, ``r2``, and with ``baseline=`` also
+    ``mae``, ``mse_ref``, ``rmse_ref``, ``r2``, ``mse_skill``, and with ``baseline=`` also
     ``baseline_median``, ``mae_ref`` and ``mae_skill``. The weighted mean and the sum of
     squared deviations from it are combined across chunks with the parallel formula of Chan,
     Golub & LeVeque (1979), "Updating formulae and a pairwise algorithm for computing sample
@@ -422,11 +422,13 @@ class RegressionAccumulator(_Pickled):
         # positive weight holds the same y -- here when every centred y - _k is zero, so that
         # M2 (a sum of non-negative terms, Chan's merges included) is exactly zero; against
         # a baseline, when its mean is every y.
-        flat = bool(m2 <= 0 if self.baseline is None else mse_ref <= 0)
-        out = finish(out, flat, c, warn=flat)
+        flat_own = bool(m2 <= 0)
+        flat = flat_own if self.baseline is None else bool(mse_ref <= 0)
+        out = finish(out, flat, c, warn=flat or flat_own,
+                     own=(np.float64(m2 / ws), flat_own))
         out["n"] = self.n
         order = ("n", "mean_y", "baseline_mean", "baseline_median", "mse", "mae", "mse_ref",
-                 "mae_ref", "rmse", "rmse_ref", "r2", "mae_skill")
+                 "mae_ref", "rmse", "rmse_ref", "r2", "mse_skill", "mae_skill")
         result = {key: out[key] if key == "n" else float(out[key]) for key in order}
         result["reference"] = "mean of y" if self.baseline is None else "mean of baseline"
         return result

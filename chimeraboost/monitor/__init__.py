@@ -8,7 +8,7 @@ not keep up. Questions worth asking, and where the answer is:
 - Did the model get worse, period by period, against knowing only that period's base rate?
   :func:`skill_over_time` with ``baseline="period"``: per period the rows, the base rate, log
   loss and Brier with their references and skills, and the miscalibration (MCB); for a
-  regressor RMSE with r2 and MAE with its skill.
+  regressor RMSE and MAE with their skills (``mse_skill``, which is r2 here, and ``mae_skill``).
 - Did it beat what a deployed model could have known? ``baseline="rolling"``: each period is
   judged against the (weighted) class prior -- or the mean and median -- of the ``window``
   periods before it, not against its own base rate, which nobody knew in advance.

@@ -42,8 +42,8 @@ _CHUNK_ELEMENTS = 4_000_000
 
 _CLASSIFICATION_KEYS = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
                         "brier_skill", "calibration_mcb")
-_REGRESSION_KEYS = ("mean_y", "baseline_mean", "baseline_median", "rmse", "rmse_ref", "r2",
-                    "mae", "mae_ref", "mae_skill")
+_REGRESSION_KEYS = ("mean_y", "baseline_mean", "baseline_median", "rmse", "rmse_ref",
+                    "mse_skill", "r2", "mae", "mae_ref", "mae_skill")
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -137,7 +137,7 @@ def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weig
     out = _evaluate_masks(lambda W: ev.evaluate(W, warn=False), member, len(cal), n)
     out = {key: out[key] for key in _REGRESSION_KEYS}
     if baseline == "period":
-        flat = np.isnan(out["r2"])
+        flat = np.isnan(out["mse_skill"])
         if flat.any():
             warn_degenerate(f"Period(s) {_list_periods(labels, flat)} have a constant y: r2 "
                             "and mae_skill against their own mean are undefined (NaN).")
@@ -169,10 +169,12 @@ def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weig
         out["rmse_ref"] = np.where(known, np.sqrt(refs["mse"]), np.nan)
     out["mae_ref"] = np.where(known, refs["mae"], np.nan)
     out["baseline_mean"], out["baseline_median"] = mean, median
-    out["r2"] = _ratio_skill(out["rmse"] ** 2, out["rmse_ref"] ** 2, ~known)
+    # Against the preceding periods' mean: mse_skill. r2 stays the period's own (its own
+    # mean's), scikit-learn's r2_score on the period's rows.
+    out["mse_skill"] = _ratio_skill(out["rmse"] ** 2, out["rmse_ref"] ** 2, ~known)
     out["mae_skill"] = _ratio_skill(out["mae"], out["mae_ref"], ~known)
     _warn_rolling(labels, known, known & (out["rmse_ref"] <= 0),
-                  "every row equals the reference forecast: r2 is NaN")
+                  "every row equals the reference forecast: mse_skill is NaN")
     return out, [(m, md) if k else None for m, md, k in zip(mean, median, known)]
 
 
@@ -259,9 +261,10 @@ def _replicate_skills(task, evaluators, counts) -> dict:
         return {key: res[key] for key in _SKILLS[task]}
     res = [ev.evaluate(counts, warn=False) for ev in evaluators]
     if len(res) == 1:
-        return {"r2": res[0]["r2"], "mae_skill": res[0]["mae_skill"]}
+        return {"mse_skill": res[0]["mse_skill"], "mae_skill": res[0]["mae_skill"]}
     model, mean, median = res
-    return {"r2": _ratio_skill(model["mse"], mean["mse"], np.zeros(counts.shape[0], bool)),
+    return {"mse_skill": _ratio_skill(model["mse"], mean["mse"],
+                                      np.zeros(counts.shape[0], bool)),
             "mae_skill": _ratio_skill(model["mae"], median["mae"],
                                       np.zeros(counts.shape[0], bool))}
 

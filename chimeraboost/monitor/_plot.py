@@ -15,7 +15,7 @@ import numpy as np
 
 from .._shared.format import percent
 
-_SKILL_KEY = {"classification": "log_loss_skill", "regression": "r2"}
+_SKILL_KEY = {"classification": "log_loss_skill", "regression": "mse_skill"}
 _TITLE_SIZE = 10  # one size for every panel's title
 
 

@@ -2,7 +2,8 @@
 
 Questions this module answers:
 
-- *Which skill is the headline?* -> ``_SKILLS`` (log loss skill, or r2 for a regressor) and
+- *Which skill is the headline?* -> ``_SKILLS`` (log loss skill, or the MSE skill for a
+  regressor) and
   the properties ``skill``, ``loss``, ``reference_loss``.
 - *What does each period look like as a table?* -> ``str(result)`` (text), ``_repr_html_``
   (Jupyter), ``to_frame()`` (pandas); ``_label`` names a period for humans.
@@ -17,7 +18,7 @@ import html
 
 import numpy as np
 
-from .._shared.format import Col, fmt, fmt_p, percent, rates, table
+from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, percent, rates
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
 from ..resampling import CI_METHOD_LABELS
@@ -25,7 +26,7 @@ from ..resampling import CI_METHOD_LABELS
 # The skills of each task, headline first: ``SkillOverTime.skill`` and the table's skill
 # column read the first, the intervals cover both.
 _SKILLS = {"classification": ("log_loss_skill", "brier_skill"),
-           "regression": ("r2", "mae_skill")}
+           "regression": ("mse_skill", "mae_skill")}
 
 
 def _label(ts) -> str:
@@ -50,8 +51,10 @@ class SkillOverTime:
         (``base_rate``, ``log_loss``, ``log_loss_ref``, ``log_loss_skill``, ``brier``,
         ``brier_ref``, ``brier_skill``, ``calibration_mcb``; with ``baseline="rolling"`` also
         ``reference_prior``) or ``regression_report`` (``mean_y``, ``baseline_mean``,
-        ``baseline_median``, ``rmse``, ``rmse_ref``, ``r2``, ``mae``, ``mae_ref``,
-        ``mae_skill``). Each is also an attribute (``result.log_loss_skill``).
+        ``baseline_median``, ``rmse``, ``rmse_ref``, ``mse_skill`` (the skill against the
+        reference mean), ``r2`` (scikit-learn's, against the period's own mean: equal to
+        ``mse_skill`` with ``baseline="period"``), ``mae``, ``mae_ref``, ``mae_skill``).
+        Each is also an attribute (``result.log_loss_skill``).
     ci_level : float or None
     intervals : dict or None
         Skill key -> array of shape (P, 2): the low and high ends per period.
@@ -77,7 +80,9 @@ class SkillOverTime:
 
     @property
     def skill(self) -> np.ndarray:
-        """The headline skill per period: ``log_loss_skill``, or ``r2`` for a regressor."""
+        """The headline skill per period: ``log_loss_skill``, or ``mse_skill`` for a
+        regressor (``1 - MSE / reference MSE``; r2 when each period's own mean is the
+        reference)."""
         return self.values[_SKILLS[self.task][0]]
 
     @property
@@ -119,7 +124,8 @@ class SkillOverTime:
         if cls:
             titles += [Col("log loss"), Col("reference"), Col("skill", 3)]
         else:
-            titles += [Col("RMSE"), Col("reference"), Col("r2", 3)]
+            titles += [Col("RMSE"), Col("reference"),
+                       Col("skill (r2)" if self.baseline == "period" else "skill", 3)]
         if self.intervals is not None:
             titles += [Col("low", 3), Col("high", 3)]
         titles += [Col("Brier skill", 3), Col("MCB")] if cls else [Col("MAE skill", 3)]
@@ -140,10 +146,22 @@ class SkillOverTime:
         return titles, body
 
     def __str__(self) -> str:
+        return self.to_text()
+
+    def to_text(self, width=WIDTH) -> str:
+        """One line per period, fitting ``width`` characters (120 by default): columns that
+        do not fit are left out from the right, and the text says so. ``width=None``: every
+        column."""
         titles, body = self._cells()
-        skill = "1 - log loss / reference" if self.task == "classification" else \
-            "r2 = 1 - MSE / reference MSE"
-        lines = [self.header(), "", *table(titles, body, indent=0), "", f"skill: {skill}."]
+        skill = "1 - log loss / reference" if self.task == "classification" else (
+            "1 - MSE / reference MSE (r2: the reference is the period's own mean)"
+            if self.baseline == "period" else "1 - MSE / reference MSE")
+        rows, _, left = fitted_table(titles, body, width, text_below=False)
+        lines = [self.header(), "", *rows, ""]
+        if left:
+            lines.append(f"Left out to fit {width} characters: {', '.join(left)} "
+                         "(to_text(width=None) shows every column).")
+        lines.append(f"skill: {skill}.")
         if np.isnan(self.skill).any():
             lines.append("n/a: undefined (a single class or a constant y in the period, or no "
                          "rows before it for a rolling reference).")
@@ -167,7 +185,7 @@ class SkillOverTime:
     def _repr_html_(self) -> str:
         """Jupyter: the header as a heading, one table row per period (numbers
         right-aligned, the interval's ends in columns of their own), the notes below."""
-        notes = str(self).split("\n\n")[-1].splitlines()  # the lines under the table
+        notes = self.to_text(width=None).split("\n\n")[-1].splitlines()  # under the table
         return html_block(f"<h4>{html.escape(self.header())}</h4>", html_table(*self._cells()),
                           html_paragraphs(notes))
 

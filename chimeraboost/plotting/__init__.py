@@ -38,7 +38,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import metrics
-from .._shared.validation import check_classes
+from .._shared.validation import as_1d, check_classes, check_no_missing
 from ._decisions import cost_curve, decision_curve, draw_band
 from ._parts import beneath, diagram_axes, forecast_histogram, legend_number
 from ._slices import slice_plot
@@ -86,9 +86,39 @@ def _models(proba) -> dict:
 
 
 def _classes(y, classes):
+    """``classes`` as given, else the sorted labels of ``y`` -- and a message about ``y``,
+    not about a ``classes=`` the caller never passed, when ``y`` cannot name them: empty, or
+    a single label (0/1 and bool labels still say what the other class is, as in
+    :func:`chimeraboost.compare.holdout_table`)."""
     if classes is not None:
         return check_classes(classes)
-    return check_classes(np.unique(np.asarray(y)))
+    labels = np.unique(check_no_missing(as_1d(y, "y"), "y"))
+    if labels.shape[0] == 0:
+        msg = "y is empty; at least one row is needed."
+        raise ValueError(msg)
+    if labels.shape[0] == 1:
+        if labels.dtype == bool:
+            return np.array([False, True])
+        if labels.dtype.kind in "iuf" and set(labels.tolist()) <= {0, 1}:
+            return np.array([0, 1])
+        msg = (f"y holds a single label {labels.tolist()}; the classes are read off y, so name "
+               "both: classes=[negative, positive] (the model's classes_).")
+        raise ValueError(msg)
+    return check_classes(labels)
+
+
+def _both_classes(y, classes, what: str) -> None:
+    """A ranking curve needs rows of both classes: one class is named, as ``y``'s."""
+    y = as_1d(y, "y")
+    if y.shape[0] == 0:
+        msg = "y is empty; at least one row is needed."
+        raise ValueError(msg)
+    present = np.isin(classes, y)
+    if not present.all():
+        msg = (f"{what}: y holds only class {classes[present].tolist()} of "
+               f"{classes.tolist()}; the curve needs rows of both classes (with one, its "
+               "AUC is undefined).")
+        raise ValueError(msg)
 
 
 def _binary(classes, what: str) -> None:
@@ -220,6 +250,7 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
 def _ranking(y, proba, classes, sample_weight, what):
     classes = _classes(y, classes)
     _binary(classes, what)
+    _both_classes(y, classes, what)
     out = {}
     for name, p in _models(proba).items():
         score = _positive_score(p)

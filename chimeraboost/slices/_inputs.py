@@ -39,7 +39,8 @@ class Output:
     per-row numbers whose sums give a slice's (and the rest's) additive numbers.
 
     ``task`` says what ``pred`` is: probabilities (``"classification"``), scores that rank
-    (``"ranking"``, with the hard labels ``y_pred``), hard labels (``"rule"``) or a
+    (``"ranking"``, with the hard labels ``y_pred``; ``"scores"``, an array of scores with
+    none), hard labels (``"rule"``) or a
     regressor's predictions. ``rows`` (per-row arrays, float64, each times the row's
     weight): ``weight``; for a classification ``class_k`` indicators, ``correct`` (the
     predicted class is the true one), and with probabilities ``log_loss`` and ``brier``; for a
@@ -73,7 +74,7 @@ class Output:
         proba = score = None
         if self.task == "classification":
             proba = pred
-        elif self.task == "ranking":
+        elif self.task in ("ranking", "scores"):  # scores (an array of them): no labels
             score = pred
         else:
             y_pred = pred if y_pred is None else y_pred

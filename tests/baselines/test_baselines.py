@@ -9,7 +9,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss, make_scorer
 from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 import chimeraboost as cb
 from chimeraboost import baselines
@@ -30,6 +30,7 @@ def test_ladder_is_exported_and_ordered_simplest_first(cancer):
     assert names[1].startswith("one feature (") and names[1][13:-1] in X.columns
 
 
+@pytest.mark.slow
 def test_one_feature_is_the_hand_loop_winner(cancer):
     X, y = cancer
     models = baselines.ladder(X, y, random_state=3)
@@ -58,6 +59,7 @@ def test_prior_and_linear_equal_scikit_learn(cancer):
                                atol=1e-10)
 
 
+@pytest.mark.slow
 def test_regression_ladder_on_arrays_names_the_column_by_index():
     X, y = load_diabetes(return_X_y=True)
     models = baselines.ladder(X[:200], y[:200], random_state=0)
@@ -253,3 +255,131 @@ def test_ladder_counts_columns_on_a_terminal_only(monkeypatch, capsys):
         monkeypatch.setattr(sys, "stderr", screen)
         cb.baselines.ladder(X, y, random_state=0, verbose=verbose)
         assert ("ladder: column 4/4" in screen.getvalue()) is shown
+
+
+def _coloured(n=240, seed=0):
+    """A binary label that is the colour's, 10% flipped: 'colour' informs, 'noise' does not."""
+    rng = np.random.default_rng(seed)
+    colour = rng.choice(["red", "blue"], n)
+    y = (colour == "red").astype(int)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+    return rng, colour, y
+
+
+@pytest.mark.parametrize("dtype", ["string", "string[pyarrow]", "large_string", "category",
+                                   "object"])
+def test_missing_text_labels_are_a_category_of_their_own(dtype):
+    pa = pytest.importorskip("pyarrow")
+    rng, colour, y = _coloured()
+    values = np.where(np.arange(colour.size) % 8 == 0, None, colour).tolist()
+    kind = pd.ArrowDtype(pa.large_string()) if dtype == "large_string" else dtype
+    X = pd.DataFrame({"noise": rng.normal(size=colour.size),
+                      "colour": pd.array(values, dtype=kind) if dtype != "object"
+                      else pd.Series(values, dtype=object)})
+    models = baselines.ladder(X, y, random_state=0, verbose=0)
+    assert list(models) == ["prior", "one feature (colour)", "linear"]
+    # The missing rows are one more category: the one-hot model sees three columns (red,
+    # blue, missing), equal to encoding the missing value as its own label by hand.
+    one = models["one feature (colour)"]
+    by_hand = pd.DataFrame({"colour": [v if v is not None else "(missing)" for v in values]})
+    ref = make_pipeline(OneHotEncoder(), LogisticRegression(max_iter=5000)).fit(by_hand, y)
+    np.testing.assert_allclose(one.predict_proba(X), ref.predict_proba(by_hand), atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "Float64", "boolean", "double[pyarrow]",
+                                   "bool[pyarrow]"])
+def test_nullable_and_pyarrow_numbers_are_numbers_with_missing_values(dtype):
+    pytest.importorskip("pyarrow")
+    rng, colour, y = _coloured()
+    signal = (colour == "red") if "bool" in dtype or dtype == "boolean" else \
+        (colour == "red") * 2 + rng.normal(0, 0.1, colour.size)
+    values = [None if i % 10 == 0 else v for i, v in enumerate(signal.tolist())]
+    X = pd.DataFrame({"signal": pd.array(values, dtype=dtype if dtype != "Int64" else "Float64")
+                      if dtype != "Int64" else pd.array(
+                          [None if v is None else int(v > 1) for v in values], dtype="Int64")})
+    models = baselines.ladder(X, y, random_state=0, verbose=0)
+    assert list(models) == ["prior", "one feature (signal)", "linear"]
+    # The same numbers as float64 with NaN: the same fitted model.
+    plain = pd.DataFrame({"signal": X["signal"].to_numpy(dtype=float, na_value=np.nan)})
+    again = baselines.ladder(plain, y, random_state=0, verbose=0)
+    np.testing.assert_allclose(models["linear"].predict_proba(X),
+                               again["linear"].predict_proba(plain), atol=1e-12)
+
+
+def test_a_column_mixing_text_and_numbers_is_named_with_the_fix():
+    rng, colour, y = _coloured()
+    mixed = pd.Series([c if i % 3 else 7 for i, c in enumerate(colour)], dtype=object)
+    X = pd.DataFrame({"noise": rng.normal(size=colour.size), "code": mixed})
+    with pytest.raises(TypeError, match=r"X_train column 'code' mixes text and numbers \(e\.g\. "
+                                        r"'\w+' and 7\).*X_train\.astype\(\{'code': str\}\)"):
+        baselines.ladder(X, y, random_state=0, verbose=0)
+    fixed = baselines.ladder(X.astype({"code": str}), y, random_state=0, verbose=0)
+    assert list(fixed) == ["prior", "one feature (code)", "linear"]
+
+
+def test_columns_that_cannot_inform_are_not_tried_and_no_winner_is_said():
+    rng = np.random.default_rng(5)
+    n = 200
+    y = rng.integers(0, 2, n)  # no column says anything about y
+    X = pd.DataFrame({"all missing": np.full(n, np.nan), "constant": np.ones(n),
+                      "one label": ["a"] * n, "noise": rng.normal(size=n)})
+    models = baselines.ladder(X, y, random_state=0, verbose=0)
+    assert list(models) == ["prior", "one feature (noise; no better than the prior)", "linear"]
+    # Its cross-validated log loss is indeed above the prior's, on the ladder's folds.
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    scorer = make_scorer(log_loss, greater_is_better=False, response_method="predict_proba",
+                         labels=[0, 1])
+    one = baselines.one_feature_model(X, 3)
+    assert cross_val_score(one, X, y, scoring=scorer, cv=folds).mean() <= cross_val_score(
+        models["prior"], X, y, scoring=scorer, cv=folds).mean()
+    # Nothing that can inform: no one-feature rung at all.
+    assert list(baselines.ladder(X.iloc[:, :3], y, random_state=0, verbose=0)) == [
+        "prior", "linear"]
+
+
+def test_each_column_is_cross_validated_as_its_one_feature_model():
+    # The ladder scores a column on its own cells; the numbers must be those of
+    # one_feature_model on the whole table (which selects the column), for every kind.
+    rng, colour, y = _coloured(n=150)
+    X = pd.DataFrame({
+        "noise": rng.normal(size=150),
+        "colour": pd.array([None if i % 7 == 0 else c for i, c in enumerate(colour)],
+                           dtype="string"),
+        "count": pd.array([None if i % 5 == 0 else int(v) for i, v in
+                           enumerate(rng.poisson(3, 150))], dtype="Int64"),
+    })
+    mask = np.array([False, True, False])
+    _, cells = baselines._check_columns(X, mask)
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    for j in range(3):
+        whole = cross_val_score(baselines.one_feature_model(X, j), X, y, cv=folds,
+                                scoring="neg_log_loss")
+        alone = cross_val_score(
+            make_pipeline(baselines._categorical() if mask[j] else baselines._numeric(),
+                          baselines._final("classification")),
+            cells[j][:, None], y, cv=folds, scoring="neg_log_loss")
+        np.testing.assert_allclose(alone, whole, rtol=1e-12, atol=0)
+
+
+def test_columns_are_cross_validated_on_one_blas_thread(monkeypatch):
+    # One-column models gain nothing from BLAS threads, and on a busy machine the threads
+    # spin: the ladder's cross-validation runs on one, whatever the caller's setting.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    seen = []
+
+    def recording(*args, **kwargs):
+        seen.extend(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+        return cross_val_score(*args, **kwargs)
+
+    monkeypatch.setattr(baselines, "cross_val_score", recording)
+    rng, colour, y = _coloured(n=80)
+    X = pd.DataFrame({"noise": rng.normal(size=80), "colour": colour})
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+        baselines.ladder(X, y, random_state=0, verbose=0)
+    # Outside the ladder the caller's two threads (so a ladder without its own limit would
+    # have shown 2); inside, one.
+    assert outside and max(outside) == 2
+    assert seen and set(seen) == {1}

@@ -37,6 +37,7 @@ def demo_text():
     return buf.getvalue()
 
 
+@pytest.mark.slow
 def test_demo_numbers_are_those_of_the_model(demo_text):
     text = demo_text
     # Refit the demo's model independently and score it with sklearn and metrics.
@@ -58,6 +59,7 @@ def test_demo_numbers_are_those_of_the_model(demo_text):
     assert "ChimeraBoostRegressor · 177 rows scored" in text
 
 
+@pytest.mark.slow
 def test_demo_tables_keep_their_columns_apart(demo_text):
     lines = demo_text.splitlines()
     headers = [i for i, line in enumerate(lines)
@@ -83,6 +85,7 @@ def test_cli_rejects_unknown_command(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_readme_sample_output_is_the_demos(demo_text):
     sample = re.search(r"among other things.*?\n```\n(.*?)\n```", (ROOT / "README.md").read_text(),
                        flags=re.S).group(1)
@@ -91,6 +94,7 @@ def test_readme_sample_output_is_the_demos(demo_text):
     assert fixed.count("\n") >= 8 and fixed in demo_text
 
 
+@pytest.mark.slow
 def test_readme_holdout_table_and_sentence_are_the_demos(demo_text):
     readme = (ROOT / "README.md").read_text()
     table = re.search(r"holdout_table`\):\n\n```\n(.*?)\n```", readme, flags=re.S).group(1)

@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -112,7 +113,8 @@ def test_report_text_opens_with_the_four_numbers(capsys, csv_file, holdout):
 
 def test_report_against_baseline_column_is_paired(capsys, csv_file, holdout):
     got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
-                         "--baseline-score", "rule", "--n-boot", "1000", "--no-ci"])
+                         "--baseline-score", "rule", "--n-boot", "1000"])
+    assert got["n_boot"] == 1000
     rule = holdout["rule"]
     base = metrics.ranking_report(holdout["y"], rule.astype(float), [0, 1], y_pred=rule)
     assert got["baseline"]["kind"] == "rule"
@@ -125,14 +127,56 @@ def test_report_against_baseline_column_is_paired(capsys, csv_file, holdout):
     assert got["delong_roc_auc"]["difference"] == pytest.approx(auc["difference"], abs=1e-12)
 
 
+def test_no_ci_resamples_nothing_and_gives_point_differences(capsys, csv_file, holdout):
+    argv = ["report", csv_file, "--target", "y", "--score", "p_model", "--baseline-score",
+            "rule", "--no-ci"]
+    got = _json(capsys, argv)
+    assert got["n_boot"] is None and "ci" not in got and "delong_roc_auc" not in got
+    p, rule = holdout["p_model"], holdout["rule"]
+    model = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1])
+    base = metrics.ranking_report(holdout["y"], rule.astype(float), [0, 1], y_pred=rule)
+    _same(got["baseline"]["metrics"], base)
+    for key in ("roc_auc", "pr_auc", "accuracy", "f1_macro"):
+        assert got["vs_baseline"][key] == {"difference": pytest.approx(
+            model[key] - base[key], abs=1e-12, rel=0)}
+    code, out, err = _run(capsys, argv)
+    assert code == 0 and err == ""
+    assert "bootstrap" not in out and "paired" not in out
+    assert ("vs baseline rule on the same rows: model minus baseline (no intervals: --no-ci "
+            "resamples nothing)") in out
+
+
 def test_report_reads_scores_and_rules_by_their_values(capsys, csv_file, holdout):
     got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "score", "--no-ci"])
     s = holdout["score"]
-    expected = metrics.ranking_report(holdout["y"], s, [0, 1], y_pred=(s > 0).astype(int))
+    # Scores rank the rows and make no decision: their threshold is unknown.
+    expected = metrics.ranking_report(holdout["y"], s, [0, 1])
     assert got["kind"] == "scores" and got["metrics"]["log_loss"] is None
+    assert got["metrics"]["accuracy"] is None and got["metrics"]["f1_macro"] is None
     _same(got["metrics"], expected)
     got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "rule", "--no-ci"])
     assert got["kind"] == "rule" and got["task"] == "rule"
+
+
+def test_a_column_is_read_alike_by_report_table_and_holdout_table(capsys, csv_file, holdout):
+    s = holdout["score"]  # log-odds: scores
+    rep = _json(capsys, ["report", csv_file, "--target", "y", "--score", "score", "--no-ci"])
+    tab = _json(capsys, ["table", csv_file, "--target", "y", "--score", "rule", "--score",
+                         "score", "--n-boot", "1000"])
+    mem = compare.holdout_table({"rule": holdout["rule"], "score": s}, np.zeros((N_TEST, 1)),
+                                holdout["y"], metrics=["accuracy", "roc_auc"], n_boot=1000,
+                                random_state=0)
+    assert rep["kind"] == tab["rows"]["score"]["kind"] == mem.rows["score"]["kind"] == "scores"
+    assert rep["metrics"]["accuracy"] is None and math.isnan(mem.rows["score"]["accuracy"])
+    auc = metrics.ranking_report(holdout["y"], s, [0, 1])["roc_auc"]
+    assert rep["metrics"]["roc_auc"] == tab["rows"]["score"]["roc_auc"] == pytest.approx(auc)
+    # A primary the scores cannot have is refused before any resampling, on every path.
+    for primary in ("accuracy", "f1_macro"):
+        code, out, err = _run(capsys, ["table", csv_file, "--target", "y", "--score", "rule",
+                                       "--score", "score", "--primary", primary])
+        assert code == 2 and out == ""
+        assert f"primary='{primary}' needs a decision (a class per row), which row(s) " \
+               "'score' (scores that only rank the rows) cannot give" in err
 
 
 def test_report_string_labels_and_classes_choose_the_positive(capsys, csv_file, holdout):
@@ -222,6 +266,80 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, case, command):
     assert code == 2 and out == ""
     assert err.startswith("chimeraboost: error: ") and err.count("\n") == 1, err
     assert named in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("header", "named"), [
+    ("y,p,p", "names more than one column 'p' (columns 2, 3)"),
+    ("y,p , p", "names more than one column 'p' (columns 2, 3)"),  # equal once stripped
+    ("p,y,p", "names more than one column 'p' (columns 1, 3)"),
+])
+@pytest.mark.parametrize("command", [["report"], ["report", "--stream"], ["table"]])
+def test_a_header_naming_a_column_twice_is_refused(capsys, tmp_path, header, named, command):
+    path = tmp_path / "twice.csv"
+    path.write_text(header + "\n0,0.5,0.9\n1,0.2,0.1\n1,0.7,0.3\n")
+    code, out, err = _run(capsys, [command[0], str(path), "--target", "y", "--score", "p",
+                                   *command[1:]])
+    assert code == 2 and out == "" and named in err and "Rename them" in err, err
+
+
+@pytest.mark.parametrize("command", [["report"], ["report", "--stream"], ["table"]])
+def test_a_blank_column_name_is_never_read(capsys, tmp_path, holdout, command):
+    # pandas' to_csv writes its index under a blank name: allowed, and never asked for.
+    path = tmp_path / "index.csv"
+    rows = "".join(f"{i},{y},{float(p)!r}\n" for i, (y, p) in
+                   enumerate(zip(holdout["y"], holdout["p_model"])))
+    path.write_text(",y,p\n" + rows)
+    code, out, err = _run(capsys, [command[0], str(path), "--target", "y", "--score", "p",
+                                   *command[1:]])
+    assert code == 0, err
+    code, out, err = _run(capsys, [command[0], str(path), "--target", "y", "--score", " ",
+                                   *command[1:]])
+    assert code == 2 and "a column to read is named ' '" in err
+
+
+def _european(holdout, path, decimal_comma=True):
+    """The holdout as Excel writes it where the decimal mark is a comma: cells separated
+    by ';'."""
+    def cell(v):
+        return repr(float(v)).replace(".", ",") if decimal_comma else repr(float(v))
+
+    lines = ["y;p_model;w"] + [f"{y};{cell(p)};{cell(w)}" for y, p, w in
+                               zip(holdout["y"], holdout["p_model"], holdout["w"])]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]])
+def test_semicolons_are_read_off_the_header_and_decimal_commas_on_request(capsys, tmp_path,
+                                                                          holdout, stream):
+    p, w = holdout["p_model"], holdout["w"]
+    expected = metrics.classification_report(holdout["y"], np.column_stack([1 - p, p]), [0, 1],
+                                             sample_weight=w)
+    plain_path = _european(holdout, tmp_path / "points.csv", decimal_comma=False)
+    got = _json(capsys, ["report", plain_path, "--target", "y", "--score", "p_model",
+                         "--weight", "w", "--no-ci", *stream])
+    _same(got["metrics"], expected)
+    comma_path = _european(holdout, tmp_path / "commas.csv")
+    argv = ["report", comma_path, "--target", "y", "--score", "p_model", "--weight", "w",
+            "--no-ci", *stream]
+    code, out, err = _run(capsys, argv)
+    assert code == 2 and "A decimal comma? Pass --decimal ','" in err, err
+    _same(_json(capsys, [*argv, "--decimal", ","])["metrics"], expected)
+    # Told the wrong separator, the message says what the header looks like.
+    code, out, err = _run(capsys, [*argv, "--delimiter", ","])
+    assert code == 2 and re.search(r"has no columns? 'y'", err)
+    assert "The header looks ';'-separated: pass --delimiter ';'" in err
+
+
+def test_delimiter_is_read_off_the_header():
+    find = _files.find_delimiter
+    assert [find("f.csv", line) for line in ("y,p\n", "y;p\n", "y\tp\n", "y|p\n", "y\n")] == \
+        [",", ";", "\t", "|", ","]
+    assert find("f.csv", "a,b;c\n") == ","  # a tie: the comma
+    assert find("f.csv", '"a;b",c;d;e\n') == ";"  # three fields by ';', two by ','
+    assert find("f.tsv.gz", "y,p\n") == "\t" and find("f.csv", "y,p\n", ";") == ";"
+    with pytest.raises(ValueError, match="--delimiter must be one character"):
+        find("f.csv", "y,p\n", ";;")
 
 
 def test_missing_pyarrow_names_the_extra(capsys, tmp_path, monkeypatch):

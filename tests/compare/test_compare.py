@@ -329,7 +329,10 @@ def test_compare_cv_replaces_a_dummy_champion(cancer):
     np.testing.assert_allclose([res.n_train, res.n_test], [n_train, n_test], **TOL)
     assert c.ci.low > 0 and c.p_challenger_better > 0.95 and c.pvalue_holm == c.pvalue
     text = str(res)
-    assert "replace champion" in text and "champion" in text.splitlines()[4]
+    # Each model's decision: in the table when it fits 120 characters, else below it.
+    assert "replace champion" in text and "prior: champion" in text
+    assert max(map(len, text.split("\n\nlow/high")[0].splitlines()[2:])) <= 120
+    assert "champion" in res.to_text(width=None).splitlines()[4]
     assert "RepeatedStratifiedKFold: 5 folds x 2 repeats" in text
 
 
@@ -418,6 +421,7 @@ def fitted(cancer):
     return models, X[400:], y[400:]
 
 
+@pytest.mark.slow
 def test_compare_holdout_replaces_dummy(fitted):
     (dummy, logreg), X, y = fitted
     res = compare.compare_holdout(dummy, logreg, X, y, n_boot=1000, random_state=0)
@@ -443,6 +447,7 @@ def test_compare_holdout_replaces_dummy(fitted):
     assert (pct.difference, *pct.ci) == ref.vs_baseline["brier_skill"]
 
 
+@pytest.mark.slow
 def test_compare_holdout_identical_and_losses(fitted):
     (_, logreg), X, y = fitted
     res = compare.compare_holdout(logreg, logreg, X, y, n_boot=1000, random_state=0)

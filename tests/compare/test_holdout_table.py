@@ -9,7 +9,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.metrics import d2_brier_score, roc_auc_score
+from sklearn.svm import LinearSVC
+from sklearn.metrics import accuracy_score, d2_brier_score, roc_auc_score
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -122,13 +123,13 @@ def test_recall_at_k_and_precision_at_a_percentage(cancer):
     t = compare.holdout_table({"rule": rule, "linear": models["linear"]}, X_te, y_te,
                               primary="recall@40", metrics=["precision@40", "roc_auc"],
                               n_boot=B, random_state=0)
-    assert t.metrics == ["precision_at_k", "roc_auc", "recall_at_k"]
+    assert t.metrics == ["recall_at_k", "precision_at_k", "roc_auc"]  # the primary first
     assert t.rows["linear"]["recall_at_k"] == pytest.approx(
         metrics.recall_at_k(y_te, p, 40), abs=1e-12)
     # The rule's 0/1 flag ranks with ties shared: recall@40 of 40 random flagged rows.
     assert t.rows["rule"]["recall_at_k"] == pytest.approx(
         metrics.recall_at_k(y_te, rule, 40), abs=1e-12)
-    assert "recall@40 vs rule" in str(t)
+    assert "recall@40 vs rule" in t.to_text(width=None)
     pct = compare.holdout_table({"linear": models["linear"]}, X_te, y_te,
                                 primary="precision@5%", n_boot=B, random_state=0)
     assert pct.rows["linear"]["precision_at_k"] == pytest.approx(
@@ -140,13 +141,19 @@ def test_text_markdown_html_and_frame(ladder_table):
     text = str(t)
     lines = text.splitlines()
     assert lines[0].startswith("test holdout: 228 rows, 143 positives (base rate 0.627)")
-    header = lines[2]
-    width = len(re.split(r"\s{2,}", header.strip()))
-    body = lines[3:3 + len(t.rows)]
+    header = next(i for i, line in enumerate(lines) if line.startswith("model  "))
+    width = len(re.split(r"\s{2,}", lines[header].strip()))
+    body = lines[header + 1:header + 1 + len(t.rows)]
     assert all(len(re.split(r"\s{2,}", line.strip())) == width for line in body)
-    assert re.search(r"\n  rule +n/a +n/a ", "\n  " + "\n  ".join(lines))
+    # The primary metric first, then its paired difference and the decision, then the
+    # other metrics (a rule has no log loss or Brier skill).
+    assert re.split(r"\s{2,}", lines[header]) == ["model", "roc_auc", "vs baseline", "beats",
+                                                  "log_loss", "brier_skill", "pr_auc"]
+    assert re.search(r"\n  rule +0\.\d{3} \[0\.\d{3}, 0\.\d{3}\] +[+-]0\.\d{3} \[.*\] +yes +n/a +n/a ",
+                     "\n  " + "\n  ".join(lines))
     md = t.to_markdown().splitlines()
-    assert md[2].startswith("| model | log_loss |") and md[3].startswith("| --- | ---: |")
+    assert md[2].startswith("| model | roc_auc | roc_auc vs prior | 95% low | high | beats | "
+                            "log_loss |") and md[3].startswith("| --- | ---: | ---: |")
     assert "<table>" in t._repr_html_() and "0/1 rule" in t._repr_html_()
     frame = t.to_frame()
     assert list(frame.index) == list(t.rows)
@@ -175,7 +182,7 @@ def test_regression_table_has_no_positives():
     models = {"mean": DummyRegressor().fit(X_tr, y_tr), "ridge": ridge,
               "ridge's numbers": ridge.predict(X_te)}
     t = compare.holdout_table(models, X_te, y_te, n_boot=B, random_state=0)
-    assert t.primary == "r2" and t.metrics == ["rmse", "mae", "r2"]
+    assert t.primary == "r2" and t.metrics == ["r2", "rmse", "mae"]
     assert t.rows["ridge"]["r2"] == pytest.approx(cb.report(ridge, X_te, y_te)["r2"],
                                                   abs=1e-12)
     assert t.rows["ridge's numbers"]["r2_low"] == t.rows["ridge"]["r2_low"]
@@ -196,7 +203,7 @@ def test_multiclass_string_labels_pandas_and_weights():
     r = cb.report(logreg, X_te, y_te, sample_weight=w)
     for key in t.metrics:
         assert t.rows["logreg"][key] == pytest.approx(r[key], abs=1e-12)
-    assert t.metrics == ["log_loss", "brier_skill", "roc_auc", "accuracy"]
+    assert t.metrics == ["brier_skill", "log_loss", "roc_auc", "accuracy"]
     assert t.positives is None and "positives" not in str(t)
     with pytest.raises(ValueError, match="recall@k and precision@k need a binary problem"):
         compare.holdout_table({"logreg": logreg}, X_te, y_te, primary="recall@10")
@@ -232,7 +239,10 @@ def test_resample_counts_are_checked(cancer):
     ({"models": {}}, ValueError, "models is empty"),
     ({"baseline": "nope"}, ValueError, "baseline='nope' is not one of the models"),
     ({"primary": "accuracy_of_the_moon"}, ValueError, "primary='accuracy_of_the_moon' is not"),
-    ({"primary": "base_rate"}, ValueError, "primary='base_rate' is not a metric of a model"),
+    ({"primary": "base_rate"}, ValueError, "primary='base_rate' is not a metric of this "),
+    ({"primary": "r2"}, ValueError, r"primary='r2' is not a metric of this table's rows \(binary\)"),
+    ({"primary": "recall_at_k"}, ValueError, r"primary='recall_at_k' needs its cutoff: write "
+                                             r"recall@400 \(the top 400 rows\)"),
     ({"metrics": ["recall@4", "precision@5"]}, ValueError, "one k for recall@k"),
     ({"primary": "recall@0"}, ValueError, "whole number >= 1"),
     ({"models": {"short": np.ones(10)}}, ValueError, r"models\['short'\] is an array of shape"),
@@ -273,6 +283,7 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
         resampling.joint_bootstrap([], B)
 
 
+@pytest.mark.slow
 def test_docs_recipe_shows_real_output():
     from pathlib import Path
 
@@ -299,7 +310,7 @@ def test_quantile_regressors_and_mixing_refused():
     r = cb.report(fit[20], X[300:], y[300:])
     assert t.primary == "crps_skill"
     assert t.rows["20 trees"]["crps_skill"] == pytest.approx(r["crps_skill"], abs=1e-12)
-    assert "CRPS skill against the constant quantiles" in str(t)
+    assert "CRPS skill against the constant quantiles" in t.to_text(width=None)
     with pytest.raises(ValueError, match="models mix quantile regressors with point"):
         compare.holdout_table({"q": fit[3], "ridge": Ridge().fit(X[:300], y[:300])},
                               X[300:], y[300:], n_boot=B)
@@ -461,6 +472,82 @@ def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
         compare.holdout_table(two, X_te, y_te, n_boot=B, ci_method="normal")
 
 
+@pytest.mark.parametrize(("split", "header", "sentence"), [
+    ("30% holdout", "30% holdout: 228 rows", "On the 30% holdout (228 rows"),
+    ("Holdout B", "Holdout B: 228 rows", "On the Holdout B (228 rows"),
+    ("the held-out rows", "the held-out rows: 228 rows", "On the held-out rows (228 rows"),
+    ("2024-Q4", "2024-Q4 holdout: 228 rows", "On the 2024-Q4 holdout (228 rows"),
+    (None, "holdout: 228 rows", "On the holdout (228 rows"),
+])
+def test_a_split_that_names_the_rows_is_not_named_twice(cancer, split, header, sentence):
+    X_tr, X_te, y_tr, y_te, models, _ = cancer
+    t = compare.holdout_table({"prior": models["prior"], "linear": models["linear"]}, X_te, y_te,
+                              split=split, n_boot=B, random_state=0)
+    texts = [str(t), t.to_text(width=None), t.to_markdown(), t._repr_html_(), t.summary()]
+    assert not any(re.search(r"(?i)holdout\s+holdout", text) for text in texts)
+    assert t.header().startswith(header) and t.summary().startswith(sentence)
+
+
+def test_near_zero_numbers_print_in_their_columns_format(ladder_table):
+    t = ladder_table
+    # The prior's Brier skill on rows whose base rate differs a little from the training
+    # rows': a tiny negative number, and the upper end of its interval too.
+    row = t.rows["prior"]
+    assert -1e-3 < row["brier_skill"] < 0 and -1e-3 < row["brier_skill_high"] <= 0
+    for text in (str(t), t.to_text(width=None), t.to_markdown(), t._repr_html_(), t.summary()):
+        assert not re.search(r"\de[-+]\d", text), text  # no scientific notation among decimals
+    assert re.search(r"  -0\.000 \[-0\.0\d\d, -0\.000\]  ", t.to_text(width=None))
+    assert "-0.000" in str(t)
+
+
+def test_the_text_fits_the_width_asked_for_and_the_wide_layout_on_request(ladder_table):
+    t = ladder_table
+    wide = t.to_text(width=None)
+    assert max(map(len, wide.splitlines())) > 120  # every interval in its own cells
+    for width in (120, 100, 80):
+        text = t.to_text(width=width)
+        assert max(map(len, text.splitlines())) <= width, width
+        # The primary metric, its difference and the decision are always shown.
+        assert all(name in text for name in t.rows) and "vs baseline" in text
+    assert str(t) == t.to_text(width=120) and "Left out" not in str(t)
+    assert re.search(r"Left out to fit 100 characters: [a-z_, ]*pr_auc \(to_text", " ".join(
+        t.to_text(width=100).split()))
+    narrow = " ".join(t.to_text(width=80).split())
+    assert ("Left out to fit 80 characters: the interval of roc_auc, log_loss, brier_skill, "
+            "pr_auc") in narrow
+    # Names are never cut: narrower than the longest name allows, the table stays as narrow
+    # as it gets.
+    assert "one feature (worst perimeter)" in t.to_text(width=40)
+    with pytest.raises(ValueError, match="width must be a whole number of characters >= 40"):
+        t.to_text(width=10)
+
+
+def test_primary_a_row_cannot_have_is_refused_before_resampling(cancer):
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    logit = models["linear"].decision_function(X_te)  # log-odds: scores that only rank
+    arrays = {"rule": rule, "log-odds": logit}
+    with pytest.raises(ValueError, match=r"primary='accuracy' needs a decision \(a class per "
+                                         r"row\), which row\(s\) 'log-odds' \(scores that only "
+                                         r"rank the rows\) cannot give.*'roc_auc'"):
+        compare.holdout_table(arrays, X_te, y_te, primary="accuracy", n_boot=B)
+    with pytest.raises(ValueError, match=r"primary='f1_macro' needs a decision"):
+        compare.holdout_table(arrays, X_te, y_te, primary="f1_macro", n_boot=B)
+    with pytest.raises(ValueError, match=r"primary='brier_skill' needs probabilities, which "
+                                         r"row\(s\) 'rule' \(a 0/1 rule\), 'log-odds'"):
+        compare.holdout_table(arrays, X_te, y_te, primary="brier_skill", n_boot=B)
+    # A fitted model that only ranks still decides through its own predict.
+    svc = make_pipeline(StandardScaler(), LinearSVC()).fit(X_tr, y_tr)
+    t = compare.holdout_table({"rule": rule, "svc": svc}, X_te, y_te, primary="accuracy",
+                              n_boot=B, random_state=0)
+    assert t.rows["svc"]["accuracy"] == pytest.approx(
+        accuracy_score(y_te, svc.predict(X_te)), abs=1e-12)
+    # Shown (not primary), what scores lack is n/a and said so.
+    t = compare.holdout_table(arrays, X_te, y_te, metrics=["accuracy", "pr_auc"], n_boot=B,
+                              random_state=0)
+    assert np.isnan(t.rows["log-odds"]["accuracy"])
+    assert t.rows["log-odds"]["notes"] == "scores only: accuracy n/a"
+
+
 # --------------------------------------------------------------------------- decisions
 
 
@@ -489,7 +576,7 @@ def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resample
     assert t.rows["model"]["diff_low"] == pytest.approx(lo, abs=1e-14)
     assert t.rows["model"]["diff_high"] == pytest.approx(hi, abs=1e-14)
     assert t.rows["model"]["beats_baseline"] == (lo > 0)
-    assert "net_benefit@0.2 vs rule" in str(t)
+    assert "net_benefit@0.2 vs rule" in t.to_text(width=None)
 
 
 def test_expected_cost_primary_needs_costs_and_is_oriented_as_a_loss():
@@ -509,9 +596,9 @@ def test_expected_cost_primary_needs_costs_and_is_oriented_as_a_loss():
 
 
 @pytest.mark.parametrize("primary, match", [
-    ("net_benefit", "not a metric of a model"),
+    ("net_benefit", "not a metric of this table's rows .* or a decision: 'net_benefit@0.2'"),
     ("net_benefit_all@0.2", "describes the rows"),
-    ("net_benefit@1.5", "not a metric of a model"),
+    ("net_benefit@1.5", "not a metric of this table's rows"),
 ])
 def test_decision_primaries_that_are_not_a_models_number_are_refused(primary, match):
     X, y = load_breast_cancer(return_X_y=True)
@@ -523,6 +610,7 @@ def test_decision_primaries_that_are_not_a_models_number_are_refused(primary, ma
 
 def test_decision_primary_refuses_scores_that_only_rank():
     X, y = load_breast_cancer(return_X_y=True)
-    with pytest.raises(ValueError, match="no probability to act on"):
+    with pytest.raises(ValueError, match=r"needs a probability \(or a 0/1 rule\) to act on at a "
+                                         r"threshold, which row\(s\) 'a' \(scores that only"):
         compare.holdout_table({"a": X[:, 0], "b": X[:, 1]}, X, y, primary="net_benefit@0.2",
                               n_boot=1000)

@@ -67,7 +67,8 @@ def on_cluster(client):
     return stack
 
 
-@pytest.fixture(params=["synchronous", "cluster"])
+# The cluster's tests are slow: a LocalCluster of two worker processes starts and stops.
+@pytest.fixture(params=["synchronous", pytest.param("cluster", marks=pytest.mark.slow)])
 def scheduler(request):
     """Run the test body on dask's synchronous scheduler, or on the LocalCluster."""
     if request.param == "cluster":
@@ -304,6 +305,7 @@ def test_dataframe_columns_that_are_not_the_labels_are_refused():
         cbd.classification_report(da.from_array(np.array([0, 1])), scores, [0, 1])
 
 
+@pytest.mark.slow
 def test_import_does_not_need_dask():
     code = ("import sys, chimeraboost as cb; cb.dask.classification_report; "
             "print('dask' in sys.modules)")
@@ -334,6 +336,7 @@ def breast_cancer():
     return (X - X.mean(axis=0)) / X.std(axis=0), y
 
 
+@pytest.mark.slow
 def test_workers_have_one_openmp_thread(client):
     def thread_counts():
         from threadpoolctl import threadpool_info
@@ -344,6 +347,7 @@ def test_workers_have_one_openmp_thread(client):
         assert env == "1" and all(c == 1 for c in counts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", [
     LogisticRegression(),
     cb.ChimeraBoostClassifier(max_iter=10, random_state=0),
@@ -363,6 +367,7 @@ def test_cross_validate_on_the_cluster_equals_local(client, breast_cancer, model
         assert np.all(np.isfinite(local[f"test_{name}"]))
 
 
+@pytest.mark.slow
 def test_grid_search_on_the_cluster_equals_local(client, breast_cancer):
     X, y = breast_cancer
     grid = {"C": [0.01, 1.0]}
@@ -378,6 +383,7 @@ def test_grid_search_on_the_cluster_equals_local(client, breast_cancer):
     assert remote.best_params_ == local.best_params_
 
 
+@pytest.mark.slow
 def test_compare_cv_on_the_cluster_equals_local(client, breast_cancer):
     X, y = breast_cancer
     models = {"weak": LogisticRegression(C=0.01), "logreg": LogisticRegression()}

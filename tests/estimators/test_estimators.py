@@ -147,6 +147,7 @@ def _brute_force_temperature(raw, codes):
     return res.x
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data", ["clf_data", "multi_data"])
 def test_temperature_is_held_out_posterior_mode(data, request):
     X, y = request.getfixturevalue(data)
@@ -193,6 +194,7 @@ def test_breast_cancer_temperature_does_not_collapse():
     assert log_loss(yte, proba) < 0.2
 
 
+@pytest.mark.slow
 def test_breast_cancer_no_collapsed_cv_fold():
     # Two of five folds used to collapse (log-loss skill 0.074 and -0.215 beside 0.80-0.95).
     from sklearn.datasets import load_breast_cancer
@@ -369,6 +371,7 @@ def test_early_stopping_tolerance_is_relative():
         _boosting.REGRESSION_REL_TOL * np.var(10.0 * X[:, 0]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier])
 def test_zero_weight_equals_dropping_rows(Model, clf_data):
     X, y = clf_data
@@ -646,6 +649,7 @@ def test_bad_quantiles(quantiles, match, reg_data):
 # Threads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("Model", [ChimeraBoostRegressor, ChimeraBoostClassifier,
                                    ChimeraBoostQuantileRegressor])
 def test_n_threads_does_not_change_results(Model, multi_data):

@@ -377,7 +377,39 @@ def test_regression_baseline_targets():
     r = metrics.regression_report(y, pred, baseline=[0.0, 2.0, 4.0])  # mean 2, median 2
     assert r["mse_ref"] == pytest.approx(np.mean((y - 2.0) ** 2))
     assert r["mae_ref"] == pytest.approx(np.mean(np.abs(y - 2.0)))
-    assert r["r2"] == pytest.approx(1 - 9.0 / np.mean((y - 2.0) ** 2))
+    # The skill against the baseline's mean is mse_skill; r2 is scikit-learn's, against the
+    # scored rows' own mean -- never the skill against the baseline under r2's name.
+    assert r["mse_skill"] == pytest.approx(1 - 9.0 / np.mean((y - 2.0) ** 2))
+    assert r["r2"] == pytest.approx(skm.r2_score(y, pred), abs=TOL)
+    assert r["r2"] != pytest.approx(r["mse_skill"])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_r2_is_sklearns_whatever_the_baseline(weighted):
+    rng = np.random.default_rng(3)
+    y, y_train = rng.normal(5, 2, 300), rng.normal(5.5, 2, 500)
+    pred = y + rng.normal(0, 1, 300)
+    w = rng.uniform(0.5, 2, 300) if weighted else None
+    r = metrics.regression_report(y, pred, sample_weight=w, baseline=y_train)
+    assert r["r2"] == pytest.approx(skm.r2_score(y, pred, sample_weight=w), abs=TOL)
+    ref = np.average((y - y_train.mean()) ** 2, weights=w)
+    assert r["mse_skill"] == pytest.approx(1 - r["mse"] / ref, abs=TOL)
+    plain = metrics.regression_report(y, pred, sample_weight=w)
+    assert plain["mse_skill"] == plain["r2"]  # without a baseline, the same number
+    acc = metrics.RegressionAccumulator(baseline=y_train)
+    for part in np.array_split(np.arange(300), 7):
+        acc.update(y[part], pred[part], None if w is None else w[part])
+    got = acc.report()
+    assert got["r2"] == pytest.approx(r["r2"], abs=TOL)
+    assert got["mse_skill"] == pytest.approx(r["mse_skill"], abs=TOL)
+
+
+def test_constant_y_with_a_baseline_leaves_only_r2_undefined():
+    with pytest.warns(DegenerateMetricWarning, match="y is constant: r2, against the mean of "
+                                                     "y, is undefined"):
+        r = metrics.regression_report([2.0, 2.0, 2.0], [1.5, 2.0, 2.5], baseline=[1.0, 3.0, 5.0])
+    # Reference: the baseline's mean 3 misses each row by 1, so mse_ref = 1; mse = 1/6.
+    assert math.isnan(r["r2"]) and r["mse_skill"] == pytest.approx(1 - 1 / 6)
 
 
 def test_constant_y_gives_nan_skill_and_warning():

@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 import pytest
+from sklearn.metrics import r2_score
 
 from chimeraboost import metrics, monitor
 from chimeraboost.exceptions import DegenerateMetricWarning, FewResamplesWarning
@@ -13,7 +14,8 @@ pd = pytest.importorskip("pandas")
 
 CLASSIFICATION_KEYS = ("base_rate", "log_loss", "log_loss_ref", "log_loss_skill", "brier",
                        "brier_ref", "brier_skill", "calibration_mcb")
-REGRESSION_KEYS = ("mean_y", "rmse", "rmse_ref", "r2", "mae", "mae_ref", "mae_skill")
+REGRESSION_KEYS = ("mean_y", "rmse", "rmse_ref", "mse_skill", "r2", "mae", "mae_ref",
+                   "mae_skill")
 
 
 def _dates(rng, n, days=150):
@@ -161,19 +163,23 @@ def test_rolling_regression_equals_report_against_the_preceding_targets():
     pred = y + rng.normal(0, 0.5, n)
     s = monitor.skill_over_time(y, pred, when, baseline="rolling", window=2)
     months = _month_rows(when)
-    assert np.isnan(s.r2[0])
+    assert np.isnan(s.mse_skill[0])
     for i in range(1, len(months)):
         prev = np.concatenate([rows for _, rows in months[max(0, i - 2):i]])
         rows = months[i][1]
         ref = metrics.regression_report(y[rows], pred[rows], baseline=y[prev])
-        for key in ("rmse", "rmse_ref", "r2", "mae", "mae_ref", "mae_skill", "baseline_mean",
-                    "baseline_median"):
+        for key in ("rmse", "rmse_ref", "mse_skill", "r2", "mae", "mae_ref", "mae_skill",
+                    "baseline_mean", "baseline_median"):
             np.testing.assert_allclose(s.values[key][i], ref[key], rtol=1e-10, err_msg=key)
+        # The skill against the preceding months is not r2, and is not called so.
+        assert s.r2[i] == pytest.approx(r2_score(y[rows], pred[rows]), abs=1e-12)
+    assert "r2" not in str(s) and "skill" in str(s)
 
 
 # --------------------------------------------------------------------------- intervals
 
 
+@pytest.mark.slow
 def test_ci_contains_the_point_estimate_and_is_reproducible():
     y, p, when, _ = _binary(seed=5)
     s = monitor.skill_over_time(y, p, when, ci=0.95, n_boot=1000, random_state=0)
@@ -186,10 +192,15 @@ def test_ci_contains_the_point_estimate_and_is_reproducible():
                                   s.intervals["log_loss_skill"])
     frame = s.to_frame()
     np.testing.assert_array_equal(frame["log_loss_skill_low"], s.intervals["log_loss_skill"][:, 0])
-    cells = [re.split(r"\s{2,}", line.strip()) for line in str(s).splitlines()[2:8]]
+    cells = [re.split(r"\s{2,}", line.strip())
+             for line in s.to_text(width=None).splitlines()[2:8]]
     assert cells[0] == ["period", "rows", "base rate", "log loss", "reference", "skill", "low",
                         "high", "Brier skill", "MCB", "excess", "low", "high", "p"]
     assert all(len(c) == 14 for c in cells)
+    # In a terminal's 120 characters the last column goes, and the text says so.
+    text = str(s)
+    assert max(len(line) for line in text.splitlines()[2:8]) <= 120
+    assert "Left out to fit 120 characters: p (to_text(width=None) shows every column)." in text
     # Each period's calibration test: the estimate inside its interval.
     iv = s.intervals["calibration_excess"]
     assert np.all(iv[:, 0] <= s.values["calibration_excess"])
@@ -204,9 +215,9 @@ def test_ci_of_rolling_regression_contains_the_point_estimate():
     pred = y + rng.normal(0, 0.6, n)
     s = monitor.skill_over_time(y, pred, when, baseline="rolling", ci=0.9, n_boot=1000,
                                 random_state=1)
-    iv = s.intervals["r2"]
+    iv = s.intervals["mse_skill"]
     assert np.all(np.isnan(iv[0]))
-    assert np.all(iv[1:, 0] <= s.r2[1:]) and np.all(s.r2[1:] <= iv[1:, 1])
+    assert np.all(iv[1:, 0] <= s.mse_skill[1:]) and np.all(s.mse_skill[1:] <= iv[1:, 1])
 
 
 def test_few_resamples_warn():
@@ -315,6 +326,7 @@ def test_text_frame_and_html():
     np.testing.assert_array_equal(frame["log_loss_skill"], s.skill)
 
 
+@pytest.mark.slow
 def test_plot_draws_one_reading_per_panel_on_one_time_axis():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")

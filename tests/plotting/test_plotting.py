@@ -226,6 +226,31 @@ def test_ranking_curves_refuse_multiclass():
         plotting.roc_curve([0, 1, 2], np.full((3, 3), 1 / 3))
 
 
+@pytest.mark.parametrize("draw", [plotting.roc_curve, plotting.pr_curve])
+@pytest.mark.parametrize("classes", [None, [0, 1]])
+def test_one_class_or_no_rows_name_y_not_classes(draw, classes):
+    p = np.linspace(0.1, 0.9, 10)
+    for y, match in (([1] * 10, r"y holds only class \[1\] of \[0, 1\]; the curve needs rows "
+                               r"of both classes"),
+                     (np.array([], dtype=int), "y is empty; at least one row is needed")):
+        with pytest.raises(ValueError, match=match) as caught:
+            draw(y, p[:len(y)], classes=classes)
+        assert "classes must" not in str(caught.value)
+
+
+def test_one_class_reliability_diagram_reads_0_1_labels_and_names_y_otherwise():
+    p = np.linspace(0.1, 0.9, 10)
+    # 0/1 labels say what the other class is: the diagram of ten positives is drawn, its
+    # isotonic recalibration 1 everywhere (every outcome is 1).
+    ax = plotting.reliability_diagram(np.ones(10, dtype=int), p, n_boot=0)
+    np.testing.assert_array_equal(ax.lines[1].get_ydata(), 1.0)
+    with pytest.raises(ValueError, match=r"y holds a single label \['yes'\]; the classes are "
+                                         r"read off y, so name both: classes="):
+        plotting.reliability_diagram(["yes"] * 10, p)
+    with pytest.raises(ValueError, match="y is empty"):
+        plotting.reliability_diagram([], [])
+
+
 # --------------------------------------------------------------------------- many models
 
 

@@ -267,6 +267,7 @@ def _problem(draw):
     return y, pred, levels, w
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_problem())
 def test_rearrangement_never_increases_mean_pinball(problem):
@@ -277,6 +278,7 @@ def test_rearrangement_never_increases_mean_pinball(problem):
     assert crossing_rate(np.sort(pred, axis=1)) == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_problem())
 def test_ranges(problem):
@@ -293,6 +295,7 @@ def test_ranges(problem):
     assert np.isnan(skill) or skill <= 1.0
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(_problem())
 def test_zero_weights_equal_dropping_rows(problem):

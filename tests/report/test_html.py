@@ -105,8 +105,9 @@ def test_html_table_formats_and_escapes_like_the_text_table():
     assert "&lt;i&gt;caption&lt;/i&gt;" in text
     page = _Page(text)
     values = [t for tag, _, t, _ in page.cells if tag == "td"]
+    # 1e-9 beside -0.25: in the column's format (+0.0000), as the text table prints it.
     assert values == ["<b>a & b</b>", fmt(0.5), fmt(-0.25, signed=True), "n", "n/a",
-                      fmt(1e-9, signed=True)]
+                      "+0.0000"]
     with pytest.raises(ValueError, match="2 cells for 3 columns"):
         html_table([Col("a"), Col("b"), Col("c")], [[1, 2]])
 
@@ -197,7 +198,10 @@ def test_report_html_of_a_model_without_probabilities_and_of_a_regressor(data):
     # Against the training mean the skill is not scikit-learn's r2, and is not named so.
     r = report(LinearRegression().fit(X[:100], y[:100]), X[100:], y[100:], baseline=y[:100])
     page = _check(r._repr_html_())
-    assert "(skill: vs baseline mean)" in page.text and "r2" not in page.tables[0]
+    # Its skill is mse_skill, headed "skill vs baseline mean"; r2 (against the mean of y) is
+    # named beside it, as in the text.
+    assert r.headline().endswith(f"skill vs baseline mean {fmt(r['mse_skill'], 3)}")
+    assert f"(r2, against the mean of y: {fmt(r['r2'], 3)})" in page.text
 
 
 def test_holdout_table_html_says_the_level_once(data):
@@ -211,15 +215,17 @@ def test_holdout_table_html_says_the_level_once(data):
     assert page.headings == [t.header()]
     assert "<rule>" not in text and "&lt;rule&gt;" in text
     titles = [tt for tag, _, tt, _ in page.cells if tag == "th"]
-    assert titles == ["model", *t.metrics, f"{t.primary} vs {t.baseline}", "beats", "notes"]
+    # The primary metric first, then its paired difference and the decision, the others.
+    others = [k for k in t.metrics if k != t.primary]
+    assert titles == ["model", t.primary, f"{t.primary} vs {t.baseline}", "beats", *others,
+                      "notes"]
     assert "low" not in " ".join(titles) and page.text.count("95%") == 2  # the footer's two
     cells = [c[2] for c in page.cells]
-    r = t.rows["logreg"]
+    r, p = t.rows["logreg"], t.primary
     i = cells.index("logreg")
-    assert cells[i + 1] == (f"{fmt(r['log_loss'], 3)}"
-                            f"[{fmt(r['log_loss_low'], 3)}, {fmt(r['log_loss_high'], 3)}]")
-    assert (f"{fmt(r['difference'], signed=True)}[{fmt(r['diff_low'], signed=True)}, "
-            f"{fmt(r['diff_high'], signed=True)}]") in cells
+    assert cells[i + 1] == f"{fmt(r[p], 3)}[{fmt(r[p + '_low'], 3)}, {fmt(r[p + '_high'], 3)}]"
+    assert cells[i + 2] == (f"{fmt(r['difference'], signed=True)}[{fmt(r['diff_low'], signed=True)}"
+                            f", {fmt(r['diff_high'], signed=True)}]")
 
 
 def test_comparison_result_html(data):

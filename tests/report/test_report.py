@@ -143,6 +143,30 @@ def test_regressor_report(cancer):
     assert "judged against: mean of baseline targets" in text and "r2" in text
 
 
+def test_a_skill_against_the_training_mean_is_not_called_r2():
+    X, y = load_diabetes(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
+    model = Ridge(alpha=0.1).fit(X_tr, y_tr)
+    pred = model.predict(X_te)
+    rep = report(model, X_te, y_te, baseline=y_tr, ci=0.95, n_boot=1000, random_state=0)
+    skill = 1 - np.mean((y_te - pred) ** 2) / np.mean((y_te - y_tr.mean()) ** 2)
+    assert rep["mse_skill"] == pytest.approx(skill, abs=1e-12)
+    assert rep["r2"] == pytest.approx(r2_score(y_te, pred), abs=1e-12)
+    assert rep["mse_skill"] != rep["r2"]  # two numbers, each under its own name
+    text = str(rep)
+    headline = text.splitlines()[2]
+    assert headline.endswith(f"skill vs baseline mean {skill:.3f}") and "r2" not in headline
+    assert f"(r2, against the mean of y: {r2_score(y_te, pred):.3f})" in text
+    ci_rows = {line.split()[0]: line for line in text.split("bootstrap intervals")[1].splitlines()
+               if line.startswith("  ")}
+    assert "mse_skill" in ci_rows and "r2" in ci_rows
+    assert repr(rep).endswith(f"mse_skill={rep['mse_skill']:.4f}>")
+    # Without a baseline the skill is r2 and is shown once, under that name.
+    own = report(model, X_te, y_te, ci=0.95, n_boot=1000, random_state=0)
+    assert own["mse_skill"] == own["r2"]
+    assert "skill (r2)" in str(own) and "  mse_skill" not in str(own)
+
+
 @pytest.fixture(scope="module")
 def quantile_data():
     rng = np.random.default_rng(0)
@@ -237,6 +261,7 @@ def test_ci_is_reproducible_and_matches_resampling(cancer, lr):
     assert "95% bootstrap intervals" in str(a)
 
 
+@pytest.mark.slow
 def test_paired_difference_against_fitted_baseline(cancer, lr):
     X_tr, X_te, y_tr, y_te = cancer
     weak = LogisticRegression(C=1e-3, max_iter=5000).fit(X_tr[:, :3], y_tr)

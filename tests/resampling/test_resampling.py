@@ -121,6 +121,7 @@ def test_multiclass_bootstrap_equals_metrics_with_counts_as_weights():
                                    atol=1e-12, err_msg=key)
 
 
+@pytest.mark.slow
 def test_paired_difference_interval_matches_straightforward_loop(binary):
     y, p, q = binary
     ev_p = metrics.classification_evaluator(y, [0, 1], proba=p)
@@ -166,6 +167,7 @@ def test_lean_auc_path_equals_full_path_and_sklearn(ties, prevalence):
     np.testing.assert_allclose(lean["roc_auc"], sk, rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_roc_auc_interval_bootstrap_agrees_with_loop_and_delong():
     rng = np.random.default_rng(5)
     y, x, _ = _binormal(3000, 1.0, 0.2, rng)
@@ -340,6 +342,7 @@ def test_true_brier_skill_by_monte_carlo():
     assert mc == pytest.approx(_true_brier_skill(1.2, 0.3), abs=3e-3)
 
 
+@pytest.mark.slow
 def test_95_percent_intervals_cover_the_truth():
     delta, prevalence, n, reps = 1.2, 0.3, 300, 200
     true_auc = norm.cdf(delta / np.sqrt(2))

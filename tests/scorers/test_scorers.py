@@ -212,6 +212,7 @@ _IMPORT_SKLEARN = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["sklearn_first", "chimeraboost_first"])
 def test_scoring_strings_pass_validation_in_either_import_order(order):
     # Import order is per process, so each order gets a fresh interpreter.
@@ -321,6 +322,7 @@ _FALLBACK_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_fallback_scorer_base_keeps_registration_and_weight_routing():
     # scorer_base() gives up when _BaseScorer moves; the scorers must then still be
     # registered, usable by name, and receive sample_weight through metadata routing.

@@ -16,6 +16,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import r2_score
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -160,7 +161,7 @@ def test_classification_table(value):
 @pytest.mark.parametrize("value", AWKWARD)
 def test_regression_table(value):
     r = dict(metrics.regression_report([1.0, 2.0, 4.0, 8.0], [1.5, 2.0, 3.0, 9.0]))
-    r.update(rmse=value, mae_ref=-value, r2=value, baseline_median=value)
+    r.update(rmse=value, mae_ref=-value, r2=value, mse_skill=value, baseline_median=value)
     lines = metrics.format_report(r).splitlines()
     header, rows = table_at(lines, "loss")
     assert header == ["loss", "value", "reference", "skill", "reference forecast"]
@@ -267,7 +268,7 @@ def test_comparison_result_table(value):
     res = ComparisonResult(scores, "champ", {"chall": _challenger("chall", value)},
                            scoring="neg_mse", cv="KFold: 3 folds", n_train=20.0, n_test=10.0,
                            rope=0.01, alpha=0.05, threshold=0.95)
-    header, rows = table_at(str(res).splitlines(), "model")
+    header, rows = table_at(res.to_text(width=None).splitlines(), "model")  # every column
     assert header == ["model", "mean", "sd", "difference", "95% low", "high", "p", "p_holm",
                       "P(champ)", "P(rope)", "P(chall)", "decision"]
     champ, chall = rows
@@ -311,6 +312,10 @@ def cancer():
     return train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
 
 
+def rep_pred(X_tr, y_tr, X_te):
+    return Ridge().fit(X_tr, y_tr).predict(X_te)
+
+
 def test_regression_headline_names_the_mean_the_skill_uses(diabetes):
     X_tr, X_te, y_tr, y_te = diabetes
     rep = report(Ridge().fit(X_tr, y_tr), X_te, y_te, baseline=y_tr)
@@ -319,10 +324,14 @@ def test_regression_headline_names_the_mean_the_skill_uses(diabetes):
     assert rep["rmse_ref"] == pytest.approx(np.sqrt(np.mean((y_te - y_tr.mean()) ** 2)))
     assert headline.startswith(
         f"RMSE {rep['rmse']:.4f} | mean of y {y_te.mean():.4f} | baseline mean "
-        f"{y_tr.mean():.4f} | reference {rep['rmse_ref']:.4f} | skill (r2) {rep['r2']:.3f}"
+        f"{y_tr.mean():.4f} | reference {rep['rmse_ref']:.4f} | skill vs baseline mean "
+        f"{rep['mse_skill']:.3f}"
     )
+    # The skill against the baseline's mean is not r2; r2 (against the mean of y) is named
+    # beside it.
     _, rows = table_at(str(rep).splitlines(), "loss")
-    assert rows[0][4] == f"baseline mean {y_tr.mean():.4f} (skill: r2)"
+    assert rows[0][4] == (f"baseline mean {y_tr.mean():.4f} (r2, against the mean of y: "
+                          f"{r2_score(y_te, rep_pred(X_tr, y_tr, X_te)):.3f})")
     alone = str(report(Ridge().fit(X_tr, y_tr), X_te, y_te)).splitlines()[2]
     assert f"mean of y {y_te.mean():.4f} | reference" in alone and "baseline" not in alone
 
@@ -341,6 +350,7 @@ def test_classification_headline_names_base_rate_and_baseline_prior(cancer):
     assert f"judged against: class prior of y_train ({prior:.3f})" in text
 
 
+@pytest.mark.slow
 def test_compare_holdout_tells_same_named_pipelines_apart(cancer):
     X_tr, X_te, y_tr, y_te = cancer
     strong = make_pipeline(StandardScaler(), LogisticRegression(C=1.0)).fit(X_tr, y_tr)
@@ -398,3 +408,17 @@ def test_docs_report_sample_is_what_the_code_prints(capsys):
     shown = re.search(r"```text\n(.*?)\n```", section, flags=re.S).group(1)
     exec(compile(code, "docs/report.md", "exec"), {})
     assert capsys.readouterr().out.rstrip("\n").splitlines() == shown.splitlines()
+
+
+def test_a_near_zero_number_prints_in_its_columns_format():
+    # The prior's Brier skill (-7.04e-08) among skills with three decimals: -0.000, in the text
+    # and in the HTML alike; a column of nothing but tiny numbers keeps significant digits.
+    from chimeraboost._shared.html import html_table
+
+    columns = [Col("model", None), Col("skill", 3), Col("tiny", 3)]
+    rows = [["prior", -7.04e-08, 1.2e-07], ["model", 0.739, 3.4e-08]]
+    lines = table(columns, rows)
+    assert [cells(line) for line in lines[1:]] == [["prior", "-0.000", "1.2e-07"],
+                                                   ["model", "0.739", "3.4e-08"]]
+    html = html_table(columns, rows)
+    assert ">-0.000<" in html and ">-7.04e-08<" not in html and ">1.2e-07<" in html

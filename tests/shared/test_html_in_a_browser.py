@@ -42,6 +42,9 @@ import pytest
 
 import chimeraboost
 
+# Every test here fits the models of its samples or drives a browser: slow (README).
+pytestmark = pytest.mark.slow
+
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser",
                                                "google-chrome")) if p), None)
 needs_chromium = pytest.mark.skipif(

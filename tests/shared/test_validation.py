@@ -363,13 +363,14 @@ def test_a_constant_y_is_told_exactly_whatever_the_rounding_of_its_mean(value, n
     y2[0], w2[0] = 2 * value, 0.0
     with pytest.warns(DegenerateMetricWarning, match="y is constant"):
         assert math.isnan(metrics.regression_report(y2, pred, sample_weight=w2)["r2"])
-    # Against a baseline's mean the reference is not zero, and r2 is defined: scikit-learn's
-    # r2 is not the reference here, so check the definition directly.
+    # Against a baseline's mean the reference is not zero, and the skill against it is
+    # defined: check the definition directly. r2 -- against y's own mean -- stays undefined.
     a = abs(value)
-    r = metrics.regression_report(y, pred, baseline=[value + a, value + 3 * a])
+    with pytest.warns(DegenerateMetricWarning, match="y is constant: r2, against the mean"):
+        r = metrics.regression_report(y, pred, baseline=[value + a, value + 3 * a])
     # On y's own scale: the residuals are a * linspace(-1, 1), the reference's 2a.
     ratio = np.mean(np.linspace(-1.0, 1.0, n) ** 2) / 4.0
-    assert r["r2"] == pytest.approx(1 - ratio, rel=1e-9)
+    assert r["mse_skill"] == pytest.approx(1 - ratio, rel=1e-9) and math.isnan(r["r2"])
 
 
 def test_compare_cv_default_regression_score_is_nan_on_constant_folds():
@@ -474,6 +475,7 @@ def test_chimeraboost_report_is_the_function_not_a_module():
         importlib.import_module("chimeraboost.report")
 
 
+@pytest.mark.slow
 def test_compare_cv_default_score_of_quantile_regressors_is_crps_skill():
     X, y = load_diabetes(return_X_y=True)
     models = {"q1": cb.ChimeraBoostQuantileRegressor(quality=1, max_iter=20, random_state=0),
