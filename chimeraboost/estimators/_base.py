@@ -201,7 +201,8 @@ class _ChimeraBoostBase(BaseEstimator):
                 train, val = rows, rows[:0]
             lin = None
             if linear is not None and val.size:
-                lin = L.fit_linear(Xf, target, w, train, self._engine_mask, linear)
+                lin = L.fit_linear(Xf, target, w, train, self._engine_mask, linear,
+                                   "cv" if linear == "classification" else 1.0)
             engines = make_engines(seed, val.size > 0)
             with self._threads():
                 for engine in engines:

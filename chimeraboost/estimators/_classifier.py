@@ -52,7 +52,9 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
       and a wrong sharpening is unboundedly costly in log loss.
     - When every held-out row is classified correctly (a separable split), held-out log loss
       keeps falling as ``T`` falls, so the rows cannot identify a temperature: it is refused,
-      ``T = 1``, and ``temperature_status_`` says so. Likewise without held-out rows.
+      ``T = 1``, and ``temperature_status_`` says so. Likewise without held-out rows, and when
+      the held-out rows do not show that ``T`` helps: twice the held-out log likelihood it
+      gains over ``T = 1`` below 3.84 (a likelihood-ratio test at 5%).
     - Scores are kept within 30 nats of the winning class, so no probability is exactly 0 or
       1 (the smallest is about ``1e-13``).
 
@@ -66,7 +68,9 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
     ----------
     {_COMMON_PARAMS_DOC}
     linear_blend : bool, default=True
-        Blend the trees with the linear rung by the weight the held-out rows choose;
+        Blend the trees with the linear rung (a scaled logistic regression whose ``C`` is
+        chosen by cross-validation, 1 unless clearly worse) by the weight the held-out rows
+        choose; a weight the rows cannot tell from 0 (likelihood-ratio test at 5%) is 0.
         ``False``: the trees alone (``tree_weight_ = 1``).
     temperature_scaling : bool, default=True
         Fit the temperature; ``False`` keeps ``temperature_ = 1``.
@@ -187,8 +191,10 @@ class ChimeraBoostClassifier(ReportMixin, ClassifierMixin, _ChimeraBoostBase):
             self.tree_weight_ = L.fit_tree_weight(z_lin, z, y_val, w_val)
             z = L.blend_scores(z_lin, z, self.tree_weight_)
             if self.tree_weight_ < 1:  # refit on every row, now that the weight is chosen
+                # with the members' median choice of C (the first member's, for one)
+                cs = sorted(m[-1].C for m in self._member_linears if m is not None)
                 self.linear_ = L.fit_linear(Xf, codes, w, rows, self._engine_mask,
-                                            "classification")
+                                            "classification", cs[(len(cs) - 1) // 2])
         if not self.temperature_scaling:
             self.temperature_, self.temperature_status_ = 1.0, B.TEMPERATURE_OFF
             return

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brute
 from scipy.special import expit
+from scipy.stats import chi2
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss, mean_squared_error
 from sklearn.pipeline import make_pipeline
@@ -92,8 +93,31 @@ def test_tree_weight_falls_back_to_linear_when_both_separate_the_held_out_rows()
     assert unpenalised == 1.0
     # Analytically: d/dw of the summed log loss at w = 0 is -30 * 2 * sigmoid(-4) = -1.08,
     # the prior's is w / sd^2 = 16 w, so the mode lies near w = 0.07, far from the
-    # likelihood's 1.
-    assert _linear.fit_tree_weight(z_lin, z_tree, y, None) == pytest.approx(0.067, abs=0.01)
+    # likelihood's 1...
+    prior = 1 / (2 * _linear.TREE_WEIGHT_PRIOR_SD**2)
+    mode = brute(lambda v: len(y) * log_loss(y, expit((1 - v[0]) * z_lin + v[0] * z_tree))
+                 + prior * v[0] ** 2, [(0.0, 1.0)], Ns=1001, finish=None)
+    assert mode == pytest.approx(0.067, abs=0.01)
+    # ...and at the mode the held-out log likelihood gains 2 * 30 * (0.0181 - 0.0167) = 0.08
+    # nats over the linear model alone, far below chi-squared's 95% quantile (3.84): the rows
+    # cannot show the trees help, so the weight is 0.
+    gain = 2 * len(y) * (log_loss(y, expit(z_lin))
+                         - log_loss(y, expit((1 - mode) * z_lin + mode * z_tree)))
+    assert 0 < gain < chi2.ppf(0.95, 1)
+    assert _linear.fit_tree_weight(z_lin, z_tree, y, None) == 0.0
+
+
+def test_tree_weight_is_kept_when_the_trees_significantly_help():
+    # The same construction with 300 held-out rows, the trees carrying extra signal: the
+    # mode's likelihood ratio against the linear model passes the 5% test and is kept.
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 300)
+    z_lin = (2 * y - 1) * 0.5 + rng.normal(0, 1.0, 300)
+    z_tree = z_lin + (2 * y - 1) * 1.0
+    w = _linear.fit_tree_weight(z_lin, z_tree, y, None)
+    gain = 2 * len(y) * (log_loss(y, expit(z_lin))
+                         - log_loss(y, expit((1 - w) * z_lin + w * z_tree)))
+    assert w > 0.5 and gain > chi2.ppf(0.95, 1)
 
 
 @pytest.mark.parametrize("better, expected", [("linear", 0.0), ("trees", 1.0)])
@@ -166,3 +190,44 @@ def test_linear_blend_must_be_a_bool(Model):
     with pytest.raises(TypeError, match="linear_blend must be True or False"):
         Model(linear_blend="yes", **ONE).fit(X, y)
 
+
+
+def _cv_row_losses(X, y, c):
+    """Each row's log loss when predicted by scikit-learn's scaled logistic regression fitted
+    on the other folds (the folds ``choose_c`` uses)."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    Z = StandardScaler().fit_transform(X)
+    proba = cross_val_predict(LogisticRegression(C=c, max_iter=1000), Z, y,
+                              cv=StratifiedKFold(5, shuffle=True, random_state=0),
+                              method="predict_proba")
+    return -np.log(proba[np.arange(len(y)), y])
+
+
+def test_c_is_chosen_by_cross_validated_log_loss():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    rows, mask = np.arange(len(y)), np.zeros(X.shape[1], dtype=bool)
+    c = _linear.choose_c(X, y, None, rows, mask)
+    losses = {g: _cv_row_losses(X, y, g) for g in _linear.C_GRID}
+    best = min(losses, key=lambda g: losses[g].sum())
+    gain = losses[1.0] - losses[best]
+    # iris is nearly separable: C = 1 shrinks its log-odds far too much, by many standard
+    # errors of the paired difference, so the least cross-validated log loss wins.
+    assert gain.mean() > 2 * gain.std(ddof=1) / np.sqrt(len(y))
+    assert c == best and c > 1
+
+
+def test_c_stays_at_one_unless_clearly_better():
+    # A logistic truth with many rows: C = 1 is as good as any, so the ladder's rung stays.
+    X, y, _ = _logistic_data(600, 6)
+    rows, mask = np.arange(len(y)), np.zeros(X.shape[1], dtype=bool)
+    losses = {g: _cv_row_losses(X, y, g) for g in _linear.C_GRID}
+    best = min(losses, key=lambda g: losses[g].sum())
+    gain = losses[1.0] - losses[best]
+    assert gain.mean() <= 2 * gain.std(ddof=1) / np.sqrt(len(y))
+    assert _linear.choose_c(X, y, None, rows, mask) == 1.0
+    # And the classifier's linear rung is then exactly the ladder's C = 1.
+    model = ChimeraBoostClassifier(**ONE).fit(X, y)
+    assert model.linear_ is None or model.linear_[-1].C == 1.0
