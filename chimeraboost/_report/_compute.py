@@ -106,7 +106,9 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         tails), is the one that kept its level on 200 rows with 10 events in
         ``benchmarks/coverage.py``; intervals that no method can make trustworthy (fewer
         than 4 rows in the rarest class) come with a
-        :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning`. Not read this way: the
+        calibration test's interval (outcome draws) and the per-slice intervals of ``by``
+        (percentile intervals, and said so).
 
     Returns
     -------
