@@ -9,10 +9,7 @@ it): on a shared machine the wall clock of a long loop depends on what else runs
    ``--ref-boot`` of them and scaled). Each interval of the report is also compared with
    the interval of a straightforward loop that draws ``idx`` with replacement and recomputes
    the point report on ``(y[idx], p[idx])`` (``--check-boot`` replicates, independent
-   draws): the largest endpoint difference of the report's percentile intervals
-   (``ci_method="percentile"``, the method the loop computes; both widened to reach the
-   point estimate, as every interval of the report is) is printed as a share of the
-   interval's width.
+   draws): the largest endpoint difference is printed as a share of the interval's width.
 2. ``resampling.roc_auc_interval`` alone against the same ``roc_auc_score`` loop.
 3. The point report on ``--n-point`` rows: binary, probabilities in the ``(n, 2)`` form
    ``predict_proba`` returns, against log_loss, brier_score_loss, d2_brier_score,
@@ -26,7 +23,15 @@ it): on a shared machine the wall clock of a long loop depends on what else runs
    ci=0.95)``) against a single model's intervals. Printed beside it, per replicate: the
    time of drawing the resampling counts (shared by both models), of evaluating the model
    on them, and what the baseline adds.
-6. The interval method: every metric's interval by the default ``ci_method="expanded_bca"``
+6. The report with intervals of 1. on two threads (``n_jobs=2``) against one, and the
+   bootstrap inside it alone (the part that threads share out; the report also runs the
+   calibration test, which draws after the resamples from the same generator, on one
+   thread): the ratio of wall-clock seconds (two threads spend about the same CPU seconds as
+   one, in about half the time), the best of ``--repeats`` (at least 3) interleaved runs
+   each, and a check that the numbers are identical. Run it when the machine is quiet: a
+   busy machine has no second core to give.
+
+7. The interval method: every metric's interval by the default ``ci_method="expanded_bca"``
    (whose acceleration and degrees of freedom come from a grouped jackknife of 100 blocks of
    rows) against the percentile intervals' resampling alone (``resampling.bootstrap`` with
    percentile intervals, minus the jackknife, timed on its own through the same evaluator).
@@ -35,6 +40,8 @@ Usage::
 
     python benchmarks/bench_report.py            # the full sizes (several minutes)
     python benchmarks/bench_report.py --quick    # CI-sized inputs (seconds)
+    python benchmarks/bench_report.py --only threads   # one section (intervals, point,
+                                                       # memory, paired, threads, method)
 """
 
 from __future__ import annotations
@@ -186,6 +193,9 @@ def peak_memory(what: str, n: int) -> float | None:
     return float(res.stdout.strip().splitlines()[-1])
 
 
+SECTIONS = ("intervals", "point", "memory", "paired", "threads", "method")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="CI-sized inputs")
@@ -196,6 +206,8 @@ def main(argv=None) -> None:
     parser.add_argument("--n-point", type=int, default=1_000_000)
     parser.add_argument("--n-memory", type=int, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS,
+                        help="measure only these sections (default: all)")
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.n_boot, args.ref_boot, args.check_boot = 20_000, 1000, 50, 1000
@@ -209,35 +221,53 @@ def main(argv=None) -> None:
               f"  {note}  ({load()})", flush=True)
 
     print(f"chimeraboost bench_report: n = {args.n:,}, n_boot = {args.n_boot:,}; {load()}")
-    model, incumbent, X, y = binary_data(args.n)
-    fitted, base = model, incumbent
-    proba = fitted.predict_proba(X)
+    data = binary_data(args.n)
+    t_rep = None
+    if "intervals" in args.only:
+        t_rep = intervals(args, data, row)
+    if "point" in args.only:
+        point_reports(args, data[0], row)
+    if "memory" in args.only:
+        memory(args, row)
+    if "paired" in args.only:
+        paired(args, data, row, t_rep)
+    if "threads" in args.only:
+        threads(args, data, row)
+    if "method" in args.only:
+        interval_method(args, data, row)
 
-    # 1 + 2: the report with intervals and the ROC-AUC interval against the loop.
+    print("\n| measure | ratio | target | status | note | machine load |")
+    print("|---|---|---|---|---|---|")
+    for name, ratio, target, status, note, ld in rows:
+        print(f"| {name} | {ratio:.3f} | {target} | {status} | {note} | {ld} |")
+
+
+def intervals(args, data, row):
+    """1 + 2: the report with intervals and the ROC-AUC interval against the loop."""
+    fitted, _, X, y = data
+    proba = fitted.predict_proba(X)
     t_loop = timed(lambda: auc_loop(y, proba[:, 1], args.ref_boot, 1))[0]
     t_loop *= args.n_boot / args.ref_boot
-    t_rep, _ = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+    t_rep, rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
                                       random_state=0))
     t_auc, _ = timed(lambda: resampling.roc_auc_interval(y, proba[:, 1], n_boot=args.n_boot,
                                                          random_state=0), args.repeats)
-    t_pair, _ = timed(lambda: report(fitted, X, y, baseline=base, ci=LEVEL, n_boot=args.n_boot,
-                                     random_state=0))
     print(f"roc_auc_score loop, {args.n_boot} calls (timed {args.ref_boot}, scaled): "
-          f"{t_loop}; report with intervals {t_rep}; roc_auc_interval "
-          f"{t_auc}; report against a fitted baseline {t_pair}")
-    rep_pct = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
-                                   random_state=0, ci_method="percentile"))[1]
+          f"{t_loop}; report with intervals {t_rep}; roc_auc_interval {t_auc}")
+    # The loop's intervals are percentile intervals: compare them with the report's own.
+    rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot, random_state=0,
+                               ci_method="percentile"))[1]
     reps = report_loop(y, proba, args.check_boot, 2)
     worst, worst_key = 0.0, None
-    for key, ci in rep_pct.ci.items():
-        if key not in reps[0]:  # the calibration test's interval: outcome draws, no loop
+    for key, ci in rep.ci.items():
+        if key not in reps[0]:  # the population MCB's interval: the calibration test's
             continue
         vals = np.array([r[key] for r in reps], dtype=float)
         vals = vals[~np.isnan(vals)]
         if vals.size == 0 or not np.isfinite(ci.high - ci.low) or ci.high <= ci.low:
             continue
         lo, hi = np.quantile(vals, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
-        lo, hi = min(lo, rep_pct[key]), max(hi, rep_pct[key])
+        lo, hi = min(lo, rep[key]), max(hi, rep[key])  # an interval holds its estimate
         share = max(abs(lo - ci.low), abs(hi - ci.high)) / (ci.high - ci.low)
         if share > worst:
             worst, worst_key = share, key
@@ -248,8 +278,11 @@ def main(argv=None) -> None:
         worst, "<= 0.10", worst <= 0.10, f"worst: {worst_key}")
     row("2. roc_auc_interval vs roc_auc_score loop (speed-up)", t_loop / t_auc, ">= 40",
         t_loop / t_auc >= 40, f"wall-clock ratio {t_loop.wall / t_auc.wall:.1f}")
+    return t_rep
 
-    # 3: point reports.
+
+def point_reports(args, fitted, row):
+    """3: point reports against the scikit-learn calls."""
     _, _, Xp, yp = binary_data(args.n_point, seed=1)
     pp = fitted.predict_proba(Xp)
     t_ours = timed(lambda: metrics.classification_report(yp, pp, [0, 1]), args.repeats)[0]
@@ -267,27 +300,75 @@ def main(argv=None) -> None:
     row("3. string labels / integer labels (K = 3 point report)", t_str / t_ours, "<= 1.2",
         t_str / t_ours <= 1.2, f"{t_str:.3f} vs {t_ours:.3f}")
 
-    # 4: memory.
+
+def memory(args, row):
+    """4: peak memory of the point report, each side in a fresh process."""
     mem_ours, mem_sk = peak_memory("ours", args.n_memory), peak_memory("sklearn", args.n_memory)
     if mem_ours is not None and mem_sk is not None:
         row("4. peak memory, binary point report / sklearn calls", mem_ours / mem_sk, "<= 1.0",
             mem_ours <= mem_sk, f"{args.n_memory:,} rows, {mem_ours:.0f} MB vs {mem_sk:.0f} MB")
 
-    # 5: paired comparison. The counts are drawn once for both models; everything else is
-    # evaluated per model, so the ratio is about 1 + e / (c + e), with c the cost of drawing
-    # the counts and e that of evaluating one model on them (both printed per replicate).
+
+def paired(args, data, row, t_rep=None):
+    """5: the paired comparison. The counts are drawn once for both models; everything else
+    is evaluated per model, so the ratio is about 1 + e / (c + e), with c the cost of drawing
+    the counts and e that of evaluating one model on them (both printed per replicate)."""
+    fitted, base, X, y = data
+    if t_rep is None:
+        t_rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+                                     random_state=0))[0]
+    t_pair, _ = timed(lambda: report(fitted, X, y, baseline=base, ci=LEVEL, n_boot=args.n_boot,
+                                     random_state=0))
     t_counts = timed(lambda: sum(1 for _ in resampling.bootstrap_counts(
         args.n, args.n_boot, random_state=0)))[0]
     per_rep = 1e3 / args.n_boot
-    print(f"per replicate: drawing the counts {t_counts.cpu * per_rep:.3f} ms CPU, evaluating "
-          f"the model {(t_rep.cpu - t_counts.cpu) * per_rep:.3f} ms, the baseline "
+    print(f"report against a fitted baseline {t_pair}; per replicate: drawing the counts "
+          f"{t_counts.cpu * per_rep:.3f} ms CPU, evaluating the model "
+          f"{(t_rep.cpu - t_counts.cpu) * per_rep:.3f} ms, the baseline "
           f"{(t_pair.cpu - t_rep.cpu) * per_rep:.3f} ms")
     row("5. report against a fitted baseline / single model's intervals", t_pair / t_rep,
         "<= 1.3", t_pair / t_rep <= 1.3, f"wall-clock ratio {t_pair.wall / t_rep.wall:.2f}")
 
-    # 6: BCa's jackknife against the percentile intervals' resampling, at the resampling
-    # level (the report adds the calibration test's draws, which no interval method changes).
-    ev = metrics.classification_evaluator(y, fitted.classes_, proba=proba)
+
+def threads(args, data, row):
+    """6: the report with intervals on two threads against one, and the bootstrap inside it
+    alone: wall-clock seconds (the CPU seconds of two threads add up), the best of
+    ``--repeats`` (at least 3) interleaved runs each. The numbers must be identical."""
+    fitted, _, X, y = data
+    ev = metrics.classification_evaluator(y, fitted.classes_, proba=fitted.predict_proba(X))
+    jobs = {
+        "report": lambda n_jobs: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+                                        random_state=0, n_jobs=n_jobs).ci,
+        "bootstrap": lambda n_jobs: resampling.bootstrap(ev, args.n_boot, random_state=0,
+                                                         n_jobs=n_jobs).replicates,
+    }
+    for what, run in jobs.items():
+        walls, out = {1: [], 2: []}, {}
+        for _ in range(max(args.repeats, 3)):
+            for n_jobs in (1, 2):
+                t, out[n_jobs] = timed(lambda: run(n_jobs))
+                walls[n_jobs].append(t.wall)
+        same = all(np.array_equal(out[1][k], out[2][k], equal_nan=True) for k in out[1])
+        if not same or out[1].keys() != out[2].keys():
+            msg = f"{what}(n_jobs=2) gave other numbers than {what}(n_jobs=1)"
+            raise AssertionError(msg)
+        one, two = min(walls[1]), min(walls[2])
+        print(f"{what}, wall-clock seconds: n_jobs=1 {', '.join(f'{t:.2f}' for t in walls[1])}"
+              f"; n_jobs=2 {', '.join(f'{t:.2f}' for t in walls[2])}")
+        name = (f"6. report(ci=0.95, n_boot={args.n_boot})" if what == "report" else
+                f"6. its bootstrap alone (resampling.bootstrap, {args.n_boot:,})")
+        target = ">= 1.6" if what == "report" else "reported"
+        row(f"{name} n_jobs=2 vs 1 (speed-up)", one / two, target,
+            one / two >= 1.6 or what != "report", f"{args.n:,} rows; wall clock, best of "
+            f"{len(walls[1])}: {one:.2f} s vs {two:.2f} s; numbers identical")
+
+
+
+def interval_method(args, data, row):
+    """7: BCa's jackknife against the percentile intervals' resampling, at the resampling
+    level (the report adds the calibration test's draws, which no interval method changes)."""
+    fitted, _, X, y = data
+    ev = metrics.classification_evaluator(y, fitted.classes_, proba=fitted.predict_proba(X))
 
     def intervals(method):
         return resampling.bootstrap(ev, args.n_boot, random_state=0).intervals(
@@ -298,17 +379,11 @@ def main(argv=None) -> None:
     t_jack = timed(lambda: ev.evaluate(resampling.jackknife_weights(
         args.n, random_state=0), warn=False), args.repeats)[0]
     base_cpu = max(t_pct.cpu - t_jack.cpu, 1e-9)
-    row("6. expanded BCa intervals / percentile intervals without the jackknife",
+    row("7. expanded BCa intervals / percentile intervals without the jackknife",
         t_bca.cpu / base_cpu, "<= 1.5", t_bca.cpu / base_cpu <= 1.5,
         f"every metric, {args.n_boot:,} replicates; jackknife ({resampling.JACKKNIFE_BLOCKS} "
         f"blocks) {t_jack.cpu:.2f} s CPU, percentile {t_pct.cpu:.2f} s, expanded BCa "
         f"{t_bca.cpu:.2f} s")
-
-    print("\n| measure | ratio | target | status | note | machine load |")
-    print("|---|---|---|---|---|---|")
-    for name, ratio, target, status, note, ld in rows:
-        print(f"| {name} | {ratio:.3f} | {target} | {status} | {note} | {ld} |")
-
 
 if __name__ == "__main__":
     main()

@@ -17,6 +17,7 @@ from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
 from .._shared.validation import (
     check_level,
+    check_n_jobs,
     check_positive_int,
     check_random_state_int,
     check_rows,
@@ -41,7 +42,7 @@ def calibration_draws(n_boot: int) -> int:
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
            random_state=None, k=None, name=None, baseline_name=None, threshold=None,
            costs=None, by=None, bins=5, min_rows=30, min_events=10, adjust="holm",
-           ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
+           n_jobs=None, ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -99,6 +100,11 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         ``{"fp": 1, "fn": 5}`` (see :func:`chimeraboost.decisions.expected_cost`); adds the
         expected cost to the decision section. Without ``threshold`` the threshold is the
         Bayes threshold of the costs, ``(c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp))``.
+    n_jobs : int, default=None
+        Threads for the bootstrap of the intervals (and of the paired comparison): None or 1
+        for one, -1 for every CPU (see :func:`chimeraboost.resampling.bootstrap`). The
+        intervals are the same whatever ``n_jobs``. The calibration test, the decision
+        section and the slices draw on the calling thread.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples
         (:func:`resampling.bootstrap_interval`). The default, the bias-corrected and
@@ -141,6 +147,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     level = None if ci is None else check_level(ci, "ci")
     n_boot = check_positive_int(n_boot, "n_boot")
     ci_method = resampling.check_ci_method(ci_method)
+    n_jobs = check_n_jobs(n_jobs)
     n = check_rows(X, y, sample_weight)
     check_sample_weight(sample_weight, n)
     base_est = baseline if hasattr(baseline, "predict") else None
@@ -170,7 +177,8 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         # notebooks, pipes, logs and tests.
         with working(f"report: {n_boot:,} paired resamples"):
             paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
-                                                 random_state=rng, ci_method=ci_method)
+                                                 random_state=rng, ci_method=ci_method,
+                                                 n_jobs=n_jobs)
         tests = _calibration_tests((model, incumbent), n_boot, rng)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
         _calibration_difference(vs, tests, paired, level or 0.95)
@@ -179,7 +187,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     elif level is not None:
         with working(f"report: {n_boot:,} resamples"):
             boot = resampling.bootstrap(model.evaluator, n_boot, random_state=rng,
-                                        ci_method=ci_method)
+                                        ci_method=ci_method, n_jobs=n_jobs)
         tests = _calibration_tests((model,), n_boot, rng)
         ci_dict, dropped = _intervals(boot, model.point, level)
     if ci_dict is not None and tests[0] is not None:

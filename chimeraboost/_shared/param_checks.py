@@ -5,7 +5,8 @@ cutoffs -- and the p-values and baseline names they come with, each checked in o
 that the same mistake gets the same message everywhere. Re-exported by
 :mod:`chimeraboost._shared.validation`, the one place the other modules import checks from:
 
-- A count: :func:`check_positive_int`. A seed: :func:`check_random_state_int`.
+- A count: :func:`check_positive_int`. A seed: :func:`check_random_state_int`. A number of
+  threads: :func:`check_n_jobs`.
 - A fraction in (0, 1) (confidence or significance level, threshold): :func:`check_level`.
 - A finite real, > 0 or >= 0 (a rope, a margin, an averaged row count): :func:`check_real`.
 - A cutoff in rows or as a fraction of rows: :func:`check_k`.
@@ -16,6 +17,7 @@ that the same mistake gets the same message everywhere. Re-exported by
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
 
@@ -24,6 +26,7 @@ from .array_checks import check_numeric_1d
 __all__ = [
     "check_baseline_name",
     "check_k",
+    "check_n_jobs",
     "check_positive_int",
     "check_random_state_int",
     "check_level",
@@ -76,6 +79,32 @@ def check_positive_int(value, name: str, minimum: int = 1) -> int:
         msg = f"{name} must be >= {minimum}, got {value}."
         raise ValueError(msg)
     return int(value)
+
+
+def _cpu_count() -> int:
+    """CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def check_n_jobs(n_jobs, name: str = "n_jobs") -> int:
+    """Number of threads, read as scikit-learn and joblib read ``n_jobs``: None is 1, a
+    positive int that many, -1 every CPU, -2 all but one (``cpus + 1 + n_jobs``, at least
+    1). 0, floats and bools are refused."""
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
+        msg = (f"{name} must be None, a positive int (threads) or a negative int (-1: every "
+               f"CPU, -2: all but one), got {n_jobs!r}.")
+        raise TypeError(msg)
+    if n_jobs == 0:
+        msg = (f"{name}=0 asks for no thread at all; pass None or 1 for one thread, a "
+               "positive int for that many, or -1 for every CPU.")
+        raise ValueError(msg)
+    n_jobs = int(n_jobs)
+    return n_jobs if n_jobs > 0 else max(_cpu_count() + 1 + n_jobs, 1)
 
 
 def check_random_state_int(random_state):

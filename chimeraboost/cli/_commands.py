@@ -136,7 +136,7 @@ def _read(path, target, scores, weight, classes, regression, dialect):
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
                 delimiter=None, decimal=".", threshold=None, costs=None, by=None, bins=5,
-                ci_method=DEFAULT_CI_METHOD):
+                n_jobs=None, ci_method=DEFAULT_CI_METHOD):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given, and with the columns ``by``
     the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
@@ -165,7 +165,7 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
             rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                          random_state=random_state, k=k, name=score,
                          baseline_name=baseline_score, threshold=threshold, costs=costs,
-                         ci_method=ci_method)
+                         n_jobs=n_jobs, ci_method=ci_method)
     if by:
         with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
                      verbose=verbose):
@@ -209,7 +209,7 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True, costs=None, delimiter=None, decimal=".",
+               verbose=True, costs=None, delimiter=None, decimal=".", n_jobs=None,
                ci_method=DEFAULT_CI_METHOD):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
@@ -226,7 +226,8 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state, costs=costs, ci_method=ci_method)
+                             random_state=random_state, costs=costs, n_jobs=n_jobs,
+                             ci_method=ci_method)
 
 
 # --------------------------------------------------------------------------- streaming

@@ -236,6 +236,9 @@ def _common(p, n_boot_help):
                         f"(default {DEFAULT_CI_METHOD}, the one that keeps its level on small "
                         "samples)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                   help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
+                        "are the same whatever N")
     p.add_argument("--delimiter", metavar="CHAR",
                    help="the character between a CSV's cells (default: read off the header "
                         "row: ',', ';', tab or '|')")
@@ -340,7 +343,7 @@ def _run_report(args, out):
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
         verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
         threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
-        ci_method=args.ci_method)
+        n_jobs=args.n_jobs, ci_method=args.ci_method)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -386,7 +389,7 @@ def _run_table(args, out):
                    classes=args.classes, regression=args.regression, ci=args.ci,
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
                    delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
-                   ci_method=args.ci_method)
+                   n_jobs=args.n_jobs, ci_method=args.ci_method)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

@@ -22,6 +22,7 @@ from ._rules import EQUIVALENT, KEEP, REPLACE
 from .._shared.validation import (
     check_fitted,
     check_level,
+    check_n_jobs,
     check_positive_int,
     check_real,
     check_rows,
@@ -185,7 +186,7 @@ def _why_no_difference(rep, metric: str, names) -> str:
 
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
                     n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
-                    challenger_name=None,
+                    challenger_name=None, n_jobs=None,
                     ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
@@ -211,6 +212,10 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         class name, the parameters in which they differ are added (``... [C=1.0]`` and
         ``... [C=0.01]``), or ``(champion)`` / ``(challenger)`` when no parameter differs.
         Two given names must differ.
+    n_jobs : int, default=None
+        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
+        :func:`chimeraboost.resampling.bootstrap`); the decision is the same whatever
+        ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How the paired interval is read off the resamples; see :func:`chimeraboost.report`.
 
@@ -232,6 +237,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     level = check_level(ci, "ci")
     rope = check_real(rope, "rope", strictly_positive=False)
     n_boot = check_positive_int(n_boot, "n_boot")
+    n_jobs = check_n_jobs(n_jobs)
     names = _holdout_names(champion, challenger, champion_name, challenger_name)
     for arg, est, shown in (("champion", champion, names[0]), ("challenger", challenger,
                                                                names[1])):
@@ -249,7 +255,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
-                 ci_method=ci_method)
+                 n_jobs=n_jobs, ci_method=ci_method)
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))

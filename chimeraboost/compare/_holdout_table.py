@@ -37,6 +37,7 @@ from .._shared.validation import (
     check_baseline_name,
     check_k,
     check_level,
+    check_n_jobs,
     check_random_state_int,
     check_real,
     check_rows,
@@ -301,7 +302,7 @@ def _decision_key(key, arg, binary) -> bool:
     return True
 
 
-def _decide(rows, keys, y, classes, w, costs, n_boot, seed) -> None:
+def _decide(rows, keys, y, classes, w, costs, n_boot, seed, n_jobs) -> None:
     """The decision numbers of every row (net benefit at a threshold, expected cost, rates),
     resampled on the counts of the other metrics (same seed): points into ``row.point``,
     replicates into ``row.boot``."""
@@ -326,7 +327,7 @@ def _decide(rows, keys, y, classes, w, costs, n_boot, seed) -> None:
         evs.append(_decisions.DecisionEvaluator(event, score, thresholds, sample_weight=w,
                                                 costs=costs, cost_threshold=t_cost,
                                                 names=names))
-    boots = resampling.joint_bootstrap(evs, n_boot, random_state=seed)
+    boots = resampling.joint_bootstrap(evs, n_boot, random_state=seed, n_jobs=n_jobs)
     for row, ev, boot in zip(rows, evs, boots):
         point = ev.evaluate(None, warn=False)
         for k in wanted:
@@ -348,7 +349,7 @@ def _decisions_probability(row):
 
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
                   ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
-                  random_state=None, costs=None,
+                  random_state=None, costs=None, n_jobs=None,
                   ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
@@ -401,6 +402,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         What each outcome costs per row, ``[[c_tn, c_fp], [c_fn, c_tp]]`` or
         ``{"fp": 1, "fn": 5}`` (see :func:`chimeraboost.decisions.expected_cost`); needed by
         ``"expected_cost"``.
+    n_jobs : int, default=None
+        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
+        :func:`chimeraboost.resampling.bootstrap`); the table is the same whatever
+        ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples; see
         :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
@@ -477,6 +482,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     ci_method = resampling.check_ci_method(ci_method)
     costs = None if costs is None else _decisions.Costs.of(costs)
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
+    n_jobs = check_n_jobs(n_jobs)
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
@@ -520,9 +526,9 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
         seed = _resample(list(rows.values()), plain or ["roc_auc"], task, n_boot, rng,
-                         ci_method)
+                         ci_method, n_jobs)
         if task == "classification":
-            _decide(list(rows.values()), keys, y, classes, w, costs, n_boot, seed)
+            _decide(list(rows.values()), keys, y, classes, w, costs, n_boot, seed, n_jobs)
     if "calibration_excess" in keys:
         _calibration(rows.values(), y, w, classes, n_boot, rng)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
@@ -530,13 +536,14 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
                         ci_method=ci_method)
 
 
-def _resample(rows, keys, task, n_boot, random_state, ci_method):
+def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
     need them (NaN replicates), drawn from the same seed, hence the same counts. Returns the
     seed of a classification table (the decisions are resampled on it too)."""
     if task != "classification":
         boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
-                                           random_state=random_state, ci_method=ci_method)
+                                           random_state=random_state, ci_method=ci_method,
+                                           n_jobs=n_jobs)
         for row, boot in zip(rows, boots):
             row.boot = boot
         return None
@@ -552,7 +559,7 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method):
         asked = wanted if has_proba else wanted - NEEDS_PROBA
         boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
                                            random_state=seed, metrics=sorted(asked),
-                                           ci_method=ci_method)
+                                           ci_method=ci_method, n_jobs=n_jobs)
         for row, boot in zip(group, boots):
             # Metrics a row cannot give are NaN everywhere; the same seed drew the same
             # counts and the same jackknife blocks for both groups.

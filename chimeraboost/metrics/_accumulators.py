@@ -21,16 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared import kernels as _kernels
+from .._shared.scores import proper_scores, row_losses
 from ..exceptions import warn as _warn
-from ._classification import (
-    _EVALUATOR_KEYS,
-    _baseline_prior,
-    _mean_defined,
-    confusion_numbers,
-    proper_scores,
-    row_losses,
-    warn_cases,
-)
+from ._classification import _EVALUATOR_KEYS, _baseline_prior
+from ._formulas import _mean_defined, confusion_numbers, warn_cases
 from ._score_grid import _ScoreSummary
 from .._shared.validation import (
     check_aligned,

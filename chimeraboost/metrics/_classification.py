@@ -16,11 +16,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import _curves
+from ._formulas import _mean_defined, confusion_numbers, warn_cases
 from .._shared import kernels as _kernels
 from .._shared.kernels import replicate_weights as _weights
 # The per-row losses and the proper scores from sums are shared with the layers that sum
-# rows their own way (the slices); one definition, re-exported for this package's modules.
-from .._shared.scores import proper_scores, ref_brier, ref_log_loss, row_losses  # noqa: F401
+# rows their own way (the slices): one definition.
+from .._shared.scores import proper_scores, row_brier, row_log_loss, row_pred, true_class_proba
 from .._shared.validation import (
     check_aligned,
     check_classes,
@@ -32,14 +33,10 @@ from .._shared.validation import (
     encode_labels,
     finite_float,
     label_columns,
-    plain,
     unit_scale,
-    warn_degenerate,
 )
 
-__all__ = ["ClassificationEvaluator", "classification_evaluator", "as_prior", "prior_of",
-           "ref_log_loss", "ref_brier"]
-
+__all__ = ["ClassificationEvaluator", "classification_evaluator", "as_prior", "prior_of"]
 
 
 def as_prior(prior, name: str = "prior") -> np.ndarray:
@@ -63,64 +60,6 @@ def as_prior(prior, name: str = "prior") -> np.ndarray:
 # --------------------------------------------------------------------------- evaluators
 
 
-def confusion_numbers(cm, ws) -> dict:
-    """Accuracy, balanced accuracy and macro F1 from (B, K, K) confusion matrices (rows: true
-    class, columns: predicted) of total weight ``ws``. Shared by the evaluator and the
-    accumulators."""
-    tp = np.diagonal(cm, axis1=1, axis2=2)
-    actual, predicted = cm.sum(axis=2), cm.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        recall = np.where(actual > 0, _kernels.fraction(tp, actual), np.nan)
-        # F1 = 2TP / (2TP + FP + FN); labels absent from y and from the predictions
-        # are left out of the macro average, as in sklearn's f1_score.
-        f1 = np.where(
-            actual + predicted > 0, _kernels.fraction(2 * tp, actual + predicted), np.nan
-        )
-    return {
-        "accuracy": _kernels.fraction(tp.sum(axis=1), ws),
-        "balanced_accuracy": _mean_defined(list(recall.T)),
-        "f1_macro": _mean_defined(list(f1.T)),
-    }
-
-
-def warn_cases(classes, base_prior, scored: bool, want, r, single, out) -> None:
-    """One warning per degenerate case of the first weight vector, saying what is NaN.
-
-    ``classes``, ``base_prior`` (None: the prior of y), whether a score ranks the rows
-    (``scored``), the keys computed (``want``), the class shares ``r`` and single-class flag
-    of the first weight vector, and its numbers ``out``. Shared by the evaluator and the
-    accumulators, so that both say the same thing of the same rows.
-    """
-    undefined = ["ROC-AUC"] if want & {"roc_auc"} and scored else []
-    if base_prior is None:
-        undefined += [k for k in ("log_loss_skill", "brier_skill") if k in want]
-    if single and undefined:
-        label = plain(classes[int(np.argmax(r))])
-        why = "" if base_prior is not None else (
-            " (skills are measured against y's own base rate, which is then certain)")
-        warn_degenerate(f"y holds a single class ({label!r}): {', '.join(undefined)} "
-                        f"{'is' if len(undefined) == 1 else 'are'} undefined{why}: NaN.")
-    if base_prior is not None:
-        perfect = [k for k in ("log_loss", "brier")
-                   if f"{k}_skill" in want and out.get(f"{k}_ref", [1.0])[0] <= 0]
-        if perfect:
-            warn_degenerate(
-                f"The reference prior forecasts every row of y perfectly (its {perfect[0]} "
-                f"is 0): {', '.join(k + '_skill' for k in perfect)} undefined (NaN).")
-    absent = [plain(c) for c, rk in zip(classes, r) if rk <= 0]
-    if len(classes) > 2 and absent and not single and want & {"roc_auc", "pr_auc"} and scored:
-        warn_degenerate(f"y holds no rows of class(es) {absent}: the macro one-vs-rest "
-                        "ROC-AUC and PR-AUC over all classes are undefined (NaN).")
-    ref = out.get("log_loss_ref")
-    if ref is not None and np.isinf(ref[0]) and "log_loss_skill" in want:
-        zero = [plain(c) for c, q, rk in zip(classes, base_prior, r) if q == 0 and rk > 0]
-        warn_degenerate(
-            f"The reference prior gives class(es) {zero} probability 0, but y holds them: "
-            "the no-skill forecast's log loss is infinite, so log_loss_skill is undefined "
-            "(NaN). Use a baseline in which every class occurs, or the Brier skill."
-        )
-
-
 class ClassificationEvaluator:
     """Validated classification data, sorted once; ``evaluate`` scores any weight vectors.
 
@@ -137,16 +76,36 @@ class ClassificationEvaluator:
         self.base_prior, self.k = base_prior, k
         self.has_proba = proba is not None
         binary = self.n_classes == 2
+        # Per-row losses and predicted classes are computed on first use (_loss_rows,
+        # pred): a scorer of the Brier skill needs neither the log loss nor a sort.
+        self._proba, self._pred, self._loss_cache = proba, pred, {}
         if proba is not None:
-            self._log_loss_row, self._brier_row, pred = row_losses(proba, codes)
             score = proba[:, 1] if binary else proba
-        self.pred = pred
         # One sort per score column, shared by ROC-AUC, PR-AUC, recall@k and isotonic fits.
         # Binary problems need the positive class only (class 0 is its mirror image).
         self._score = score
         self._ranks_cache = None
         self._auc_only = None
         self._curves_cache = self._sq_cache = self._row_matrix = None
+
+    @property
+    def pred(self):
+        """Predicted class codes of the rows (from ``proba`` where given), or None."""
+        if self._pred is None and self.has_proba:
+            self._pred = row_pred(self._proba)
+        return self._pred
+
+    def _loss_rows(self, which) -> list:
+        """Per-row losses named in ``which`` (``"log_loss"``, ``"brier"``), computed on
+        first use and kept; the two share one gather of the true class's probability."""
+        missing = [key for key in which if key not in self._loss_cache]
+        if missing:
+            p_true = true_class_proba(self._proba, self.codes)
+            if "brier" in missing:  # first: the log loss is computed in p_true's memory
+                self._loss_cache["brier"] = row_brier(self._proba, p_true)
+            if "log_loss" in missing:
+                self._loss_cache["log_loss"] = row_log_loss(p_true)
+        return [self._loss_cache[key] for key in which]
 
     @property
     def _curves(self):
@@ -167,14 +126,17 @@ class ClassificationEvaluator:
         # The sort is the expensive part; built on first use, so that log loss, Brier and
         # their skills alone (the scorers' numbers) never pay for it.
         if self._ranks_cache is None:
-            self._ranks_cache = []
+            ranks = []
             score = self._score
             if score is not None:
                 columns = [(1, score)] if score.ndim == 1 else list(enumerate(score.T))
                 for j, s in columns:
                     event = (self.codes == j).astype(np.float64)
                     sq = (s - event) ** 2 if self.has_proba else None
-                    self._ranks_cache.append((event, _kernels.GroupSums(s), sq))
+                    ranks.append((event, _kernels.GroupSums(s), sq))
+            # Assigned once complete: a bootstrap's worker threads read the cache (every
+            # lazily built attribute here is built whole, then assigned).
+            self._ranks_cache = ranks
         return self._ranks_cache
 
     def evaluate(self, counts=None, warn: bool = True, metrics=None, *, work=None) -> dict:
@@ -204,7 +166,7 @@ class ClassificationEvaluator:
         if want & (_CORP_KEYS | _RANKING_KEYS) and curves is None:
             # Per class: weight of events and of all rows in each group of tied scores.
             sums = [(rank.sums(W * event), rank.sums(W)) for event, rank, _ in self._ranks]
-        rows = self._row_sums(W, curves)
+        rows = self._row_sums(W, want, curves)
         ws = rows["class"].sum(axis=1) if curves is not None else W.sum(axis=1)
         empty = ~(ws > 0)
         # A replicate that drew only rows of zero weight has no numbers: its 0 / 0 are NaN
@@ -228,12 +190,8 @@ class ClassificationEvaluator:
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r,
                "positives": r[:, -1] * ws * self._weight_scale}
-        if want & _CORP_KEYS:
-            out.update(self._proper_scores(W, ws, r, single, sums, curves, rows))
-        elif want & _PROPER_KEYS:
-            # Without probabilities there is no loss to compute: NaN, as in the full report.
-            out.update(self._losses(W, ws, r, single, rows) if self.has_proba else
-                       dict.fromkeys(_PROPER_KEYS - _CORP_KEYS, np.full(W.shape[0], np.nan)))
+        if want & _PROPER_KEYS:
+            out.update(self._proper_scores(W, ws, r, single, sums, curves, rows, want))
         if want & _RANKING_KEYS:
             out.update(self._ranking(W, r, sums, curves))
         if want & _THRESHOLD_KEYS:
@@ -263,17 +221,19 @@ class ClassificationEvaluator:
         return {"base_rate": rate, "positives": res["pos"] * self._weight_scale,
                 "roc_auc": res["roc_auc"]}
 
-    def _row_sums(self, W, curves=None) -> dict:
+    def _row_sums(self, W, want, curves=None) -> dict:
         """Weighted sums of per-row quantities, for each weight vector: ``class`` (B, K) class
         weights (read off the sorted kernels' cumulative sums when ``curves`` are given), and
-        with probabilities ``log_loss``, ``brier`` and ``sq`` (B, score columns), the sums of
-        the per-row losses. One matrix-vector product each (faster than one product with a
-        stacked matrix when B is small)."""
+        with probabilities the sums of the per-row losses that ``want`` needs: ``log_loss``,
+        ``brier`` and (for the CORP terms) ``sq`` (B, score columns). One matrix-vector
+        product each (faster than one product with a stacked matrix when B is small)."""
         K, many = self.n_classes, W.shape[0] > 1
-        cols = [self._log_loss_row, self._brier_row] if self.has_proba else []
-        out = {key: W @ col for key, col in zip(("log_loss", "brier"), cols)}
-        if self._curves is not None and self.has_proba:
-            out["sq"] = np.stack([W @ col for col in self._ranks_sq(many)], axis=1)
+        out = {}
+        if self.has_proba:
+            which = [key for key in ("log_loss", "brier") if want & _LOSS_KEYS[key]]
+            out = {key: W @ col for key, col in zip(which, self._loss_rows(which))}
+            if want & _CORP_KEYS:
+                out["sq"] = np.stack([W @ col for col in self._ranks_sq(many)], axis=1)
         if curves is not None:
             out["class"] = (np.stack([curves[0]["neg"], curves[0]["pos"]], axis=1) if K == 2
                             else np.stack([c["pos"] for c in curves], axis=1))
@@ -286,17 +246,22 @@ class ClassificationEvaluator:
             out["class"] = np.stack([W @ col for col in self._row_matrix], axis=1)
         return out
 
-    def _proper_scores(self, W, ws, r, single, sums, curves=None, rows=None) -> dict:
-        nan = np.full(W.shape[0], np.nan)
-        keys = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
-                "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
+    def _proper_scores(self, W, ws, r, single, sums, curves, rows, want) -> dict:
+        """Log loss, Brier (references, skills) and the CORP terms: the groups ``want``
+        names, and only those (a scorer's one number costs one group)."""
+        groups = [key for key in ("log_loss", "brier") if want & _LOSS_KEYS[key]]
         if not self.has_proba:
-            return dict.fromkeys(keys, nan)
-        out = self._losses(W, ws, r, single, rows)
+            # Without probabilities there is no loss to compute: NaN, as in the full report.
+            keys = [k for g in groups for k in sorted(_LOSS_KEYS[g])]
+            keys += sorted(_CORP_KEYS) if want & _CORP_KEYS else []
+            return dict.fromkeys(keys, np.full(W.shape[0], np.nan))
+        out = proper_scores(rows.get("log_loss"), rows.get("brier"), ws, r, single,
+                            self.base_prior)
+        if not want & _CORP_KEYS:
+            return out
         if curves is not None:
-            sq_err = rows["sq"] if rows is not None else self._row_sums(W)["sq"]
-            parts = [_kernels.corp_terms(sq_err[:, j], c["sq_iso"], c["pos"], c["pos"] + c["neg"])
-                     for j, c in enumerate(curves)]
+            parts = [_kernels.corp_terms(rows["sq"][:, j], c["sq_iso"], c["pos"],
+                                         c["pos"] + c["neg"]) for j, c in enumerate(curves)]
             if len(parts) == 1:  # binary: the positive class's terms are the averages
                 corp = {key: v[:, None] for key, v in parts[0].items()}
             else:
@@ -307,11 +272,6 @@ class ClassificationEvaluator:
         out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
         out["uncertainty_unc"] = corp["unc"].mean(axis=1)
         return out
-
-    def _losses(self, W, ws, r, single, rows=None) -> dict:
-        """Log loss and Brier with their references and skills: no sort needed."""
-        rows = self._row_sums(W) if rows is None else rows
-        return proper_scores(rows["log_loss"], rows["brier"], ws, r, single, self.base_prior)
 
     def decomposition(self, W, sums=None) -> dict:
         """Per-class CORP decomposition: dict of (B, K') arrays, K' = 1 for binary.
@@ -401,20 +361,12 @@ _PROPER_KEYS = frozenset({
     "calibration_mcb", "discrimination_dsc", "uncertainty_unc",
 })
 _CORP_KEYS = frozenset({"calibration_mcb", "discrimination_dsc", "uncertainty_unc"})
+# The numbers each per-row loss serves: a loss's sum is computed when one of them is asked for.
+_LOSS_KEYS = {"log_loss": frozenset({"log_loss", "log_loss_ref", "log_loss_skill"}),
+              "brier": frozenset({"brier", "brier_ref", "brier_skill"})}
 _RANKING_KEYS = frozenset({"roc_auc", "pr_auc", "pr_auc_lift", "recall_at_k", "precision_at_k"})
 _THRESHOLD_KEYS = frozenset({"accuracy", "balanced_accuracy", "f1_macro"})
 _EVALUATOR_KEYS = _PROPER_KEYS | _RANKING_KEYS | _THRESHOLD_KEYS | {"base_rate", "positives"}
-
-
-def _mean_defined(columns) -> np.ndarray:
-    """Row-wise mean over the defined (non-NaN) entries; NaN where none is defined."""
-    if len(columns) == 1:
-        return np.array(columns[0], dtype=np.float64)
-    a = np.stack(columns, axis=1)
-    ok = ~np.isnan(a)
-    cnt = ok.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(cnt > 0, np.where(ok, a, 0.0).sum(axis=1) / cnt, np.nan)
 
 
 def prior_of(codes, n_classes, weight=None) -> np.ndarray:

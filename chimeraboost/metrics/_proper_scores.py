@@ -25,13 +25,8 @@ from .._shared.validation import (
     require_proba,
     unit_scale,
 )
-from ._classification import (
-    as_prior,
-    classification_evaluator,
-    prior_of,
-    ref_brier,
-    ref_log_loss,
-)
+from .._shared.scores import ref_brier, ref_log_loss
+from ._classification import as_prior, classification_evaluator, prior_of
 
 
 def reference_log_loss(prior, outcome_prior=None) -> float:

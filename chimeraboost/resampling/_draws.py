@@ -56,19 +56,32 @@ def _chunk_size(n: int, n_boot: int, chunk_size) -> int:
     return check_positive_int(chunk_size, "chunk_size")
 
 
-def _fill_counts(rng: np.random.Generator, out: np.ndarray) -> np.ndarray:
-    """Fill each row of ``out`` (b, n) with the counts of n draws with replacement.
+def _draw_rows(rng: np.random.Generator, b: int, n: int) -> list:
+    """The rows drawn by each of ``b`` replicates: n draws with replacement each.
 
-    One replicate at a time, so that replicate ``i`` consumes the same random numbers
-    whatever the chunk size: results depend on ``random_state`` only. The draws are added
-    into the row in place (numpy's ``add.at``, faster than ``bincount`` and its copy).
+    One call per replicate, so that replicate ``i`` consumes the same random numbers
+    whatever the chunk size (and whichever thread counts them): results depend on
+    ``random_state`` only.
     """
-    n = out.shape[1]
+    return [rng.integers(0, n, n) for _ in range(b)]
+
+
+def _count_rows(draws: list, out: np.ndarray) -> np.ndarray:
+    """Fill row ``i`` of ``out`` (b, n) with how often each row occurs in ``draws[i]``.
+
+    The draws are added into the row in place (numpy's ``add.at``, faster than ``bincount``
+    and its copy).
+    """
     one = 1 if out.dtype.kind in "iu" else 1.0  # a Python scalar: numpy's fast path
-    for row in out:
+    for row, rows in zip(out, draws):
         row.fill(0)
-        np.add.at(row, rng.integers(0, n, n), one)
+        np.add.at(row, rows, one)
     return out
+
+
+def _fill_counts(rng: np.random.Generator, out: np.ndarray) -> np.ndarray:
+    """Fill each row of ``out`` (b, n) with the counts of n draws with replacement."""
+    return _count_rows(_draw_rows(rng, out.shape[0], out.shape[1]), out)
 
 
 def bootstrap_counts(n, n_boot, random_state=None, chunk_size=None):

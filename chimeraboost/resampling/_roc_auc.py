@@ -47,7 +47,7 @@ def _binary_codes(y, pos_label):
 
 def roc_auc_interval(
     y, score, *, pos_label=None, level=0.95, method="bootstrap", n_boot=2000,
-    random_state=None, chunk_size=None, ci_method=DEFAULT_CI_METHOD,
+    random_state=None, chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None,
 ):
     """ROC-AUC with a confidence interval: bootstrap or DeLong.
 
@@ -61,9 +61,10 @@ def roc_auc_interval(
         Higher means more likely positive (a probability or a decision function).
     level : float in (0, 1), default=0.95
     method : {"bootstrap", "delong"}
-    n_boot, random_state, chunk_size, ci_method
+    n_boot, random_state, chunk_size, ci_method, n_jobs
         Bootstrap only; see :func:`bootstrap`. ``ci_method="percentile"`` is the percentile
-        interval; the default, ``"expanded_bca"``, the one that covers with few events.
+        interval; the default, ``"expanded_bca"``, the one that covers with few events. The
+        interval is the same whatever ``n_jobs``.
 
     Returns
     -------
@@ -96,7 +97,7 @@ def roc_auc_interval(
     order = np.argsort(s, kind="stable")
     ev = _metrics.classification_evaluator(codes[order], [0, 1], score=s[order])
     res = bootstrap(ev, n_boot, random_state=random_state, metrics=["roc_auc"],
-                    chunk_size=chunk_size, ci_method=ci_method)
+                    chunk_size=chunk_size, ci_method=ci_method, n_jobs=n_jobs)
     return res.estimate["roc_auc"], res.interval("roc_auc", level), res.n_dropped("roc_auc")
 
 

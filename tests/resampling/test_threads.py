@@ -1,0 +1,195 @@
+"""Tests of the bootstrap on several threads (``n_jobs``): the same numbers, bit for bit,
+whatever ``n_jobs``, and the same as evaluating the documented count matrix
+(:func:`resampling.bootstrap_counts`) chunk by chunk; ``n_jobs`` read as scikit-learn reads it.
+"""
+
+import threading
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LinearRegression, LogisticRegression
+
+import chimeraboost as cb
+from chimeraboost import compare, metrics, quantile_metrics, resampling
+from chimeraboost._shared.validation import check_n_jobs
+
+pytestmark = pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
+
+# Small chunks, so that a short bootstrap has many chunks to share out between threads.
+CHUNK = 3
+N_BOOT = 40
+
+
+def _equal(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)  # NaN equals NaN here
+
+
+def _evaluators():
+    """Fresh evaluators (nothing built lazily yet, so the threads meet them new), one per
+    kind of data: binary with ties and fractional weights, multiclass with string labels,
+    regression, quantiles."""
+    rng = np.random.default_rng(0)
+    n = 120
+    y = (rng.random(n) < 0.3).astype(int)
+    p = np.round(np.clip(0.3 + 0.4 * y + rng.normal(scale=0.2, size=n), 0.01, 0.99), 1)
+    w = rng.random(n) * 2
+    labels = np.array(["a", "b", "c"])
+    codes = rng.integers(0, 3, n)
+    proba = rng.dirichlet(np.ones(3), n)
+    yr = rng.normal(size=n)
+    pred = yr + rng.normal(size=n)
+    qpred = np.sort(yr[:, None] + rng.normal(size=(n, 3)), axis=1)
+    return {
+        "binary": lambda: metrics.classification_evaluator(y, [0, 1], proba=p, sample_weight=w),
+        "multiclass": lambda: metrics.classification_evaluator(labels[codes], labels,
+                                                               proba=proba),
+        "regression": lambda: metrics.regression_evaluator(yr, pred),
+        "quantile": lambda: quantile_metrics.quantile_evaluator(yr, qpred, [0.1, 0.5, 0.9]),
+    }
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "regression", "quantile"])
+def test_bootstrap_is_the_same_on_any_number_of_threads(kind):
+    make = _evaluators()[kind]
+    one = resampling.bootstrap(make(), N_BOOT, random_state=3, chunk_size=CHUNK)
+    for n_jobs in (2, 3, -1):
+        res = resampling.bootstrap(make(), N_BOOT, random_state=3, chunk_size=CHUNK,
+                                   n_jobs=n_jobs)
+        _equal(res.replicates, one.replicates)
+        assert res.estimate == one.estimate
+
+
+def test_threads_evaluate_the_documented_count_matrix():
+    # The replicates are those of the count matrix bootstrap_counts gives for the same seed,
+    # evaluated chunk by chunk in order: the rows are drawn exactly as one thread draws them.
+    ev = _evaluators()["binary"]()
+    res = resampling.bootstrap(ev, N_BOOT, random_state=5, chunk_size=CHUNK, n_jobs=2)
+    chunks = resampling.bootstrap_counts(ev.n, N_BOOT, random_state=5, chunk_size=CHUNK)
+    outs = [ev.evaluate(c.astype(np.int64), warn=False) for c in chunks]
+    for key in ("brier_skill", "log_loss", "calibration_mcb", "roc_auc", "pr_auc", "accuracy"):
+        np.testing.assert_array_equal(res.replicates[key],
+                                      np.concatenate([o[key] for o in outs]), err_msg=key)
+
+
+def test_paired_and_joint_bootstrap_are_the_same_on_two_threads():
+    make = _evaluators()["binary"]
+    other = lambda: metrics.classification_evaluator(  # noqa: E731
+        make().codes, [0, 1], proba=np.full(make().n, 0.3), sample_weight=make().sample_weight)
+    one = resampling.paired_bootstrap(make(), other(), 200, random_state=1, chunk_size=7)
+    two = resampling.paired_bootstrap(make(), other(), 200, random_state=1, chunk_size=7,
+                                      n_jobs=2)
+    _equal(two.replicates, one.replicates)
+    joint1 = resampling.joint_bootstrap([make(), other()], 200, random_state=1, chunk_size=7)
+    joint2 = resampling.joint_bootstrap([make(), other()], 200, random_state=1, chunk_size=7,
+                                        n_jobs=2)
+    for a, b in zip(joint1, joint2):
+        _equal(a.replicates, b.replicates)
+
+
+def test_roc_auc_interval_is_the_same_on_two_threads():
+    rng = np.random.default_rng(2)
+    y = rng.random(300) < 0.2
+    score = rng.normal(size=300) + y
+    one = resampling.roc_auc_interval(y, score, n_boot=300, random_state=4, chunk_size=5)
+    two = resampling.roc_auc_interval(y, score, n_boot=300, random_state=4, chunk_size=5,
+                                      n_jobs=2)
+    assert one == two
+
+
+def test_report_holdout_table_and_compare_holdout_pass_n_jobs_through():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 3))
+    y = (X[:, 0] + rng.normal(size=400) > 0).astype(int)
+    model = LogisticRegression().fit(X[:200], y[:200])
+    incumbent = LogisticRegression(C=1e-3).fit(X[:200], y[:200])
+    Xt, yt = X[200:], y[200:]
+    one = cb.report(model, Xt, yt, baseline=incumbent, ci=0.9, n_boot=300, random_state=0)
+    two = cb.report(model, Xt, yt, baseline=incumbent, ci=0.9, n_boot=300, random_state=0,
+                    n_jobs=2)
+    assert two.ci == one.ci and two.vs_baseline == one.vs_baseline
+    t1 = compare.holdout_table({"old": incumbent, "new": model}, Xt, yt, n_boot=300,
+                               random_state=0)
+    t2 = compare.holdout_table({"old": incumbent, "new": model}, Xt, yt, n_boot=300,
+                               random_state=0, n_jobs=2)
+    assert t1.to_dict() == t2.to_dict()
+    reg = LinearRegression().fit(X[:200], X[:200, 0] + X[:200, 1])
+    r1 = cb.report(reg, Xt, Xt[:, 0], ci=0.9, n_boot=300, random_state=0)
+    r2 = cb.report(reg, Xt, Xt[:, 0], ci=0.9, n_boot=300, random_state=0, n_jobs=-1)
+    assert r2.ci == r1.ci
+    c1 = compare.compare_holdout(incumbent, model, Xt, yt, n_boot=300, random_state=0)
+    c2 = compare.compare_holdout(incumbent, model, Xt, yt, n_boot=300, random_state=0,
+                                 n_jobs=2)
+    assert (c2.difference, c2.ci, c2.decision) == (c1.difference, c1.ci, c1.decision)
+
+
+class _RecordingEvaluator:
+    """Records the thread of every chunk; its ``fail_at``-th chunk raises, as a kernel might
+    on a worker thread."""
+
+    def __init__(self, fail_at=None):
+        self.n, self.threads, self.fail_at = 10, [], fail_at
+
+    def evaluate(self, counts, warn=False):
+        if counts is None:  # the point estimate: the rows as given
+            return {"x": np.array([float(self.n)])}
+        self.threads.append(threading.current_thread().name)
+        if len(self.threads) == self.fail_at:
+            msg = f"kernel failed on chunk {self.fail_at}"
+            raise FloatingPointError(msg)
+        return {"x": counts.sum(axis=1).astype(float)}
+
+
+def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers():
+    # The first chunk builds what evaluators build on first use, on the calling thread.
+    ev = _RecordingEvaluator()
+    res = resampling.bootstrap(ev, 30, random_state=0, chunk_size=2, n_jobs=2)
+    assert ev.threads[0] == threading.current_thread().name
+    # 15 chunks of replicates, then the jackknife of the interval methods (10 rows: 10
+    # blocks, 5 chunks of 2), which runs on the calling thread after them.
+    assert len(ev.threads) == 15 + 5
+    assert set(ev.threads[1:15]) <= {f"chimeraboost-bootstrap_{i}" for i in range(2)}
+    assert set(ev.threads[15:]) == {threading.current_thread().name}
+    np.testing.assert_array_equal(res.replicates["x"], np.full(30, 10.0))  # n draws each
+    ev = _RecordingEvaluator()
+    resampling.bootstrap(ev, 30, random_state=0, chunk_size=2)
+    assert set(ev.threads) == {threading.current_thread().name}
+
+
+def test_an_error_on_a_worker_thread_reaches_the_caller():
+    with pytest.raises(FloatingPointError, match="chunk 4"):
+        resampling.bootstrap(_RecordingEvaluator(fail_at=4), 60, random_state=0, chunk_size=2,
+                             n_jobs=2)
+
+
+@pytest.mark.parametrize(("n_jobs", "error"), [
+    (0, ValueError), (1.5, TypeError), (True, TypeError), ("2", TypeError),
+    (np.float64(2), TypeError),
+])
+def test_bad_n_jobs_is_refused_by_every_entry_point(n_jobs, error):
+    ev = _evaluators()["binary"]()
+    y = ev.codes
+    calls = [
+        lambda: resampling.bootstrap(ev, 10, n_jobs=n_jobs),
+        lambda: resampling.paired_bootstrap(ev, ev, 200, n_jobs=n_jobs),
+        lambda: resampling.joint_bootstrap([ev], 200, n_jobs=n_jobs),
+        lambda: resampling.roc_auc_interval(y, np.arange(ev.n), n_boot=10, n_jobs=n_jobs),
+        lambda: cb.report(LogisticRegression().fit(np.c_[y], y), np.c_[y], y, ci=0.9,
+                          n_jobs=n_jobs),
+        lambda: compare.holdout_table({"a": np.full(ev.n, 0.3)}, np.c_[y], y, n_jobs=n_jobs),
+    ]
+    for call in calls:
+        with pytest.raises(error, match="n_jobs"):
+            call()
+
+
+def test_n_jobs_is_read_as_scikit_learn_reads_it(monkeypatch):
+    from chimeraboost._shared import param_checks
+
+    monkeypatch.setattr(param_checks, "_cpu_count", lambda: 8)
+    # None is one thread; -1 every CPU, -2 all but one (joblib's cpus + 1 + n_jobs), never
+    # fewer than one.
+    assert [check_n_jobs(v) for v in (None, 1, 4, 16, -1, -2, -8, -100)] == \
+        [1, 1, 4, 16, 8, 7, 1, 1]
+    assert isinstance(check_n_jobs(np.int64(3)), int)
