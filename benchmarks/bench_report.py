@@ -31,12 +31,17 @@ it): on a shared machine the wall clock of a long loop depends on what else runs
    each, and a check that the numbers are identical. Run it when the machine is quiet: a
    busy machine has no second core to give.
 
+7. The interval method: every metric's interval by the default ``ci_method="expanded_bca"``
+   (whose acceleration and degrees of freedom come from a grouped jackknife of 100 blocks of
+   rows) against the percentile intervals' resampling alone (``resampling.bootstrap`` with
+   percentile intervals, minus the jackknife, timed on its own through the same evaluator).
+
 Usage::
 
     python benchmarks/bench_report.py            # the full sizes (several minutes)
     python benchmarks/bench_report.py --quick    # CI-sized inputs (seconds)
     python benchmarks/bench_report.py --only threads   # one section (intervals, point,
-                                                       # memory, paired, threads)
+                                                       # memory, paired, threads, method)
 """
 
 from __future__ import annotations
@@ -188,7 +193,7 @@ def peak_memory(what: str, n: int) -> float | None:
     return float(res.stdout.strip().splitlines()[-1])
 
 
-SECTIONS = ("intervals", "point", "memory", "paired", "threads")
+SECTIONS = ("intervals", "point", "memory", "paired", "threads", "method")
 
 
 def main(argv=None) -> None:
@@ -228,6 +233,8 @@ def main(argv=None) -> None:
         paired(args, data, row, t_rep)
     if "threads" in args.only:
         threads(args, data, row)
+    if "method" in args.only:
+        interval_method(args, data, row)
 
     print("\n| measure | ratio | target | status | note | machine load |")
     print("|---|---|---|---|---|---|")
@@ -247,6 +254,9 @@ def intervals(args, data, row):
                                                          random_state=0), args.repeats)
     print(f"roc_auc_score loop, {args.n_boot} calls (timed {args.ref_boot}, scaled): "
           f"{t_loop}; report with intervals {t_rep}; roc_auc_interval {t_auc}")
+    # The loop's intervals are percentile intervals: compare them with the report's own.
+    rep = timed(lambda: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot, random_state=0,
+                               ci_method="percentile"))[1]
     reps = report_loop(y, proba, args.check_boot, 2)
     worst, worst_key = 0.0, None
     for key, ci in rep.ci.items():
@@ -257,6 +267,7 @@ def intervals(args, data, row):
         if vals.size == 0 or not np.isfinite(ci.high - ci.low) or ci.high <= ci.low:
             continue
         lo, hi = np.quantile(vals, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        lo, hi = min(lo, rep[key]), max(hi, rep[key])  # an interval holds its estimate
         share = max(abs(lo - ci.low), abs(hi - ci.high)) / (ci.high - ci.low)
         if share > worst:
             worst, worst_key = share, key
@@ -351,6 +362,28 @@ def threads(args, data, row):
             one / two >= 1.6 or what != "report", f"{args.n:,} rows; wall clock, best of "
             f"{len(walls[1])}: {one:.2f} s vs {two:.2f} s; numbers identical")
 
+
+
+def interval_method(args, data, row):
+    """7: BCa's jackknife against the percentile intervals' resampling, at the resampling
+    level (the report adds the calibration test's draws, which no interval method changes)."""
+    fitted, _, X, y = data
+    ev = metrics.classification_evaluator(y, fitted.classes_, proba=fitted.predict_proba(X))
+
+    def intervals(method):
+        return resampling.bootstrap(ev, args.n_boot, random_state=0).intervals(
+            LEVEL, method, warn=False)
+
+    t_bca = timed(lambda: intervals("expanded_bca"), args.repeats)[0]
+    t_pct = timed(lambda: intervals("percentile"), args.repeats)[0]
+    t_jack = timed(lambda: ev.evaluate(resampling.jackknife_weights(
+        args.n, random_state=0), warn=False), args.repeats)[0]
+    base_cpu = max(t_pct.cpu - t_jack.cpu, 1e-9)
+    row("7. expanded BCa intervals / percentile intervals without the jackknife",
+        t_bca.cpu / base_cpu, "<= 1.5", t_bca.cpu / base_cpu <= 1.5,
+        f"every metric, {args.n_boot:,} replicates; jackknife ({resampling.JACKKNIFE_BLOCKS} "
+        f"blocks) {t_jack.cpu:.2f} s CPU, percentile {t_pct.cpu:.2f} s, expanded BCa "
+        f"{t_bca.cpu:.2f} s")
 
 if __name__ == "__main__":
     main()

@@ -60,7 +60,10 @@ PUBLIC = {
         "BootstrapResult", "PairedBootstrapResult", "ConfidenceInterval", "DeLongResult",
         "MIN_RESAMPLES_DECISION", "MIN_RESAMPLES_INTERVAL", "bootstrap", "bootstrap_counts",
         "check_n_boot", "delong_roc_auc", "delong_roc_auc_difference", "joint_bootstrap",
-        "paired_bootstrap", "percentile_interval", "roc_auc_interval",
+        "paired_bootstrap", "percentile_interval", "roc_auc_interval", "CI_METHODS",
+        "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
+        "check_ci_method", "bootstrap_interval", "jackknife_weights", "jackknife_blocks",
+        "acceleration", "effective_df", "narrow_interval_reason", "warn_narrow",
     ],
     "chimeraboost.decisions": [
         "net_benefit", "NetBenefitResult", "expected_cost", "ExpectedCostResult", "Costs",
@@ -90,6 +93,7 @@ PUBLIC = {
     "chimeraboost.pipeline": ["Pipeline", "make_pipeline"],
     "chimeraboost.exceptions": [
         "DegenerateMetricWarning", "FewResamplesWarning", "LowPowerWarning",
+        "NarrowIntervalWarning",
     ],
     "chimeraboost.cli": ["demo", "main"],
     "chimeraboost.__main__": ["demo", "main"],

@@ -10,8 +10,8 @@ Questions worth asking, and what answers each:
 - Better than the model in production, on the same rows? ``baseline=<fitted estimator>``:
   :attr:`Report.vs_baseline` holds every metric's paired difference (model minus baseline)
   with its bootstrap interval.
-- How sure is each number? ``ci=0.95``: :attr:`Report.ci` holds percentile bootstrap
-  intervals (see :mod:`chimeraboost.resampling`).
+- How sure is each number? ``ci=0.95``: :attr:`Report.ci` holds bootstrap intervals, read
+  off the resamples by ``ci_method`` (see :mod:`chimeraboost.resampling`).
 
 This is the only layer that calls ``predict_proba`` / ``decision_function`` / ``predict``; the
 numbers themselves come from :mod:`chimeraboost.metrics` and

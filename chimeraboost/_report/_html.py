@@ -57,8 +57,7 @@ def report_html(report) -> str:
                                 [[FACTS[k].label if k in FACTS else k, cells(k)] for k in rest]))
     if report.ci:
         parts.append(html_paragraphs([
-            f"[low, high]: {percent(report.ci_level)} bootstrap intervals (percentile; "
-            f"{report.n_boot:,} resamples of the rows)."]))
+            f"[low, high]: {report._ci_caption()}."]))
     if report.vs_baseline is not None:
         title, columns, rows, delong = report._vs_table()
         # The difference and its interval under one title, as the intervals above.

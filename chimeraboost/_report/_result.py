@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import quantile_metrics
+from ..resampling import CI_METHOD_LABELS
 from .._shared.facts import ABOUT_THE_ROWS, is_loss
 from .._shared.format import (
     NA,
@@ -47,8 +48,10 @@ class Report(Mapping):
         model's own ``predict``, an array of scores (a ranking with no decision: from the
         command line or :func:`compare.holdout_table`), a 0/1 rule, predictions, quantiles.
     ci : dict or None
-        Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, percentile bootstrap
-        at level :attr:`ci_level`, when ``ci`` was set.
+        Metric -> :class:`resampling.ConfidenceInterval` ``(low, high)``, bootstrap interval
+        by :attr:`ci_method` at level :attr:`ci_level`, when ``ci`` was set.
+    ci_method : str
+        How the intervals were read off the replicates (``report``'s ``ci_method``).
     n_dropped : dict
         Metric -> replicates left out of its interval because the metric was undefined there.
     vs_baseline : dict or None
@@ -71,11 +74,13 @@ class Report(Mapping):
 
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
-                 baseline_report=None, delong_vs_baseline=None, decision=None):
+                 baseline_report=None, delong_vs_baseline=None, decision=None,
+                 ci_method="percentile"):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
         self.ci, self.ci_level, self.n_boot = ci, ci_level, n_boot
+        self.ci_method = ci_method
         self.n_dropped = dict(n_dropped or {})
         self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
         self.delong_vs_baseline = delong_vs_baseline
@@ -157,8 +162,7 @@ class Report(Mapping):
             columns.append(Col("left out"))
         else:
             rows = [row[:4] for row in rows]
-        out = [f"{percent(self.ci_level)} bootstrap intervals (percentile; {self.n_boot:,} "
-               "resamples of the rows)", *table(columns, rows)]
+        out = [self._ci_caption(), *table(columns, rows)]
         if dropped:
             why = "y constant" if self.task == "regression" else "a class missing"
             out.append(f"  left out: resamples in which the metric is undefined ({why}); "
@@ -168,6 +172,10 @@ class Report(Mapping):
                        "simulated inflation, with the calibration test's interval (outcome "
                        "draws, not row resamples)")
         return out
+
+    def _ci_caption(self) -> str:
+        return (f"{percent(self.ci_level)} bootstrap intervals "
+                f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of the rows)")
 
     def _vs_table(self):
         """(title, columns, rows, DeLong sentence or None) of the paired comparison, shared by
@@ -181,7 +189,8 @@ class Report(Mapping):
             b = base[key] if base is not None else np.nan
             rows.append([key, self._values[key], b, diff, lo, hi, _verdict(key, lo, hi)])
         title = (f"vs baseline {base.estimator_name if base else NA} on the same rows: model "
-                 f"minus baseline, paired bootstrap {percent(level)} ({self.n_boot:,} resamples)")
+                 f"minus baseline, paired bootstrap {percent(level)} "
+                 f"({CI_METHOD_LABELS[self.ci_method]}, {self.n_boot:,} resamples)")
         columns = [Col("metric", None), Col("model"), Col("baseline"),
                    Col("difference", signed=True), Col("low", signed=True),
                    Col("high", signed=True), Col("verdict", None)]

@@ -38,6 +38,7 @@ from .._shared.format import Col, table
 from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
 from .._report import Report, report
+from ..resampling import DEFAULT_CI_METHOD
 
 __all__ = ["file_report", "file_table", "read_kind", "stream_report", "streams", "to_json"]
 
@@ -135,7 +136,7 @@ def _read(path, target, scores, weight, classes, regression, dialect):
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
                 delimiter=None, decimal=".", threshold=None, costs=None, by=None, bins=5,
-                n_jobs=None):
+                n_jobs=None, ci_method=DEFAULT_CI_METHOD):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given, and with the columns ``by``
     the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
@@ -164,7 +165,7 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
             rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                          random_state=random_state, k=k, name=score,
                          baseline_name=baseline_score, threshold=threshold, costs=costs,
-                         n_jobs=n_jobs)
+                         n_jobs=n_jobs, ci_method=ci_method)
     if by:
         with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
                      verbose=verbose):
@@ -208,7 +209,8 @@ def _report_columns(score, baseline_score) -> list:
 
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
-               verbose=True, costs=None, delimiter=None, decimal=".", n_jobs=None):
+               verbose=True, costs=None, delimiter=None, decimal=".", n_jobs=None,
+               ci_method=DEFAULT_CI_METHOD):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -224,7 +226,8 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state, costs=costs, n_jobs=n_jobs)
+                             random_state=random_state, costs=costs, n_jobs=n_jobs,
+                             ci_method=ci_method)
 
 
 # --------------------------------------------------------------------------- streaming
@@ -482,6 +485,8 @@ def to_json(rep, kinds, path) -> dict:
     """Every number of a :class:`Report` from :func:`file_report`, ready for ``json.dumps``."""
     out = {"file": str(path), "model": rep.estimator_name, "kind": kinds[rep.estimator_name],
            "task": rep.task, "reference": rep.reference(), "ci_level": rep.ci_level,
+           "ci_method": rep.ci_method if (rep.ci or rep.vs_baseline is not None
+                                          or rep.decision is not None) else None,
            "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None
                                     or rep.decision is not None) else None,
            "metrics": {key: v for key, v in rep.to_dict().items()

@@ -22,6 +22,8 @@ import os
 import sys
 import warnings
 
+from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+
 
 def demo(out=sys.stdout, n_boot: int = 2000) -> None:
     """Breast-cancer data (ships with scikit-learn): ChimeraBoost judged against the base rate
@@ -228,6 +230,11 @@ def _common(p, n_boot_help):
     p.add_argument("--regression", action="store_true",
                    help="read a numeric target as a quantity, even with two values")
     p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
+    p.add_argument("--ci-method", choices=CI_METHODS, default=DEFAULT_CI_METHOD,
+                   metavar="METHOD",
+                   help=f"how intervals are read off the resamples: {', '.join(CI_METHODS)} "
+                        f"(default {DEFAULT_CI_METHOD}, the one that keeps its level on small "
+                        "samples)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--n-jobs", type=int, default=None, metavar="N",
                    help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
@@ -336,7 +343,7 @@ def _run_report(args, out):
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
         verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
         threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
-        n_jobs=args.n_jobs)
+        n_jobs=args.n_jobs, ci_method=args.ci_method)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -382,7 +389,7 @@ def _run_table(args, out):
                    classes=args.classes, regression=args.regression, ci=args.ci,
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
                    delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
-                   n_jobs=args.n_jobs)
+                   n_jobs=args.n_jobs, ci_method=args.ci_method)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

@@ -28,6 +28,7 @@ from .._shared.validation import (
     check_rows,
     estimator_family,
 )
+from .. import resampling
 from ..resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
@@ -185,7 +186,8 @@ def _why_no_difference(rep, metric: str, names) -> str:
 
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
                     n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
-                    challenger_name=None, n_jobs=None) -> HoldoutComparison:
+                    challenger_name=None, n_jobs=None,
+                    ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
     Parameters
@@ -214,6 +216,8 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
         :func:`chimeraboost.resampling.bootstrap`); the decision is the same whatever
         ``n_jobs``.
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How the paired interval is read off the resamples; see :func:`chimeraboost.report`.
 
     Returns
     -------
@@ -251,7 +255,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
-                 n_jobs=n_jobs)
+                 n_jobs=n_jobs, ci_method=ci_method)
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))

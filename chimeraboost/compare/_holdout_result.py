@@ -60,11 +60,6 @@ def orient(key, diff):
     return -diff if is_loss(key) else diff
 
 
-def interval(reps, level):
-    ci, _ = resampling.percentile_interval(reps, level)
-    return ci
-
-
 # --------------------------------------------------------------------------- the call
 
 
@@ -85,18 +80,24 @@ class HoldoutTable:
         Rows scored. ``positives`` (binary only): their weight of the positive class.
     level, min_lift : float
     n_boot : int
+    ci_method : str
+        How the intervals were read off the resamples.
     """
 
     def __init__(self, rows, *, baseline, primary, keys, labels, split, level, n_boot,
-                 min_lift, kind):
+                 min_lift, kind, ci_method="percentile"):
         self.baseline, self.primary, self.metrics = baseline, primary, list(keys)
         self._labels, self.split, self.level = labels, split, level
         self.n_boot, self.min_lift, self.kind = n_boot, min_lift, kind
+        self.ci_method = ci_method
+        self._narrow = {}
         first = next(iter(rows.values())).point
         self.n = int(first["n"])
         self.positives = float(first["positives"]) if kind == "binary" else None
         self.base_rate = float(first["base_rate"]) if kind == "binary" else None
         self.rows = self._numbers(rows)
+        # One warning for the whole table: which intervals, and why.
+        resampling.warn_narrow(self._narrow, level)
 
     def _numbers(self, rows) -> dict:
         level = self.level
@@ -105,10 +106,11 @@ class HoldoutTable:
         out = {}
         for i, (name, row) in enumerate(rows.items()):
             values = {"kind": row.kind}
+            cis = row.boot.intervals(level, metrics=self.metrics, warn=False)
+            self._narrow.update(row.boot.narrow(self.metrics))
             for key in self.metrics:
                 values[key] = float(row.point[key])
-                lo, hi = interval(row.boot.replicates[key], level) if not math.isnan(
-                    values[key]) else (np.nan, np.nan)
+                lo, hi = cis[key] if not math.isnan(values[key]) else (np.nan, np.nan)
                 if key == "calibration_excess" and row.calibration is not None:
                     lo, hi = row.calibration.confidence_interval(level)
                 elif key == "calibration_mcb" and "calibration_excess" in self.metrics:
@@ -131,15 +133,17 @@ class HoldoutTable:
 
     def _paired(self, row, other):
         """Primary metric, ``row - other`` oriented (positive favours ``row``), with its
-        paired percentile interval; NaN when fewer than MIN_RESAMPLES_DECISION resamples
-        define it."""
+        paired interval; NaN when fewer than MIN_RESAMPLES_DECISION resamples define it."""
         p = self.primary
         d = orient(p, float(row.point[p]) - float(other.point[p]))
-        reps = orient(p, row.boot.replicates[p] - other.boot.replicates[p])
-        if math.isnan(d) or np.sum(~np.isnan(reps)) < resampling.MIN_RESAMPLES_DECISION:
+        paired = resampling.PairedBootstrapResult(row.boot, other.boot)
+        paired.estimate[p] = float(row.point[p]) - float(other.point[p])  # the points shown
+        if math.isnan(d) or paired.n_boot - paired.n_dropped(p) < \
+                resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan
-        lo, hi = interval(reps, self.level)
-        return d, lo, hi
+        lo, hi = (orient(p, v) for v in paired.interval(p, self.level, warn=False))
+        self._narrow.update({f"{p} difference": r for r in paired.narrow([p]).values()})
+        return d, min(lo, hi), max(lo, hi)
 
     def _notes(self, row, worse) -> list:
         notes = []
@@ -217,7 +221,8 @@ class HoldoutTable:
         what = (f"vs baseline ({self.baseline}): {self._primary_label}, {sign}" if compact else
                 f"{self._primary_label} vs {self.baseline}: {sign}")
         return [
-            f"[low, high]: {pct} percentile bootstrap intervals. {what}, paired on the same "
+            f"[low, high]: {pct} bootstrap intervals "
+            f"({resampling.CI_METHOD_LABELS[self.ci_method]}). {what}, paired on the same "
             "resamples, positive favours the row;",
             f"beats: the whole {pct} interval of the difference above {self.min_lift:g}. "
             f"{REFERENCE[self.kind]}; losses with their natural sign.",
@@ -360,6 +365,7 @@ class HoldoutTable:
         return {"split": self.split, "n": self.n, "positives": self.positives,
                 "baseline": self.baseline, "primary": self._primary_label,
                 "level": self.level, "n_boot": self.n_boot, "min_lift": self.min_lift,
+                "ci_method": self.ci_method,
                 "rows": {n: dict(r) for n, r in self.rows.items()}}
 
     def summary(self) -> str:

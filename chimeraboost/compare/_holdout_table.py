@@ -333,6 +333,10 @@ def _decide(rows, keys, y, classes, w, costs, n_boot, seed, n_jobs) -> None:
         for k in wanted:
             row.point[k] = float(point[k][0])
             row.boot.replicates[k] = boot.replicates[k]
+            # The same seed drew the same counts and jackknife blocks: the table's ci_method
+            # applies to the decision numbers too.
+            row.boot.estimate[k] = row.point[k]
+            row.boot.jackknife[k] = boot.jackknife[k]
 
 
 def _decisions_probability(row):
@@ -345,7 +349,8 @@ def _decisions_probability(row):
 
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
                   ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
-                  random_state=None, costs=None, n_jobs=None) -> HoldoutTable:
+                  random_state=None, costs=None, n_jobs=None,
+                  ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
     Parameters
@@ -401,6 +406,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
         :func:`chimeraboost.resampling.bootstrap`); the table is the same whatever
         ``n_jobs``.
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How every interval, the paired differences' included, is read off the resamples; see
+        :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
+        events) come with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
 
     Returns
     -------
@@ -429,10 +438,11 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
 
     **Same rows, same resamples.** Every row's evaluator goes to one
     :func:`chimeraboost.resampling.joint_bootstrap`, so replicate ``b`` of every model
-    comes from the same resampled rows; each metric's interval is the percentile interval
-    of its replicates, and the paired difference ``row - baseline`` of the primary metric
-    (oriented so that positive favours the row: for a loss, ``baseline - row``) has the
-    percentile interval of the replicate differences (Efron & Tibshirani 1993, ch. 13).
+    comes from the same resampled rows (and the same jackknife blocks); each metric's
+    interval is read off its replicates by ``ci_method``, and the paired difference ``row -
+    baseline`` of the primary metric (oriented so that positive favours the row: for a loss,
+    ``baseline - row``) has the interval of the replicate differences, by the same method
+    (Efron & Tibshirani 1993, ch. 13-14).
     Skills are measured against the class prior (mean) of the scored ``y``, as in
     :func:`chimeraboost.report` with ``baseline=None``; the point numbers equal that
     function's.
@@ -469,6 +479,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         msg = f"y holds {to_numpy(y, 'y').dtype} values; pass class labels or a real target."
         raise TypeError(msg)
     level = check_level(ci, "ci")
+    ci_method = resampling.check_ci_method(ci_method)
     costs = None if costs is None else _decisions.Costs.of(costs)
     n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
     n_jobs = check_n_jobs(n_jobs)
@@ -514,22 +525,25 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     plain = [k for k in keys if at_threshold(k) is None and k != "expected_cost"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, n_boot, rng, n_jobs)
+        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, n_boot, rng,
+                         ci_method, n_jobs)
         if task == "classification":
             _decide(list(rows.values()), keys, y, classes, w, costs, n_boot, seed, n_jobs)
     if "calibration_excess" in keys:
         _calibration(rows.values(), y, w, classes, n_boot, rng)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
-                        split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind)
+                        split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind,
+                        ci_method=ci_method)
 
 
-def _resample(rows, keys, task, n_boot, random_state, n_jobs):
+def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
     need them (NaN replicates), drawn from the same seed, hence the same counts. Returns the
     seed of a classification table (the decisions are resampled on it too)."""
     if task != "classification":
         boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
-                                           random_state=random_state, n_jobs=n_jobs)
+                                           random_state=random_state, ci_method=ci_method,
+                                           n_jobs=n_jobs)
         for row, boot in zip(rows, boots):
             row.boot = boot
         return None
@@ -545,11 +559,17 @@ def _resample(rows, keys, task, n_boot, random_state, n_jobs):
         asked = wanted if has_proba else wanted - NEEDS_PROBA
         boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
                                            random_state=seed, metrics=sorted(asked),
-                                           n_jobs=n_jobs)
+                                           ci_method=ci_method, n_jobs=n_jobs)
         for row, boot in zip(group, boots):
+            # Metrics a row cannot give are NaN everywhere; the same seed drew the same
+            # counts and the same jackknife blocks for both groups.
             nan = np.full(n_boot, np.nan)
+            blocks = np.full(len(next(iter(boot.jackknife.values()))), np.nan)
             row.boot = resampling.BootstrapResult(
-                boot.estimate, {k: boot.replicates.get(k, nan) for k in wanted}, n_boot)
+                {k: boot.estimate.get(k, np.nan) for k in wanted},
+                {k: boot.replicates.get(k, nan) for k in wanted}, n_boot,
+                jackknife={k: boot.jackknife.get(k, blocks) for k in wanted},
+                n_rows=boot.n_rows, events=boot.events, ci_method=ci_method)
     return seed
 
 

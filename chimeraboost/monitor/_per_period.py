@@ -7,13 +7,16 @@ Questions this module answers:
   :mod:`chimeraboost.metrics`, and with ``baseline="rolling"`` the reference of the preceding
   ``window`` periods instead of the period's own.
 - *Is a period's change more than noise?* -> ``_period_intervals``: rows resampled within the
-  period, a rolling reference held fixed.
+  period (:class:`_PeriodSkills` hands a period's skills to :func:`resampling.bootstrap`),
+  a rolling reference held fixed.
 - *All of it, for the caller* -> :func:`skill_over_time`, which checks the inputs
   (``_inputs``), computes the numbers here and hands them to :class:`SkillOverTime`
   (``_result``).
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -28,6 +31,7 @@ from .._shared.validation import (
     import_pandas,
     warn_degenerate,
 )
+from ..exceptions import FewResamplesWarning
 from ._inputs import _check_baseline, _check_window, _periods, _task
 from ._result import _SKILLS, SkillOverTime, _label
 
@@ -177,23 +181,45 @@ def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weig
 # --------------------------------------------------------------------------- intervals
 
 
-def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state) -> dict:
-    """Per period, a percentile bootstrap interval of each skill, rows resampled within the
-    period and the reference of a rolling baseline held fixed (it was known in advance)."""
+def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state, ci_method,
+                      labels) -> dict:
+    """Per period, a bootstrap interval of each skill, rows resampled within the period and
+    the reference of a rolling baseline held fixed (it was known in advance)."""
     rng = check_random_state_int(random_state)
     keys = _SKILLS[task]
     out = {key: np.full((len(rows_of), 2), np.nan) for key in keys}
+    narrow = {}
     for p, rows in enumerate(rows_of):
         if data["rolling"] and refs[p] is None:
             continue  # no preceding rows: no reference, no skill
-        evaluators = _period_evaluators(task, data, rows, refs[p])
-        reps = {key: [] for key in keys}
-        for counts in _resampling.bootstrap_counts(rows.size, n_boot, random_state=rng):
-            for key, v in _replicate_skills(task, evaluators, counts).items():
-                reps[key].append(v)
-        for key in keys:
-            out[key][p] = _resampling.percentile_interval(np.concatenate(reps[key]), level)[0]
+        skills = _PeriodSkills(task, _period_evaluators(task, data, rows, refs[p]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FewResamplesWarning)  # said once, by the caller
+            boot = _resampling.bootstrap(skills, n_boot, random_state=rng, ci_method=ci_method)
+        for key, ci in boot.intervals(level, warn=False).items():
+            out[key][p] = ci
+        narrow.update({f"{key} ({_label(labels[p])})": why
+                       for key, why in boot.narrow().items()})
+    _resampling.warn_narrow(narrow, level)
     return out
+
+
+class _PeriodSkills:
+    """One period's skills as an evaluator of weight vectors, which is what
+    :func:`resampling.bootstrap` resamples (and jackknifes): with a rolling baseline the
+    skills are ratios of two evaluators' losses, the reference held fixed."""
+
+    def __init__(self, task, evaluators):
+        self.task, self.evaluators = task, evaluators
+        first = evaluators[0]
+        self.n, self.sample_weight = first.n, first.sample_weight
+        if task == "classification":  # the rarest class: what the interval rests on
+            self.codes, self.n_classes = first.codes, first.n_classes
+
+    def evaluate(self, counts=None, warn=False):
+        if counts is None:
+            counts = np.ones((1, self.n), dtype=np.int64)
+        return _replicate_skills(self.task, self.evaluators, counts)
 
 
 def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) -> None:
@@ -247,7 +273,8 @@ def _replicate_skills(task, evaluators, counts) -> dict:
 
 
 def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, classes=None,
-                    sample_weight=None, ci=None, n_boot=2000, random_state=None):
+                    sample_weight=None, ci=None, n_boot=2000, random_state=None,
+                    ci_method=_resampling.DEFAULT_CI_METHOD):
     """One row per period: rows, base rate, loss, reference loss, skill and MCB.
 
     Parameters
@@ -281,14 +308,19 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
         ``y`` holds only 0 and 1; any other numeric ``y`` is read as a regression.
     sample_weight : array-like of shape (n,), default=None
     ci : float in (0, 1), default=None
-        Also give each period's skills a percentile bootstrap interval at this level, rows
-        resampled within the period (a rolling reference is held fixed: it was known before
-        the period began).
+        Also give each period's skills a bootstrap interval at this level, rows resampled
+        within the period (a rolling reference is held fixed: it was known before the period
+        began).
     n_boot : int, default=2000
         Resamples per period for ``ci``; below 1000 a ``FewResamplesWarning`` says the ends
         of the intervals are unstable.
     random_state : None, int or numpy Generator
         Makes the intervals reproducible.
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How each period's intervals are read off its resamples (see
+        :func:`chimeraboost.report`). A period with a handful of events gets intervals that
+        no method can make trustworthy: one
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names those periods.
 
     Returns
     -------
@@ -321,6 +353,7 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
     check_aligned(y=y, proba=proba, when=when, sample_weight=sample_weight)
     baseline, window = _check_baseline(baseline), _check_window(window)
     level = None if ci is None else check_level(ci, "ci")
+    ci_method = _resampling.check_ci_method(ci_method)
     if level is not None:
         n_boot = _resampling.check_n_boot(n_boot)
     task, classes = _task(y, proba, classes)
@@ -354,9 +387,11 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
         starts = np.searchsorted(period[order], cal)
         rows_of = [order[a:a + m] for a, m in zip(starts, values["rows"])]
         rng = check_random_state_int(random_state)
-        intervals = _period_intervals(task, data, rows_of, refs, level, n_boot, rng)
+        intervals = _period_intervals(task, data, rows_of, refs, level, n_boot, rng,
+                                      ci_method, labels)
         if task == "classification":
             _period_calibration(values, intervals, data, rows_of, level, n_boot, rng)
     return SkillOverTime(task=task, periods=labels, freq=freq, baseline=baseline,
                          window=window, classes=classes, values=values, ci_level=level,
-                         intervals=intervals, n_boot=n_boot if level is not None else None)
+                         intervals=intervals, n_boot=n_boot if level is not None else None,
+                         ci_method=ci_method)

@@ -21,6 +21,7 @@ import numpy as np
 from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, percent, rates
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
+from ..resampling import CI_METHOD_LABELS
 
 # The skills of each task, headline first: ``SkillOverTime.skill`` and the table's skill
 # column read the first, the intervals cover both.
@@ -57,13 +58,16 @@ class SkillOverTime:
     ci_level : float or None
     intervals : dict or None
         Skill key -> array of shape (P, 2): the low and high ends per period.
+    ci_method : str
+        How the intervals were read off each period's resamples.
     """
 
     def __init__(self, *, task, periods, freq, baseline, window, classes, values, ci_level,
-                 intervals, n_boot):
+                 intervals, n_boot, ci_method="percentile"):
         self.task, self.periods, self.freq = task, periods, freq
         self.baseline, self.window, self.classes = baseline, window, classes
         self.values, self.ci_level, self.intervals = values, ci_level, intervals
+        self.ci_method = ci_method
         self.n_boot = n_boot
         self.rows = values["rows"]
 
@@ -163,7 +167,8 @@ class SkillOverTime:
                          "rows before it for a rolling reference).")
         if self.intervals is not None:
             lines.append(f"low, high: {percent(self.ci_level)} bootstrap interval of the skill "
-                         f"(percentile; {self.n_boot:,} resamples of each period's rows).")
+                         f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of "
+                         "each period's rows).")
         if "calibration_excess" in self.values:
             lines.append("excess: the period's population MCB, estimated as MCB minus its "
                          "simulated inflation, with the calibration test's interval and "

@@ -3,7 +3,14 @@
 Questions worth asking, and which function answers each:
 
 - How precisely do these rows pin down every metric of one model? :func:`bootstrap`
-  (percentile intervals for all metrics from one resampling).
+  (intervals for all metrics from one resampling).
+- Which interval, and how far can it be trusted? ``ci_method=`` (:data:`CI_METHODS`; the
+  default :data:`DEFAULT_CI_METHOD`, ``"expanded_bca"``, is the one that covered in
+  ``benchmarks/coverage.py``), :func:`bootstrap_interval` for replicates of your own, and a
+  :class:`~chimeraboost.exceptions.NarrowIntervalWarning` when no method can be trusted
+  (:func:`narrow_interval_reason`). The grouped jackknife behind BCa:
+  :func:`jackknife_weights` (:func:`jackknife_blocks` for blocks in chunks),
+  :func:`acceleration`, :func:`effective_df`.
 - Is the model better than the incumbent, on the same rows? :func:`paired_bootstrap` (the
   same resampled rows score both models; intervals for the difference, model minus baseline).
 - Just the ROC-AUC, fast, on 100,000 rows? :func:`roc_auc_interval` (bootstrap or DeLong).
@@ -23,6 +30,14 @@ function is called in a loop; the numbers are exactly those of ``chimeraboost.me
 Replicates in which a metric is undefined (a resample holding one class has no ROC-AUC) are
 left out of its percentiles; :attr:`BootstrapResult.n_dropped` says how many were.
 
+The default interval, ``"expanded_bca"``: Efron's bias-corrected and accelerated percentile
+interval [E87]_, whose acceleration comes from a grouped jackknife (100 blocks of rows, every
+row its own block on fewer rows, so that it costs about 5% of 2,000 replicates), with the
+normal quantile replaced by Student's on the degrees of freedom that the jackknife says the
+rows are worth (Hesterberg's expanded interval [H15]_). On 200 rows with 10 events the
+percentile interval of the ROC-AUC covered 89% of the time, this one 96%
+(``benchmarks/coverage.py``).
+
 References
 ----------
 .. [ET93] Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*.
@@ -30,6 +45,10 @@ References
 .. [DDC88] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas
    under two or more correlated receiver operating characteristic curves: a nonparametric
    approach. *Biometrics* 44(3), 837-845. doi:10.2307/2531595
+.. [E87] Efron, B. (1987). Better bootstrap confidence intervals. *Journal of the American
+   Statistical Association* 82(397), 171-185. doi:10.1080/01621459.1987.10478410
+.. [H15] Hesterberg, T. C. (2015). What teachers should know about the bootstrap. *The
+   American Statistician* 69(4), 371-386. doi:10.1080/00031305.2015.1089789
 .. [SX14] Sun, X. and Xu, W. (2014). Fast implementation of DeLong's algorithm for comparing
    the areas under correlated receiver operating characteristic curves. *IEEE Signal
    Processing Letters* 21(11), 1389-1393. doi:10.1109/LSP.2014.2337313
@@ -44,13 +63,25 @@ from ._draws import (
     bootstrap_counts,
     check_n_boot,
 )
-# What the bootstrap found: intervals read off the replicates.
-from ._results import (
-    BootstrapResult,
+# How an interval is read off the replicates, and the jackknife behind BCa.
+from ._intervals import (
+    CI_METHOD_LABELS,
+    CI_METHODS,
+    DEFAULT_CI_METHOD,
+    JACKKNIFE_BLOCKS,
+    MIN_EVENTS,
     ConfidenceInterval,
-    PairedBootstrapResult,
+    acceleration,
+    bootstrap_interval,
+    check_ci_method,
+    effective_df,
+    jackknife_blocks,
+    jackknife_weights,
+    narrow_interval_reason,
     percentile_interval,
 )
+# What the bootstrap found: every metric's replicates, jackknife and intervals.
+from ._results import BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
 from ._bootstrap import bootstrap, joint_bootstrap, paired_bootstrap
 # The ROC-AUC alone: its fast bootstrap and DeLong's analytic intervals.
@@ -65,6 +96,19 @@ __all__ = [
     "MIN_RESAMPLES_DECISION",
     "MIN_RESAMPLES_INTERVAL",
     "check_n_boot",
+    "CI_METHODS",
+    "CI_METHOD_LABELS",
+    "DEFAULT_CI_METHOD",
+    "JACKKNIFE_BLOCKS",
+    "MIN_EVENTS",
+    "check_ci_method",
+    "bootstrap_interval",
+    "jackknife_weights",
+    "jackknife_blocks",
+    "acceleration",
+    "effective_df",
+    "narrow_interval_reason",
+    "warn_narrow",
     "ConfidenceInterval",
     "BootstrapResult",
     "PairedBootstrapResult",

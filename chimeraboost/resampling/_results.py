@@ -1,8 +1,7 @@
-"""What did the bootstrap find, and how is an interval read off its replicates?
+"""What did the bootstrap find, and what are its intervals?
 
-- The interval of one metric from its replicates? :func:`percentile_interval` (NaN replicates,
-  where the metric was undefined, left out and counted) [ET93]_.
-- Every metric of one model, with its intervals? :class:`BootstrapResult`.
+- Every metric of one model, with its intervals? :class:`BootstrapResult` (the replicates,
+  the grouped jackknife, and intervals by any of the methods of ``_intervals``).
 - The paired differences of two models on the same resampled rows? :class:`PairedBootstrapResult`.
 
 These hold numbers only; the resampling that fills them is in ``_bootstrap``.
@@ -12,39 +11,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.results import ConfidenceInterval
-from .._shared.validation import as_1d, check_level
+from ..exceptions import NarrowIntervalWarning
+from ..exceptions import warn as _warn
+from ._intervals import (
+    DEFAULT_CI_METHOD,
+    ConfidenceInterval,
+    bootstrap_interval,
+    check_ci_method,
+    effective_df,
+    narrow_interval_reason,
+    percentile_interval,
+)
 
 __all__ = ["BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
-           "percentile_interval"]
-
-
-def percentile_interval(replicates, level=0.95) -> tuple[ConfidenceInterval, int]:
-    """Percentile interval of bootstrap replicates, ignoring NaN ones.
-
-    Returns
-    -------
-    (ConfidenceInterval, int)
-        The ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (numpy's default linear
-        interpolation) of the defined replicates, and the number of NaN replicates left out.
-        ``(nan, nan)`` when none is defined.
-    """
-    level = check_level(level, "level")
-    reps = as_1d(replicates, "replicates")
-    if reps.dtype.kind not in "biuf":
-        msg = f"replicates must be a 1-D array of numbers, got dtype {reps.dtype}."
-        raise TypeError(msg)
-    reps = reps.astype(np.float64)
-    ok = ~np.isnan(reps)
-    dropped = int(reps.size - ok.sum())
-    if not ok.any():
-        return ConfidenceInterval(np.nan, np.nan), dropped
-    lo, hi = np.quantile(reps[ok], [(1 - level) / 2, (1 + level) / 2])
-    return ConfidenceInterval(float(lo), float(hi)), dropped
+           "percentile_interval", "warn_narrow"]
 
 
 class BootstrapResult:
-    """Point estimates and bootstrap replicates of every metric of one model.
+    """Point estimates, bootstrap replicates and jackknife of every metric of one model.
 
     Attributes
     ----------
@@ -53,18 +37,83 @@ class BootstrapResult:
     replicates : dict
         Metric -> array of shape (n_boot,).
     n_boot : int
+    jackknife : dict or None
+        Metric -> array of shape (n_blocks,): the metric with each block of rows left out
+        (:func:`~chimeraboost.resampling.jackknife_weights`); what BCa's acceleration and the
+        expanded intervals' degrees of freedom are read from.
+    n_rows : int or None
+        Rows the jackknife blocks were made of (rows of positive weight).
+    events : float or None
+        Classification: rows of the rarest class present (with weights, Kish's effective
+        number ``(sum w)^2 / sum w^2``).
+    ci_method : str
+        The method :meth:`interval` uses by default; ``"percentile"`` when there is no
+        jackknife.
     """
 
-    def __init__(self, estimate: dict, replicates: dict, n_boot: int):
+    def __init__(self, estimate: dict, replicates: dict, n_boot: int, *, jackknife=None,
+                 n_rows=None, events=None, ci_method=None):
         self.estimate, self.replicates, self.n_boot = estimate, replicates, n_boot
+        self.jackknife, self.n_rows, self.events = jackknife, n_rows, events
+        if ci_method is None:
+            ci_method = DEFAULT_CI_METHOD if jackknife is not None else "percentile"
+        self.ci_method = check_ci_method(ci_method)
 
-    def interval(self, metric, level=0.95) -> ConfidenceInterval:
-        """Percentile interval of ``metric`` (NaN replicates ignored)."""
-        return percentile_interval(self._get(metric), level)[0]
+    def interval(self, metric, level=0.95, method=None, *, warn=True) -> ConfidenceInterval:
+        """Interval of ``metric`` (NaN replicates ignored), by ``method`` (default
+        :attr:`ci_method`); it always holds the estimate. A
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says when it is likely too
+        narrow whatever the method (``warn=False``: silently; see :meth:`narrow`)."""
+        return self.intervals(level, method, metrics=[metric], warn=warn)[metric]
 
-    def intervals(self, level=0.95) -> dict:
-        """Metric -> :class:`ConfidenceInterval` for every metric."""
-        return {key: self.interval(key, level) for key in self.replicates}
+    def intervals(self, level=0.95, method=None, *, metrics=None, warn=True) -> dict:
+        """Metric -> :class:`ConfidenceInterval` for every metric (or those of ``metrics``),
+        with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning` naming the
+        metrics whose intervals are likely too narrow (none with ``warn=False``)."""
+        method = self.ci_method if method is None else check_ci_method(method, "method")
+        keys = list(self.replicates) if metrics is None else list(metrics)
+        out = {}
+        for key in keys:
+            reps = self._get(key)
+            if method != "percentile" and self.jackknife is None:
+                msg = (f"method={method!r} needs the jackknife, which this result does not "
+                       "hold; use method='percentile' or resampling.bootstrap.")
+                raise ValueError(msg)
+            jack = None if self.jackknife is None else self.jackknife.get(key)
+            estimate = self.estimate.get(key, np.nan)
+            # A number added to the replicates afterwards, without a jackknife of its own (a
+            # basic-bootstrap reflection, say), keeps the percentile interval.
+            out[key] = bootstrap_interval(reps, estimate, level,
+                                          method=method if jack is not None else "percentile",
+                                          jackknife=jack, n_rows=self.n_rows,
+                                          events=self.events)
+        if warn:
+            warn_narrow(self.narrow(keys), level)
+        return out
+
+    def narrow(self, metrics=None) -> dict:
+        """Metric -> why its interval is likely too narrow whatever the method, for the
+        metrics (default all) where that is so: what the
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says."""
+        out = {}
+        for key in (list(self.replicates) if metrics is None else list(metrics)):
+            reason = self._narrow(key, self.estimate.get(key, np.nan))
+            if reason is not None:
+                out[key] = reason
+        return out
+
+    def effective_df(self, metric) -> float:
+        """Degrees of freedom of ``metric``'s interval (what the expanded methods use);
+        NaN without a jackknife. See :func:`~chimeraboost.resampling.effective_df`."""
+        jack = None if self.jackknife is None else self.jackknife.get(metric)
+        if jack is None:
+            return np.nan
+        return effective_df(jack, self.n_rows or len(jack), self.events)
+
+    def _narrow(self, key, estimate):
+        if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
+            return None
+        return narrow_interval_reason(self.events)
 
     def n_dropped(self, metric) -> int:
         """How many replicates gave NaN for ``metric`` (e.g. resamples with one class)."""
@@ -77,29 +126,49 @@ class BootstrapResult:
         return self.replicates[metric]
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(n_boot={self.n_boot}, metrics={sorted(self.replicates)})"
+        return (f"{type(self).__name__}(n_boot={self.n_boot}, ci_method={self.ci_method!r}, "
+                f"metrics={sorted(self.replicates)})")
+
+
+def warn_narrow(reasons: dict, level) -> None:
+    """One :class:`NarrowIntervalWarning` per reason, naming its metrics."""
+    by_reason = {}
+    for key, reason in reasons.items():
+        by_reason.setdefault(reason, []).append(key)
+    for reason, keys in by_reason.items():
+        shown = ", ".join(keys[:6]) + (f" and {len(keys) - 6} more" if len(keys) > 6 else "")
+        _warn(f"The {level:.0%} interval(s) of {shown} are likely too narrow: {reason}. "
+              "Read them as a lower bound on the uncertainty.", NarrowIntervalWarning)
 
 
 class PairedBootstrapResult(BootstrapResult):
     """Paired differences ``model - baseline`` of every metric, both scored on the same
-    resampled rows.
+    resampled rows (and the same jackknife blocks).
 
     Attributes
     ----------
     model, baseline : BootstrapResult
         Each model's own estimates and replicates (same counts).
-    estimate, replicates : dict
-        Metric -> difference ``model - baseline`` on the rows as given / per replicate.
+    estimate, replicates, jackknife : dict
+        Metric -> difference ``model - baseline`` on the rows as given / per replicate / per
+        jackknife block.
     """
 
     def __init__(self, model: BootstrapResult, baseline: BootstrapResult):
         self.model, self.baseline = model, baseline
         keys = [key for key in model.replicates if key in baseline.replicates]
-        estimate = {key: model.estimate[key] - baseline.estimate[key] for key in keys}
+        estimate = {key: model.estimate.get(key, np.nan) - baseline.estimate.get(key, np.nan)
+                    for key in keys}
         reps = {key: model.replicates[key] - baseline.replicates[key] for key in keys}
-        super().__init__(estimate, reps, model.n_boot)
+        jack = None
+        if model.jackknife is not None and baseline.jackknife is not None:
+            jack = {key: model.jackknife[key] - baseline.jackknife[key] for key in keys
+                    if key in model.jackknife and key in baseline.jackknife}
+        super().__init__(estimate, reps, model.n_boot, jackknife=jack, n_rows=model.n_rows,
+                         events=model.events,
+                         ci_method=model.ci_method if jack is not None else None)
 
-    def difference(self, metric, level=0.95) -> tuple[float, float, float]:
+    def difference(self, metric, level=0.95, method=None) -> tuple[float, float, float]:
         """``(model - baseline, low, high)`` for ``metric``."""
-        lo, hi = self.interval(metric, level)
+        lo, hi = self.interval(metric, level, method)
         return (float(self.estimate[metric]), lo, hi)

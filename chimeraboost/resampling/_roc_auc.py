@@ -22,7 +22,7 @@ from .._shared.validation import (
     warn_degenerate,
 )
 from ._bootstrap import bootstrap
-from ._results import ConfidenceInterval, percentile_interval
+from ._intervals import DEFAULT_CI_METHOD, ConfidenceInterval, check_ci_method
 
 __all__ = ["DeLongResult", "delong_roc_auc", "delong_roc_auc_difference", "roc_auc_interval"]
 
@@ -47,9 +47,9 @@ def _binary_codes(y, pos_label):
 
 def roc_auc_interval(
     y, score, *, pos_label=None, level=0.95, method="bootstrap", n_boot=2000,
-    random_state=None, chunk_size=None, n_jobs=None,
+    random_state=None, chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None,
 ):
-    """ROC-AUC with a confidence interval: percentile bootstrap or DeLong.
+    """ROC-AUC with a confidence interval: bootstrap or DeLong.
 
     Parameters
     ----------
@@ -61,9 +61,10 @@ def roc_auc_interval(
         Higher means more likely positive (a probability or a decision function).
     level : float in (0, 1), default=0.95
     method : {"bootstrap", "delong"}
-    n_boot, random_state, chunk_size, n_jobs
-        Bootstrap only; see :func:`bootstrap` (the interval is the same whatever
-        ``n_jobs``).
+    n_boot, random_state, chunk_size, ci_method, n_jobs
+        Bootstrap only; see :func:`bootstrap`. ``ci_method="percentile"`` is the percentile
+        interval; the default, ``"expanded_bca"``, the one that covers with few events. The
+        interval is the same whatever ``n_jobs``.
 
     Returns
     -------
@@ -82,6 +83,7 @@ def roc_auc_interval(
     as given: the two intervals are equally valid and differ by Monte Carlo error.
     """
     level = check_level(level, "level")
+    ci_method = check_ci_method(ci_method)
     check_aligned(y=y, score=score)
     codes = _binary_codes(y, pos_label)
     s = check_numeric_1d(score, "score")
@@ -95,9 +97,8 @@ def roc_auc_interval(
     order = np.argsort(s, kind="stable")
     ev = _metrics.classification_evaluator(codes[order], [0, 1], score=s[order])
     res = bootstrap(ev, n_boot, random_state=random_state, metrics=["roc_auc"],
-                    chunk_size=chunk_size, n_jobs=n_jobs)
-    ci, dropped = percentile_interval(res.replicates["roc_auc"], level)
-    return res.estimate["roc_auc"], ci, dropped
+                    chunk_size=chunk_size, ci_method=ci_method, n_jobs=n_jobs)
+    return res.estimate["roc_auc"], res.interval("roc_auc", level), res.n_dropped("roc_auc")
 
 
 def _delong_components(codes: np.ndarray, scores: np.ndarray):

@@ -108,7 +108,7 @@ def test_report_text_opens_with_the_four_numbers(capsys, csv_file, holdout):
     four = metrics.format_report(r).splitlines()[0]
     assert four.startswith("log loss") and four in out
     assert "p_model as probabilities" in out.splitlines()[0]
-    assert "90% bootstrap intervals (percentile; 1,000 resamples" in out
+    assert "90% bootstrap intervals (expanded BCa; 1,000 resamples" in out
 
 
 def test_report_against_baseline_column_is_paired(capsys, csv_file, holdout):
@@ -525,6 +525,22 @@ def test_numbers_fast_path_is_pythons_float():
     expected = [float(c) for c in cells]
     got = _files.numbers(cells, "p", "f.csv")
     assert got.tolist() == expected
+
+
+def test_ci_method_option(capsys, csv_file):
+    code, out, err = _run(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                                   "--n-boot", "1000", "--ci-method", "percentile"])
+    assert code == 0 and "95% bootstrap intervals (percentile; 1,000 resamples" in out
+    got = _json(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
+                         "--n-boot", "1000", "--ci-method", "bca"])
+    assert got["ci_method"] == "bca"
+    code, out, err = _run(capsys, ["table", csv_file, "--target", "y", "--score", "rule",
+                                   "--score", "p_model", "--n-boot", "1000", "--ci-method",
+                                   "expanded_percentile"])
+    assert code == 0 and "(expanded percentile)" in out
+    with pytest.raises(SystemExit):
+        main(["report", csv_file, "--target", "y", "--score", "p_model", "--ci-method", "t"])
+    assert "invalid choice" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- decisions

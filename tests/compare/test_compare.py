@@ -438,6 +438,13 @@ def test_compare_holdout_replaces_dummy(fitted):
     # The other way round, the logistic champion stays.
     back = compare.compare_holdout(logreg, dummy, X, y, n_boot=1000, random_state=0)
     assert back.decision == "keep champion" and "champion better" in back.reason
+    # ci_method reaches the report that decides.
+    pct = compare.compare_holdout(dummy, logreg, X, y, n_boot=1000, random_state=0,
+                                  ci_method="percentile")
+    ref = report(logreg, X, y, baseline=dummy, ci=0.95, n_boot=1000, random_state=0,
+                 ci_method="percentile")
+    assert pct.report.ci_method == "percentile"
+    assert (pct.difference, *pct.ci) == ref.vs_baseline["brier_skill"]
 
 
 @pytest.mark.slow

@@ -439,6 +439,39 @@ def test_models_predicting_other_classes_are_named():
         _table({"m": binary, "s": strings})
 
 
+def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
+    from chimeraboost import resampling
+
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    two = {"prior": models["prior"], "linear": models["linear"]}
+    pct = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0,
+                                ci_method="percentile")
+    bca = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0, ci_method="bca")
+    assert pct.ci_method == "percentile" and bca.ci_method == "bca"
+    assert "(percentile)" in str(pct) and "(BCa)" in str(bca)
+    # The same point numbers; intervals from one joint bootstrap (expanded BCa here): each
+    # row's and the paired difference's equal resampling.bootstrap_interval on those
+    # replicates and jackknife blocks.
+    lin = metrics.classification_evaluator(y_te, [0, 1],
+                                           proba=models["linear"].predict_proba(X_te))
+    pri = metrics.classification_evaluator(y_te, [0, 1],
+                                           proba=models["prior"].predict_proba(X_te))
+    seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
+    boots = resampling.joint_bootstrap([pri, lin], B, random_state=seed,
+                                       metrics=["brier_skill", "roc_auc", "log_loss", "pr_auc"])
+    for table, method in ((pct, "percentile"), (bca, "bca")):
+        lo, hi = boots[1].interval("roc_auc", method=method)
+        assert (table.rows["linear"]["roc_auc_low"], table.rows["linear"]["roc_auc_high"]) \
+            == pytest.approx((lo, hi), abs=1e-12)
+        d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
+            "brier_skill", method=method)
+        got = table.rows["linear"]
+        assert (got["difference"], got["diff_low"], got["diff_high"]) == pytest.approx(
+            d, abs=1e-12)
+    with pytest.raises(ValueError, match="ci_method must be one of"):
+        compare.holdout_table(two, X_te, y_te, n_boot=B, ci_method="normal")
+
+
 @pytest.mark.parametrize(("split", "header", "sentence"), [
     ("30% holdout", "30% holdout: 228 rows", "On the 30% holdout (228 rows"),
     ("Holdout B", "Holdout B: 228 rows", "On the Holdout B (228 rows"),
@@ -537,8 +570,9 @@ def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resample
     # The seed the table derives for its resamples, as it derives it.
     seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
     boots = resampling.joint_bootstrap(evs, 1000, random_state=seed)
-    diff = boots[1].replicates["net_benefit@0.2"] - boots[0].replicates["net_benefit@0.2"]
-    lo, hi = np.quantile(diff, [0.025, 0.975])
+    # The table's interval method (expanded BCa) on those resamples and jackknife blocks.
+    _, lo, hi = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
+        "net_benefit@0.2")
     assert t.rows["model"]["diff_low"] == pytest.approx(lo, abs=1e-14)
     assert t.rows["model"]["diff_high"] == pytest.approx(hi, abs=1e-14)
     assert t.rows["model"]["beats_baseline"] == (lo > 0)

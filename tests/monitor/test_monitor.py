@@ -443,3 +443,30 @@ def test_plot_of_a_regressor_and_of_a_pair_of_axes():
             s.plot(ax=four)
     finally:
         plt.close("all")
+
+
+def test_ci_method_and_the_narrow_interval_warning_name_the_period():
+    from chimeraboost import resampling
+    from chimeraboost.exceptions import NarrowIntervalWarning
+
+    rng = np.random.default_rng(3)
+    jan, feb = np.datetime64("2024-01-10"), np.datetime64("2024-02-10")
+    when = np.r_[np.full(200, jan), np.full(60, feb)]
+    y = np.r_[(rng.random(200) < 0.3).astype(int), np.zeros(60, dtype=int)]
+    y[[205, 230, 250]] = 1  # February: 3 events, too few for any interval
+    p = np.clip(0.2 + 0.4 * (y - 0.2) + rng.normal(0, 0.05, 260), 0.01, 0.99)
+    with pytest.warns(NarrowIntervalWarning, match=r"2024-02.*rarest class has 3 row"):
+        s = monitor.skill_over_time(y, p, when, ci=0.95, n_boot=1000, random_state=0)
+    assert s.ci_method == "expanded_bca" and "(expanded BCa; 1,000 resamples" in str(s)
+    with pytest.warns(NarrowIntervalWarning):
+        pct = monitor.skill_over_time(y, p, when, ci=0.95, n_boot=1000, random_state=0,
+                                      ci_method="percentile")
+    assert "(percentile; 1,000 resamples" in str(pct)
+    # January's percentile interval is the percentile interval of January's own bootstrap.
+    rows = np.flatnonzero(when == jan)
+    ev = metrics.classification_evaluator(y[rows], [0, 1], proba=p[rows])
+    ref = resampling.bootstrap(ev, 1000, random_state=0, metrics=["brier_skill"])
+    lo, hi = ref.interval("brier_skill", method="percentile")
+    assert tuple(pct.intervals["brier_skill"][0]) == pytest.approx((lo, hi), abs=1e-12)
+    with pytest.raises(ValueError, match="ci_method must be one of"):
+        monitor.skill_over_time(y, p, when, ci=0.95, ci_method="studentized")

@@ -266,7 +266,8 @@ def test_paired_difference_against_fitted_baseline(cancer, lr):
     X_tr, X_te, y_tr, y_te = cancer
     weak = LogisticRegression(C=1e-3, max_iter=5000).fit(X_tr[:, :3], y_tr)
     weak_pipe = make_pipeline(_Columns(3), weak)
-    rep = report(lr, X_te, y_te, baseline=weak_pipe, n_boot=1000, random_state=3)
+    rep = report(lr, X_te, y_te, baseline=weak_pipe, n_boot=1000, random_state=3,
+                 ci_method="percentile")
     base = metrics.classification_report(y_te, weak.predict_proba(X_te[:, :3]), [0, 1])
     _assert_same(rep.baseline_report, base)
     # Straightforward reference: the same counts, metrics with sample_weight = counts.
@@ -396,7 +397,8 @@ def test_regressor_against_fitted_baseline_matches_loop():
     model = Ridge(alpha=0.1).fit(X_tr, y_tr)
     incumbent = LinearRegression().fit(X_tr[:, :2], y_tr)
     pipe = make_pipeline(_Columns(2), incumbent)
-    rep = report(model, X_te, y_te, baseline=pipe, ci=0.9, n_boot=1000, random_state=5)
+    rep = report(model, X_te, y_te, baseline=pipe, ci=0.9, n_boot=1000, random_state=5,
+                 ci_method="percentile")
     counts = np.vstack(list(resampling.bootstrap_counts(len(y_te), 1000, random_state=5)))
     pred_m, pred_b = model.predict(X_te), incumbent.predict(X_te[:, :2])
     diffs = [metrics.regression_report(y_te, pred_m, sample_weight=c)["r2"]

@@ -135,7 +135,7 @@ def test_paired_difference_interval_matches_straightforward_loop(binary):
             for c in counts
         ]
         lo, hi = np.quantile(diffs, [0.025, 0.975])
-        est, got_lo, got_hi = res.difference(key, 0.95)
+        est, got_lo, got_hi = res.difference(key, 0.95, method="percentile")
         ref_est = (metrics.classification_report(y, p, [0, 1])[key]
                    - metrics.classification_report(y, q, [0, 1])[key])
         assert est == pytest.approx(ref_est, abs=1e-12)
@@ -171,7 +171,8 @@ def test_lean_auc_path_equals_full_path_and_sklearn(ties, prevalence):
 def test_roc_auc_interval_bootstrap_agrees_with_loop_and_delong():
     rng = np.random.default_rng(5)
     y, x, _ = _binormal(3000, 1.0, 0.2, rng)
-    auc, ci, dropped = resampling.roc_auc_interval(y, x, n_boot=1000, random_state=0)
+    auc, ci, dropped = resampling.roc_auc_interval(y, x, n_boot=1000, random_state=0,
+                                                   ci_method="percentile")
     assert auc == pytest.approx(roc_auc_score(y, x), abs=1e-12) and dropped == 0
     loop_rng = np.random.default_rng(1)
     loop = []

@@ -146,8 +146,11 @@ def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers():
     ev = _RecordingEvaluator()
     res = resampling.bootstrap(ev, 30, random_state=0, chunk_size=2, n_jobs=2)
     assert ev.threads[0] == threading.current_thread().name
-    assert len(ev.threads) == 15
-    assert set(ev.threads[1:]) <= {f"chimeraboost-bootstrap_{i}" for i in range(2)}
+    # 15 chunks of replicates, then the jackknife of the interval methods (10 rows: 10
+    # blocks, 5 chunks of 2), which runs on the calling thread after them.
+    assert len(ev.threads) == 15 + 5
+    assert set(ev.threads[1:15]) <= {f"chimeraboost-bootstrap_{i}" for i in range(2)}
+    assert set(ev.threads[15:]) == {threading.current_thread().name}
     np.testing.assert_array_equal(res.replicates["x"], np.full(30, 10.0))  # n draws each
     ev = _RecordingEvaluator()
     resampling.bootstrap(ev, 30, random_state=0, chunk_size=2)
