@@ -182,7 +182,8 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
 
     ``rule`` picks ``chosen`` (models ordered simplest first, ``b`` the best mean):
     ``"champion_challenger"``: the challenger with the largest difference among those the
-    rule above replaces the champion with, else the champion. ``"best_mean"``: ``b``.
+    rule above replaces the champion with, else the champion (differences, and ``b``'s mean,
+    equal to rounding are ties: the first given wins). ``"best_mean"``: ``b``.
     ``"simplest_within_noise"``: the simplest model ``m`` for which the Bayesian correlated
     t-test of ``score(b) - score(m)`` gives ``P(b better by more than rope) <= threshold``.
     ``"one_se"``: the simplest model whose mean is at least ``mean(b) - sd(b) / sqrt(J)`` (ESL

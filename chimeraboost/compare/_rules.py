@@ -205,6 +205,23 @@ def block_promotions(challengers: dict, guards: dict, replace: str, keep: str) -
     return out
 
 
+def first_best(names, value) -> str:
+    """The first of ``names`` whose ``value`` is the largest, counting values within rounding
+    of the largest (relative 1e-12) as equal: two challengers that are the same model fitted
+    alike differ in their last bits only, and which of them the bits favour depends on the
+    machine's floating-point library. The order given decides instead, on every machine.
+
+    >>> first_best(["a", "b"], {"a": 0.9163, "b": 0.9163 + 2e-16}.get)
+    'a'
+    """
+    values = {n: value(n) for n in names}
+    finite = [v for v in values.values() if np.isfinite(v)]
+    if not finite:
+        return names[0]
+    top = max(finite)
+    return next(n for n in names if values[n] >= top - 1e-12 * max(1.0, abs(top)))
+
+
 def choose(rule, scores, champion, challengers, guards, order, *, scoring, rope, alpha,
            threshold, n_train, n_test, replace) -> tuple[str, str]:
     """``(chosen model, one-sentence reason)`` by ``rule`` (see the module docstring)."""
@@ -221,7 +238,7 @@ def choose(rule, scores, champion, challengers, guards, order, *, scoring, rope,
             return champion, (f"no challenger beats the champion {champion} by more than the "
                               f"rope {rope:g} with P(chall) > {threshold:g} and p_holm < "
                               f"{alpha:g}{note}.")
-        best = max(promoted, key=lambda n: challengers[n].difference)
+        best = first_best(promoted, lambda n: challengers[n].difference)
         c = challengers[best]
         several = (f", the largest difference of the {len(promoted)} that replace it"
                    if len(promoted) > 1 else "")
@@ -229,7 +246,7 @@ def choose(rule, scores, champion, challengers, guards, order, *, scoring, rope,
                       f" {scoring} (P(chall) {fmt_p(c.p_challenger_better)}, p_holm "
                       f"{fmt_p(c.pvalue_holm)}){several}{note}.")
     eligible = [n for n in order if not blocked[n]]
-    best = max(eligible, key=lambda n: means[n])  # the first (simplest) of tied maxima
+    best = first_best(eligible, lambda n: means[n])  # the first (simplest) of tied maxima
     best_text = f"{best} ({shown} {fmt(sign * means[best])})"
     if rule == "best_mean":
         return best, (f"{best} has the best mean {shown}, {fmt(sign * means[best])} over "

@@ -92,6 +92,22 @@ def test_champion_challenger_promotes_the_largest_clear_difference():
     assert "the largest difference of the 2 that replace it" in res.reason
 
 
+@pytest.mark.parametrize("rule", ["champion_challenger", "best_mean"])
+@pytest.mark.parametrize("bits", [1, -1])
+def test_challengers_equal_to_rounding_are_a_tie_the_first_given_wins(rule, bits):
+    # Two challengers that are one model fitted alike differ in their last bits, which favour
+    # one or the other depending on the machine: either way the first given is chosen.
+    base = np.array([0.70, 0.72, 0.68, 0.71, 0.69])
+    same = base + 0.10 + NOISE
+    res = compare.compare_cv_results(_results(champ=base, first=same,
+                                              second=same * (1 + bits * 4e-16)), rule=rule)
+    assert res.chosen == "first"
+    # A real difference still wins whatever the order.
+    res = compare.compare_cv_results(_results(champ=base, first=same, second=same + 1e-6),
+                                     rule=rule)
+    assert res.chosen == "second"
+
+
 def test_simplest_within_noise_picks_the_simpler_of_two_models_within_noise():
     best = np.array([0.80, 0.84, 0.76, 0.82, 0.78])
     # simple - best = -0.005 + spread: mean -0.005, P(best better by > 0.01) well below 0.95.
