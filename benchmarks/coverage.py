@@ -222,7 +222,7 @@ def design_section(name, args, results) -> Section:
 
 
 def _targets(name, design, cells, out, args) -> list:
-    """Item 5 of the issue: at n = 200 and base rate .05 every interval of the default
+    """The small-sample target: at n = 200 and base rate .05 every interval of the default
     method covers >= 91%; for regression, rmse with t(5) errors at n = 200."""
     small = (200, 0.05) if design.kind != "regression" else (200, None)
     if small not in cells or (design.kind == "regression" and design.df != 5):
