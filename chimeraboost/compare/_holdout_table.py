@@ -47,6 +47,8 @@ from .._shared.validation import (
     quantile_levels,
     to_numpy,
 )
+from ._holdout_decisions import decide as _decide
+from ._holdout_decisions import is_decision_key as _decision_key
 from ._holdout_result import NEEDS_PROBA, HoldoutTable
 from ..exceptions import FewResamplesWarning
 
@@ -282,69 +284,6 @@ def _check_rows_have(primary, shown, rows, reported, binary) -> None:
            f"every paired difference would be n/a. Pick a metric every row has: {every}"
            f"{' or recall@N / precision@N' if binary else ''}.")
     raise ValueError(msg)
-
-
-def _decision_key(key, arg, binary) -> bool:
-    """Whether ``key`` is a number of a decision (``net_benefit@0.2``, ``expected_cost``)."""
-    parsed = at_threshold(key)
-    if parsed is None and key != "expected_cost":
-        return False
-    if not binary:
-        msg = f"{arg}={key!r}: a decision at a threshold needs a binary problem."
-        raise ValueError(msg)
-    if parsed is not None and parsed[0] == "flagged" and arg == "primary":
-        msg = (f"primary={key!r}: the flagged share is neither better high nor low; show it "
-               "in metrics= and compare on net_benefit@t or expected_cost.")
-        raise ValueError(msg)
-    if parsed is not None and FACTS[parsed[0]].about_the_rows:
-        msg = f"{arg}={key!r} describes the rows (treating all of them), not a model."
-        raise ValueError(msg)
-    return True
-
-
-def _decide(rows, keys, y, classes, w, costs, n_boot, seed, n_jobs) -> None:
-    """The decision numbers of every row (net benefit at a threshold, expected cost, rates),
-    resampled on the counts of the other metrics (same seed): points into ``row.point``,
-    replicates into ``row.boot``."""
-    wanted = [k for k in keys if at_threshold(k) is not None or k == "expected_cost"]
-    if not wanted:
-        return
-    if "expected_cost" in wanted and costs is None:
-        msg = ("'expected_cost' needs costs=: pass costs=[[c_tn, c_fp], [c_fn, c_tp]] or "
-               "{'fp': ..., 'fn': ...} to holdout_table.")
-        raise ValueError(msg)
-    thresholds = sorted({at_threshold(k)[1] for k in wanted if at_threshold(k)}) or [0.5]
-    names = {at_threshold(k)[0] for k in wanted if at_threshold(k)}
-    event = as_1d(y, "y") == classes[1]
-    t_cost = None if costs is None else _decisions.bayes_threshold(costs)
-    evs = []
-    for row in rows:
-        if row.score is None:
-            msg = (f"models[{row.name!r}] ({row.kind}) gives no probability to act on at a "
-                   f"threshold; {wanted[0]!r} needs probabilities or a 0/1 rule in every row.")
-            raise ValueError(msg)
-        score = _decisions_probability(row)
-        evs.append(_decisions.DecisionEvaluator(event, score, thresholds, sample_weight=w,
-                                                costs=costs, cost_threshold=t_cost,
-                                                names=names))
-    boots = resampling.joint_bootstrap(evs, n_boot, random_state=seed, n_jobs=n_jobs)
-    for row, ev, boot in zip(rows, evs, boots):
-        point = ev.evaluate(None, warn=False)
-        for k in wanted:
-            row.point[k] = float(point[k][0])
-            row.boot.replicates[k] = boot.replicates[k]
-            # The same seed drew the same counts and jackknife blocks: the table's ci_method
-            # applies to the decision numbers too.
-            row.boot.estimate[k] = row.point[k]
-            row.boot.jackknife[k] = boot.jackknife[k]
-
-
-def _decisions_probability(row):
-    score = np.asarray(row.score, dtype=np.float64)
-    if np.any((score < 0) | (score > 1)):
-        msg = f"models[{row.name!r}] holds values outside [0, 1]: not probabilities."
-        raise ValueError(msg)
-    return score
 
 
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
