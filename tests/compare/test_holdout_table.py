@@ -245,6 +245,9 @@ def test_resample_counts_are_checked(cancer):
                                              r"recall@400 \(the top 400 rows\)"),
     ({"metrics": ["recall@4", "precision@5"]}, ValueError, "one k for recall@k"),
     ({"primary": "recall@0"}, ValueError, "whole number >= 1"),
+    ({"primary": "net_benefit@1.5"}, ValueError, r"primary='net_benefit@1.5': the threshold "
+                                                 r"after '@' must be a number strictly inside"),
+    ({"metrics": ["sensitivity@abc"]}, ValueError, r"metrics='sensitivity@abc': the threshold"),
     ({"models": {"short": np.ones(10)}}, ValueError, r"models\['short'\] is an array of shape"),
     ({"models": {"text": np.array(["a"] * 228)}}, TypeError, r"models\['text'\] holds"),
     ({"models": {"m": DummyRegressor().fit([[0.0]] * 30, range(30))}}, ValueError,
@@ -598,7 +601,7 @@ def test_expected_cost_primary_needs_costs_and_is_oriented_as_a_loss():
 @pytest.mark.parametrize("primary, match", [
     ("net_benefit", "not a metric of this table's rows .* or a decision: 'net_benefit@0.2'"),
     ("net_benefit_all@0.2", "describes the rows"),
-    ("net_benefit@1.5", "not a metric of this table's rows"),
+    ("net_benefit@1.5", r"the threshold after '@' must be a number strictly inside \(0, 1\)"),
 ])
 def test_decision_primaries_that_are_not_a_models_number_are_refused(primary, match):
     X, y = load_breast_cancer(return_X_y=True)
