@@ -30,8 +30,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 DEFAULT = "ChimeraBoost"
 UNSCALED = "ChimeraBoost (no temperature)"
 CATBOOST = "CatBoost"

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from .._shared.facts import ABOUT_THE_ROWS, FACTS
-from .._shared.format import NA, NO_PROBA, Col, fmt, percent
+from .._shared.format import NA, NO_PROBA, Col, fmt
 from .._shared.html import html_block, html_paragraphs, html_table
 
 __all__ = ["report_html"]

@@ -30,7 +30,7 @@ from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.predictions import lacks
 from .._shared.validation import import_pandas
 
-__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "interval", "orient"]
+__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "orient"]
 
 NEEDS_PROBA = frozenset(k for k in FACTS if needs(k) == "probabilities")
 # A split that already says what the rows are ("30% holdout", "held-out rows") gets no
