@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from .._shared.validation import check_optional_name
+
 __all__ = ["distinct_names"]
 
 
@@ -66,18 +68,11 @@ def _differing_params(first, second, limit: int = 2):
                  + more for p in (pa, pb))
 
 
-def _check_name(value, arg: str) -> None:
-    if value is not None and not (isinstance(value, str) and value.strip()):
-        got = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value}"
-        msg = f"{arg} must be a non-empty string or None, got {got}."
-        raise TypeError(msg)
-
-
 def _names(estimator, baseline, name, baseline_name) -> tuple[str, str | None]:
     """The model's and the baseline's names in the report: given ones as given, defaults
     made distinct by :func:`distinct_names`."""
-    _check_name(name, "name")
-    _check_name(baseline_name, "baseline_name")
+    check_optional_name(name, "name")
+    check_optional_name(baseline_name, "baseline_name")
     if baseline is None and baseline_name is not None:
         msg = (f"baseline_name={baseline_name!r} names the baseline, but baseline is None; "
                "pass baseline= (targets or a fitted estimator) too.")

@@ -11,7 +11,8 @@ that the same mistake gets the same message everywhere. Re-exported by
 - A finite real, > 0 or >= 0 (a rope, a margin, an averaged row count): :func:`check_real`.
 - A cutoff in rows or as a fraction of rows: :func:`check_k`.
 - A vector of p-values: :func:`check_pvalues`. The baseline among named models:
-  :func:`check_baseline_name`.
+  :func:`check_baseline_name`. A name given or left None: :func:`check_optional_name`; the
+  keys of a dict of named models: :func:`check_key_names`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from .array_checks import check_numeric_1d
 
 __all__ = [
     "check_baseline_name",
+    "check_key_names",
+    "check_optional_name",
     "check_k",
     "check_n_jobs",
     "check_positive_int",
@@ -44,6 +47,24 @@ def check_baseline_name(baseline, models):
         msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
         raise ValueError(msg)
     return baseline
+
+
+def check_optional_name(value, arg: str) -> None:
+    """A name a caller may give (``name=``, ``champion_name=``): None, or a string that is
+    not blank."""
+    if value is not None and not (isinstance(value, str) and value.strip()):
+        got = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value}"
+        msg = f"{arg} must be a non-empty string or None, got {got}."
+        raise TypeError(msg)
+
+
+def check_key_names(named, arg: str, what: str) -> None:
+    """The keys of a dict of named models (``models``, ``scores``) are names of ``what``
+    (``"the rows"``, ``"the models"``): strings that are not blank."""
+    for name in named:
+        if not (isinstance(name, str) and name.strip()):
+            msg = f"{arg}' keys name {what} and must be non-empty strings, got {name!r}."
+            raise TypeError(msg)
 
 
 def check_k(k, n, name: str = "k") -> float:

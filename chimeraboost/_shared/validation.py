@@ -57,6 +57,8 @@ from .estimator_checks import (  # noqa: F401 - re-exported: one place to import
 )
 from .param_checks import (  # noqa: F401
     check_baseline_name,
+    check_key_names,
+    check_optional_name,
     check_k,
     check_level,
     check_n_jobs,

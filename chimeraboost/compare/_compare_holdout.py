@@ -23,6 +23,7 @@ from .._shared.validation import (
     check_fitted,
     check_level,
     check_n_jobs,
+    check_optional_name,
     check_positive_int,
     check_real,
     check_rows,
@@ -41,11 +42,8 @@ _PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "bala
 def _holdout_names(champion, challenger, champion_name, challenger_name) -> tuple[str, str]:
     """The two models' names: given ones as given, defaults told apart by their parameters
     or, failing that, by their roles."""
-    for value, arg in ((champion_name, "champion_name"), (challenger_name, "challenger_name")):
-        if value is not None and not (isinstance(value, str) and value.strip()):
-            got = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value}"
-            msg = f"{arg} must be a non-empty string or None, got {got}."
-            raise TypeError(msg)
+    check_optional_name(champion_name, "champion_name")
+    check_optional_name(challenger_name, "challenger_name")
     defaults = distinct_names(champion, challenger, roles=("champion", "challenger"))
     names = (defaults[0] if champion_name is None else champion_name,
              defaults[1] if challenger_name is None else challenger_name)

@@ -36,6 +36,7 @@ from .._shared.validation import (
     as_1d,
     check_baseline_name,
     check_k,
+    check_key_names,
     check_level,
     check_n_jobs,
     check_random_state_int,
@@ -145,10 +146,7 @@ def _check_models(models) -> dict:
     if not models:
         msg = "models is empty; pass at least one {name: fitted estimator or array}."
         raise ValueError(msg)
-    for name in models:
-        if not (isinstance(name, str) and name.strip()):
-            msg = f"models' keys name the rows and must be non-empty strings, got {name!r}."
-            raise TypeError(msg)
+    check_key_names(models, "models", "the rows")
     return dict(models)
 
 

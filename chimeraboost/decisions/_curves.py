@@ -18,7 +18,7 @@ import numpy as np
 from .. import resampling
 from .._shared.format import fmt
 from .._shared.kernels import replicate_weights
-from .._shared.validation import check_level, import_pandas, warn_degenerate
+from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
 from ._checks import check_probability, check_target, check_thresholds, key
 from ._sweep import DecisionEvaluator, Sweep
 
@@ -33,10 +33,7 @@ def _scores(scores) -> dict:
         if not scores:
             msg = "scores is an empty dict; pass {model name: probabilities}."
             raise ValueError(msg)
-        for name in scores:
-            if not (isinstance(name, str) and name.strip()):
-                msg = f"scores' keys name the models and must be non-empty strings, got {name!r}."
-                raise TypeError(msg)
+        check_key_names(scores, "scores", "the models")
         return dict(scores)
     return {"model": scores}
 

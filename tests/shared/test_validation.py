@@ -7,6 +7,7 @@ can reach (metrics, resampling, report, compare), not only through the example t
 
 import importlib
 import math
+import re
 import warnings
 
 import numpy as np
@@ -564,3 +565,17 @@ def test_estimators_refuse_X_and_y_with_different_indexes():
     with pytest.raises(ValueError, match="X and y carry different pandas indexes"):
         cb.ChimeraBoostClassifier(quality=1, max_iter=10).fit(X, y.sample(frac=1,
                                                                           random_state=0))
+
+
+@pytest.mark.parametrize("key", [3, "", "   ", None])
+def test_the_keys_of_a_dict_of_models_must_be_names(key):
+    # One check for every dict of named models: the holdout table's rows and the decision
+    # curve's models refuse a key that is not a non-blank string, each naming its argument.
+    y = np.array([0, 1, 0, 1, 1, 0] * 10)
+    p = np.linspace(0.1, 0.9, y.size)
+    with pytest.raises(TypeError, match=r"models' keys name the rows and must be non-empty "
+                                        rf"strings, got {re.escape(repr(key))}\.$"):
+        compare.holdout_table({"ok": p, key: p}, None, y, n_boot=1000)
+    with pytest.raises(TypeError, match=r"scores' keys name the models and must be non-empty "
+                                        rf"strings, got {re.escape(repr(key))}\.$"):
+        cb.decisions.decision_curve(y, {"ok": p, key: p}, [0.5], n_boot=200)
