@@ -235,7 +235,7 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
     with working(f"report: {n_boot:,} resamples of the decision"):
         return decisions.decision_report(
             y, model.binary_score,
-            baseline_score=None if incumbent is None else incumbent.binary_score,
+            baseline_proba=None if incumbent is None else incumbent.binary_score,
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
             name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
             random_state=random_state)

@@ -13,6 +13,7 @@ import textwrap
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
 from .._shared.facts import FACTS, is_loss, needs
 from .._shared.format import (
@@ -259,7 +260,8 @@ class HoldoutTable:
                                                      for k in others)])
         return table(columns, body, indent=0)
 
-    def to_text(self, width=WIDTH) -> str:
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
         """The table as text that fits ``width`` characters (a terminal's 120 by default).
 
         The compact layout: the primary metric with its interval, its paired difference

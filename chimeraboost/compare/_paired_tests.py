@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
+from .._shared.api import public
 from .._shared.validation import (
     check_level,
     check_real,
@@ -107,7 +108,8 @@ class CorrectedTTestResult:
     correction: float
     alternative: str
 
-    def confidence_interval(self, level=0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval(self, *, level=0.95) -> ConfidenceInterval:
         """Interval for the mean difference at ``level``, one-sided if ``alternative`` is.
 
         ``mean -+ t_{df}((1 + level) / 2) * std_error`` for two-sided; ``(mean - t_{df}(level)
@@ -145,7 +147,8 @@ def ttest_from_moments(J, mean, var, correction, alternative) -> CorrectedTTestR
     return CorrectedTTestResult(t, min(p, 1.0), df, mean, se, J, correction, alternative)
 
 
-def corrected_ttest(diffs, n_train, n_test, alternative="two-sided") -> CorrectedTTestResult:
+@public(legacy=("alternative",))
+def corrected_ttest(diffs, n_train, n_test, *, alternative="two-sided") -> CorrectedTTestResult:
     """Nadeau & Bengio's corrected resampled t-test on per-fold score differences.
 
     Parameters
@@ -224,7 +227,8 @@ class BayesianTTestResult:
         """The posterior as a frozen ``scipy.stats.t`` (None if it is a point mass)."""
         return stats.t(self.df, loc=self.mean, scale=self.scale) if self.scale > 0 else None
 
-    def credible_interval(self, level=0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def credible_interval(self, *, level=0.95) -> ConfidenceInterval:
         """Central posterior interval of the mean difference at ``level``."""
         level = check_level(level, "level")
         if self.scale == 0:
@@ -247,7 +251,8 @@ def posterior_from_moments(J, mean, var, correction, rope) -> BayesianTTestResul
     return BayesianTTestResult(left, inside, right, mean, scale, J - 1, rope)
 
 
-def bayesian_ttest(diffs, n_train, n_test, rope=0.01) -> BayesianTTestResult:
+@public(legacy=("rope",))
+def bayesian_ttest(diffs, n_train, n_test, *, rope=0.01) -> BayesianTTestResult:
     """Benavoli et al.'s Bayesian correlated t-test on per-fold score differences.
 
     Parameters
@@ -304,7 +309,8 @@ class MultipleTestResult(NamedTuple):
     reject: np.ndarray
 
 
-def holm(pvalues, alpha=0.05) -> MultipleTestResult:
+@public(legacy=("alpha",))
+def holm(pvalues, *, alpha=0.05) -> MultipleTestResult:
     """Holm's step-down adjustment: controls the family-wise error rate at ``alpha``.
 
     Parameters
@@ -333,7 +339,8 @@ def holm(pvalues, alpha=0.05) -> MultipleTestResult:
     return MultipleTestResult(adjusted, adjusted <= alpha)
 
 
-def benjamini_hochberg(pvalues, alpha=0.05) -> MultipleTestResult:
+@public(legacy=("alpha",))
+def benjamini_hochberg(pvalues, *, alpha=0.05) -> MultipleTestResult:
     """Benjamini & Hochberg's step-up adjustment: controls the false discovery rate.
 
     Parameters

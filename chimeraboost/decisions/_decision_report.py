@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
 from .._shared.format import Col, fmt, percent, table
 from .._shared.html import html_block, html_paragraphs, html_table
@@ -62,7 +63,8 @@ class DecisionReport:
     def __init__(self, **values):
         self.__dict__.update(values)
 
-    def verdict(self, other: str, metric: str = "net_benefit") -> str:
+    @public(legacy=("metric",))
+    def verdict(self, other: str, *, metric: str = "net_benefit") -> str:
         """``"<model> better"``, ``"<other> better"`` or ``"no clear difference"``, from the
         paired interval of the model minus ``other``."""
         d = self.differences[other]
@@ -178,18 +180,19 @@ def resolve_threshold(threshold, costs):
     return t
 
 
-def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None,
+@public(renamed={"score": "proba", "baseline_score": "baseline_proba"})
+def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None,
                     cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_tn=0.0,
                     pos_label=None, sample_weight=None, name="model", baseline_name="baseline",
                     n_boot=2000, level=0.95, random_state=None) -> DecisionReport:
-    """The action ``score >= threshold`` against treat-all, treat-none and a baseline.
+    """The action ``proba >= threshold`` against treat-all, treat-none and a baseline.
 
     Parameters
     ----------
     y : array-like of shape (n,)
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         The model's probability of the positive class, or a 0/1 rule.
-    baseline_score : array-like of shape (n,), default=None
+    baseline_proba : array-like of shape (n,), default=None
         The baseline's (the incumbent's) probabilities or 0/1 rule on the same rows.
     threshold : float in (0, 1), default=None
         The threshold probability; None: the Bayes threshold of the costs.
@@ -222,16 +225,16 @@ def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None
     t = resolve_threshold(threshold, c)
     level = check_level(level, "level")
     n_boot = resampling.check_n_boot(n_boot, decision=True)
-    scores = {name: score}
-    if baseline_score is not None:
+    scores = {name: proba}
+    if baseline_proba is not None:
         if baseline_name == name:
             msg = f"name and baseline_name are both {name!r}; give them different names."
             raise ValueError(msg)
-        scores[baseline_name] = baseline_score
+        scores[baseline_name] = baseline_proba
     names = {"net_benefit", "net_benefit_all", *RATES}
     evs = {}
     for label, s in scores.items():
-        arg = "score" if label == name else "baseline_score"
+        arg = "proba" if label == name else "baseline_proba"
         event, arr, w = check_target(y, s, sample_weight, pos_label, arg)
         evs[label] = DecisionEvaluator(event, check_probability(arr, arg), [t], sample_weight=w,
                                        costs=c, cost_threshold=t, names=names)

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
 from .._shared.format import Col, fmt, percent, table
 from .._shared.kernels import replicate_weights
@@ -75,7 +76,8 @@ class _ChoiceEvaluator:
         hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
         return (lo + hi) // 2
 
-    def evaluate(self, counts=None, warn=False) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn=False) -> dict:
         values, flagged = self._values(counts)
         idx = self._choose(values, flagged)
         rows = np.arange(values.shape[0])

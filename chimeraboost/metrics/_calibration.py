@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.kernels import replicate_weights as _weights
 from .._shared.validation import require_proba
 from ._classification import classification_evaluator
 
 
-def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
+@public(legacy=("sample_weight",))
+def calibration_decomposition(y, proba, classes, *, sample_weight=None) -> dict:
     """CORP decomposition of the Brier score, per class and averaged over classes.
 
     Parameters
@@ -75,7 +77,8 @@ def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
     return out
 
 
-def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
+@public(legacy=("sample_weight",))
+def calibration_mcb(y, proba, classes, *, sample_weight=None) -> float:
     """Miscalibration (CORP MCB) averaged over classes; 0 = calibrated.
 
     Parameters

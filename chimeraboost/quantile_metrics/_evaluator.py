@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.kernels import fraction, replicate_weights, weighted_quantiles
 from .._shared.quantile_checks import check_quantile_levels, check_quantile_pred
 from .._shared.validation import (
@@ -61,7 +62,8 @@ def _pinball_matrix(y, pred, levels):
     return _rho(y[:, None] - pred, levels)
 
 
-def empirical_quantiles(values, quantiles, sample_weight=None, name="values"):
+@public(legacy=("sample_weight", "name"))
+def empirical_quantiles(values, quantiles, *, sample_weight=None, name="values"):
     """Weighted empirical quantiles by the "averaged inverted CDF" rule.
 
     Parameters
@@ -160,7 +162,8 @@ class QuantileEvaluator:
                                                 levels)
         self._order = np.argsort(y, kind="stable")
 
-    def evaluate(self, counts=None, warn: bool = True) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn: bool = True) -> dict:
         """Dict of arrays with a leading axis of B: ``pinball`` (B, K), ``crps``, ``crps_ref``,
         ``crps_skill``, ``reference_quantiles`` (B, K), ``coverage``, ``mean_width``,
         ``interval_score`` (B, pairs), ``crossing_rate`` and ``mae_median`` (B,)."""
@@ -197,7 +200,8 @@ class QuantileEvaluator:
         return out
 
 
-def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) -> QuantileEvaluator:
+@public(legacy=("sample_weight", "baseline"))
+def quantile_evaluator(y, pred, quantiles, *, sample_weight=None, baseline=None) -> QuantileEvaluator:
     """Validate once; return a :class:`QuantileEvaluator` that scores any weight vectors.
 
     What :func:`quantile_report` and the bootstrap use: ``evaluate(counts)`` gives every

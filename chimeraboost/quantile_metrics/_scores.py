@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ._evaluator import quantile_evaluator
 
 
-def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
+@public(legacy=("sample_weight", "average"))
+def pinball_loss(y, pred, quantiles, *, sample_weight=None, average=True):
     """Pinball (quantile) loss of quantile predictions, per level or averaged over the levels.
 
     Parameters
@@ -78,7 +80,8 @@ def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
     return per_level
 
 
-def crps(y, pred, quantiles, sample_weight=None):
+@public(legacy=("sample_weight",))
+def crps(y, pred, quantiles, *, sample_weight=None):
     """Mean pinball loss over the quantile grid: a quantile approximation of (half) the CRPS.
 
     Parameters
@@ -122,7 +125,8 @@ def crps(y, pred, quantiles, sample_weight=None):
     return pinball_loss(y, pred, quantiles, sample_weight=sample_weight, average=True)
 
 
-def crps_skill(y, pred, quantiles, sample_weight=None, baseline=None):
+@public(legacy=("sample_weight", "baseline"))
+def crps_skill(y, pred, quantiles, *, sample_weight=None, baseline=None):
     """Skill of the quantile forecast against the constant forecast of empirical quantiles.
 
     Parameters

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .. import metrics as _metrics
 from .._shared import kernels as _kernels
 from .._shared.validation import check_n_jobs, check_random_state_int
@@ -158,7 +159,8 @@ def _point(evaluator, metrics) -> dict:
     return {key: float(v[0]) for key, v in out.items()}
 
 
-def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None,
+@public(legacy=("n_boot",))
+def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_size=None,
               ci_method=DEFAULT_CI_METHOD, n_jobs=None):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
@@ -217,8 +219,9 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
                     n_jobs)[0]
 
 
+@public(legacy=("n_boot",))
 def paired_bootstrap(
-    evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
+    evaluator, baseline_evaluator, *, n_boot=2000, random_state=None, metrics=None,
     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None,
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
@@ -259,7 +262,8 @@ def paired_bootstrap(
 # --------------------------------------------------------------------------- several models
 
 
-def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
+@public(legacy=("n_boot",))
+def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
                     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None) -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.
 

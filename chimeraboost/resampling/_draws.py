@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.validation import check_positive_int, check_random_state_int
 from ..exceptions import FewResamplesWarning
 from ..exceptions import warn as _warn
@@ -84,7 +85,8 @@ def _fill_counts(rng: np.random.Generator, out: np.ndarray) -> np.ndarray:
     return _count_rows(_draw_rows(rng, out.shape[0], out.shape[1]), out)
 
 
-def bootstrap_counts(n, n_boot, random_state=None, chunk_size=None):
+@public(legacy=("random_state", "chunk_size"))
+def bootstrap_counts(n, n_boot, *, random_state=None, chunk_size=None):
     """The bootstrap's resampling counts, chunk by chunk.
 
     Parameters

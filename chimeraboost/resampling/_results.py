@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ..exceptions import NarrowIntervalWarning
 from ..exceptions import warn as _warn
 from ._intervals import (
@@ -59,14 +60,16 @@ class BootstrapResult:
             ci_method = DEFAULT_CI_METHOD if jackknife is not None else "percentile"
         self.ci_method = check_ci_method(ci_method)
 
-    def interval(self, metric, level=0.95, method=None, *, warn=True) -> ConfidenceInterval:
+    @public(legacy=("level", "method"))
+    def interval(self, metric, *, level=0.95, method=None, warn=True) -> ConfidenceInterval:
         """Interval of ``metric`` (NaN replicates ignored), by ``method`` (default
         :attr:`ci_method`); it always holds the estimate. A
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says when it is likely too
         narrow whatever the method (``warn=False``: silently; see :meth:`narrow`)."""
         return self.intervals(level, method, metrics=[metric], warn=warn)[metric]
 
-    def intervals(self, level=0.95, method=None, *, metrics=None, warn=True) -> dict:
+    @public(legacy=("level", "method"))
+    def intervals(self, *, level=0.95, method=None, metrics=None, warn=True) -> dict:
         """Metric -> :class:`ConfidenceInterval` for every metric (or those of ``metrics``),
         with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning` naming the
         metrics whose intervals are likely too narrow (none with ``warn=False``)."""
@@ -91,7 +94,8 @@ class BootstrapResult:
             warn_narrow(self.narrow(keys), level)
         return out
 
-    def narrow(self, metrics=None) -> dict:
+    @public(legacy=("metrics",))
+    def narrow(self, *, metrics=None) -> dict:
         """Metric -> why its interval is likely too narrow whatever the method, for the
         metrics (default all) where that is so: what the
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says."""
@@ -168,7 +172,8 @@ class PairedBootstrapResult(BootstrapResult):
                          events=model.events,
                          ci_method=model.ci_method if jack is not None else None)
 
-    def difference(self, metric, level=0.95, method=None) -> tuple[float, float, float]:
+    @public(legacy=("level", "method"))
+    def difference(self, metric, *, level=0.95, method=None) -> tuple[float, float, float]:
         """``(model - baseline, low, high)`` for ``metric``."""
         lo, hi = self.interval(metric, level, method)
         return (float(self.estimate[metric]), lo, hi)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
 from .._report import calibration_draws
 from .._shared.facts import is_loss
@@ -117,7 +118,16 @@ def _reference(model, reference, refs_name):
     return {"prior": prior}, f"the class prior of {src} ({shown})"
 
 
-def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y_pred=None,
+# slice_report's slices were called ``groups``; the name now means the resampling units (as in
+# scikit-learn's GroupKFold), so an old keyword call is refused rather than read the new way.
+_GROUPS_MOVED = ("groups= no longer names the slices: pass the slices as by= (or as the third "
+                 "positional argument). groups= now names the resampling units (whole groups "
+                 "resampled together, as in scikit-learn's GroupKFold), which this release "
+                 "does not take yet.")
+
+
+@public(refused={"groups": _GROUPS_MOVED})
+def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pred=None,
                  sample_weight=None, metric=None, bins=5, min_rows=30, min_events=10,
                  adjust="holm", alpha=0.05, ci=0.95, n_boot=2000, random_state=None,
                  baseline=None, baseline_task=None, baseline_y_pred=None, reference=None,
@@ -135,8 +145,9 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
         Predicted probabilities, columns in the order of ``classes`` (a 1-D array is the
         probability of ``classes[1]``); a regressor's predictions; with ``task="ranking"``
         scores that rank the rows, with ``task="rule"`` predicted labels.
-    groups : column name, list of column names, array-like, DataFrame or dict
-        The slices: a column of ``X`` (name, or index for an array), a list of columns
+    by : column name, list of column names, array-like, DataFrame or dict
+        The slices (formerly ``groups``, a name that now means the resampling units, whole
+        groups resampled together as in scikit-learn's ``GroupKFold``): a column of ``X`` (name, or index for an array), a list of columns
         (crossed: one slice per combination present, as pandas' ``groupby``), one label per
         row (a Series, array or list), a DataFrame of columns (crossed), or a dict name ->
         boolean mask of the rows (slices that may overlap; the rest of a slice is every row
@@ -144,7 +155,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
         values are cut at their quantiles; missing values (NaN, None, NA, null) are a slice
         of their own, labelled ``missing``.
     X : DataFrame, mapping of columns or 2-D array, default=None
-        Where the column names of ``groups`` are looked up.
+        Where the column names of ``by`` are looked up.
     classes : array-like of shape (K,), default=None
         The class labels (e.g. the model's ``classes_``). None: read off ``y`` (as in
         :func:`chimeraboost.monitor.skill_over_time`): numeric ``y`` other than 0/1 with 1-D
@@ -247,7 +258,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     min_rows = check_positive_int(min_rows, "min_rows")
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
-    check_aligned(y=y, proba_or_pred=proba_or_pred, groups=groups, sample_weight=sample_weight,
+    check_aligned(y=y, proba_or_pred=proba_or_pred, by=by, sample_weight=sample_weight,
                   X=X, baseline=baseline)
     n = len(as_1d(y, "y"))
     w = check_sample_weight(sample_weight, n)
@@ -258,7 +269,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
         base = Output(baseline_task or task, y, baseline, classes, w, baseline_y_pred,
                       name="baseline")
     metric = _check_metric(metric, task, getattr(model, "proba", None) is not None)
-    slicing = resolve(groups, X, n, bins)
+    slicing = resolve(by, X, n, bins)
     layout = _compute.Layout(slicing, n)
     refs, reference_text = _reference(model, reference, reference_name)
     evaluators, values = _compute.points(model, layout, slicing.labels)
