@@ -176,9 +176,9 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         # A status line on a terminal only, and only past 2 s (see _progress): silent in
         # notebooks, pipes, logs and tests.
         with working(f"report: {n_boot:,} paired resamples"):
-            paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
-                                                 random_state=rng, ci_method=ci_method,
-                                                 n_jobs=n_jobs)
+            paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator,
+                                                 n_boot=n_boot, random_state=rng,
+                                                 ci_method=ci_method, n_jobs=n_jobs)
         tests = _calibration_tests((model, incumbent), n_boot, rng)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
         _calibration_difference(vs, tests, paired, level or 0.95)
@@ -186,7 +186,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
             ci_dict, dropped = _intervals(paired.model, model.point, level)
     elif level is not None:
         with working(f"report: {n_boot:,} resamples"):
-            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=rng,
+            boot = resampling.bootstrap(model.evaluator, n_boot=n_boot, random_state=rng,
                                         ci_method=ci_method, n_jobs=n_jobs)
         tests = _calibration_tests((model,), n_boot, rng)
         ci_dict, dropped = _intervals(boot, model.point, level)
@@ -196,7 +196,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         # the population MCB replaces it, next to its estimate.
         ci_dict.pop("calibration_mcb", None)
         dropped.pop("calibration_mcb", None)
-        ci_dict["calibration_excess"] = tests[0].confidence_interval(level)
+        ci_dict["calibration_excess"] = tests[0].confidence_interval(level=level)
     base_report, delong = None, None
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
@@ -272,7 +272,8 @@ def _calibration_tests(scored, n_boot, rng):
         d = s.plot_data
         with working(f"report: calibration test, {draws:,} draws"):
             test = metrics.calibration_test(d["y"], d["proba"], d["classes"],
-                                            d["sample_weight"], n_boot=draws, random_state=rng)
+                                            sample_weight=d["sample_weight"], n_boot=draws,
+                                            random_state=rng)
         s.point.update(calibration_noise_floor=test.noise_floor,
                        calibration_excess=test.excess, calibration_pvalue=test.pvalue)
         out.append(test)
@@ -311,7 +312,7 @@ def _delong(model: _Scored, incumbent: _Scored, y, level):
 def _intervals(boot, point, level):
     keys = [key for key in boot.replicates
             if key in point and _scalar(point[key]) and key not in ("n", "positives")]
-    return boot.intervals(level, metrics=keys), {key: boot.n_dropped(key) for key in keys}
+    return boot.intervals(level=level, metrics=keys), {key: boot.n_dropped(key) for key in keys}
 
 
 def _differences(model_point, base_point, paired, level) -> dict:
@@ -322,5 +323,5 @@ def _differences(model_point, base_point, paired, level) -> dict:
         diff = float(model_point[key]) - float(base_point[key])
         if not math.isnan(diff):
             diffs[key] = diff
-    ci = paired.intervals(level, metrics=list(diffs))
+    ci = paired.intervals(level=level, metrics=list(diffs))
     return {key: (diff, *ci[key]) for key, diff in diffs.items()}

@@ -117,8 +117,8 @@ class _Scored:
         pred = np.asarray(est.predict(X))
         if pred.ndim == 2 and pred.shape[1] == 1:
             pred = pred[:, 0]
-        self.point = metrics.regression_report(y, pred, w, baseline=targets)
-        self.evaluator = metrics.regression_evaluator(y, pred, w, baseline=targets)
+        self.point = metrics.regression_report(y, pred, sample_weight=w, baseline=targets)
+        self.evaluator = metrics.regression_evaluator(y, pred, sample_weight=w, baseline=targets)
         self.plot_data = {"y": y, "pred": pred, "sample_weight": w}  # what Report.plot draws
         self.output = {"pred": pred}
 
@@ -134,8 +134,10 @@ class _Scored:
                 f"shape {pred.shape}; expected (n, {self.levels.size})."
             )
             raise ValueError(msg)
-        self.point = quantile_metrics.quantile_report(y, pred, self.levels, w, baseline=targets)
-        self.evaluator = quantile_metrics.quantile_evaluator(y, pred, self.levels, w, targets)
+        self.point = quantile_metrics.quantile_report(y, pred, self.levels, sample_weight=w,
+                                                      baseline=targets)
+        self.evaluator = quantile_metrics.quantile_evaluator(y, pred, self.levels,
+                                                             sample_weight=w, baseline=targets)
 
 
 def score_estimator(estimator, X, y, *, sample_weight=None, k=None, classes=None,

@@ -268,7 +268,7 @@ def compare_datasets(scores, *, greater_is_better=True, alpha=0.05, models=None,
     N, k = values.shape
     ranks = stats.rankdata(-values if greater_is_better else values, axis=1)
     avg = ranks.mean(axis=0)
-    q = nemenyi_q(k, alpha)
+    q = nemenyi_q(k, alpha=alpha)
     cd = q * math.sqrt(k * (k + 1) / (6.0 * N))
     if N == 1:
         # Ranks on one data set are legal; a test across data sets has no evidence.
@@ -328,7 +328,7 @@ def _pairwise(values, models, avg, cd, alpha) -> list[PairwiseResult]:
             res = stats.wilcoxon(d)
         stat.append(float(res.statistic))
         p.append(float(res.pvalue))
-    adjusted = holm([1.0 if math.isnan(x) else x for x in p], alpha).pvalues_adjusted
+    adjusted = holm([1.0 if math.isnan(x) else x for x in p], alpha=alpha).pvalues_adjusted
     out = []
     for (a, b), s, pv, ph in zip(pairs, stat, p, adjusted):
         diff = float(avg[a] - avg[b])

@@ -351,7 +351,7 @@ def _r2(y, pred, sample_weight=None) -> float:
     """r2 by this library's rule (:func:`chimeraboost.metrics.regression_report`): NaN with a
     warning on a constant fold, where scikit-learn's ``r2_score`` returns 1.0 or 0.0 and a
     comparison would conclude from a number that measures nothing."""
-    return regression_report(y, pred, sample_weight)["r2"]
+    return regression_report(y, pred, sample_weight=sample_weight)["r2"]
 
 
 _R2_SCORER = make_scorer(_r2)
@@ -388,10 +388,11 @@ def _challengers(scores, champion, n_train, n_test, rope, alpha, threshold) -> d
         tests[name] = (ttest_from_moments(J, mean, var, corr, "two-sided"),
                        posterior_from_moments(J, mean, var, corr, rope))
     raw = np.array([1.0 if math.isnan(t.pvalue) else t.pvalue for t, _ in tests.values()])
-    adjusted = holm(raw, alpha).pvalues_adjusted
+    adjusted = holm(raw, alpha=alpha).pvalues_adjusted
     out = {}
     for (name, (tt, bayes)), p_holm in zip(tests.items(), adjusted):
         decision, reason = _decide_cv(bayes, float(p_holm), alpha, threshold)
-        out[name] = ChallengerResult(name, tt.mean_difference, tt.confidence_interval(1 - alpha),
-                                     tt, tt.pvalue, float(p_holm), bayes, decision, reason)
+        out[name] = ChallengerResult(name, tt.mean_difference,
+                                     tt.confidence_interval(level=1 - alpha), tt, tt.pvalue,
+                                     float(p_holm), bayes, decision, reason)
     return out

@@ -68,7 +68,7 @@ def decide(rows, keys, y, classes, w, costs, n_boot, seed, n_jobs) -> None:
         evs.append(_decisions.DecisionEvaluator(event, score, thresholds, sample_weight=w,
                                                 costs=costs, cost_threshold=t_cost,
                                                 names=names))
-    boots = resampling.joint_bootstrap(evs, n_boot, random_state=seed, n_jobs=n_jobs)
+    boots = resampling.joint_bootstrap(evs, n_boot=n_boot, random_state=seed, n_jobs=n_jobs)
     for row, ev, boot in zip(rows, evs, boots):
         point = ev.evaluate(None, warn=False)
         for k in wanted:

@@ -107,13 +107,13 @@ class HoldoutTable:
         out = {}
         for i, (name, row) in enumerate(rows.items()):
             values = {"kind": row.kind}
-            cis = row.boot.intervals(level, metrics=self.metrics, warn=False)
-            self._narrow.update(row.boot.narrow(self.metrics))
+            cis = row.boot.intervals(level=level, metrics=self.metrics, warn=False)
+            self._narrow.update(row.boot.narrow(metrics=self.metrics))
             for key in self.metrics:
                 values[key] = float(row.point[key])
                 lo, hi = cis[key] if not math.isnan(values[key]) else (np.nan, np.nan)
                 if key == "calibration_excess" and row.calibration is not None:
-                    lo, hi = row.calibration.confidence_interval(level)
+                    lo, hi = row.calibration.confidence_interval(level=level)
                 elif key == "calibration_mcb" and "calibration_excess" in self.metrics:
                     # The resampled in-sample MCB covers no population value; the interval
                     # is calibration_excess's.
@@ -142,8 +142,8 @@ class HoldoutTable:
         if math.isnan(d) or paired.n_boot - paired.n_dropped(p) < \
                 resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan
-        lo, hi = (orient(p, v) for v in paired.interval(p, self.level, warn=False))
-        self._narrow.update({f"{p} difference": r for r in paired.narrow([p]).values()})
+        lo, hi = (orient(p, v) for v in paired.interval(p, level=self.level, warn=False))
+        self._narrow.update({f"{p} difference": r for r in paired.narrow(metrics=[p]).values()})
         return d, min(lo, hi), max(lo, hi)
 
     def _notes(self, row, worse) -> list:

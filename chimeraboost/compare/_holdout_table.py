@@ -484,7 +484,7 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
     need them (NaN replicates), drawn from the same seed, hence the same counts. Returns the
     seed of a classification table (the decisions are resampled on it too)."""
     if task != "classification":
-        boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
+        boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot=n_boot,
                                            random_state=random_state, ci_method=ci_method,
                                            n_jobs=n_jobs)
         for row, boot in zip(rows, boots):
@@ -500,7 +500,7 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
         if not group:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
-        boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
+        boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot=n_boot,
                                            random_state=seed, metrics=sorted(asked),
                                            ci_method=ci_method, n_jobs=n_jobs)
         for row, boot in zip(group, boots):
@@ -541,7 +541,7 @@ def _calibration(rows, y, w, classes, n_boot, rng) -> None:
             row.point["calibration_excess"] = np.nan
             row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
             continue
-        test = _metrics.calibration_test(y, row.proba, classes, w, n_boot=draws,
+        test = _metrics.calibration_test(y, row.proba, classes, sample_weight=w, n_boot=draws,
                                          random_state=rng)
         row.calibration = test
         row.point["calibration_excess"] = test.excess

@@ -175,10 +175,10 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     diff, d_lo, d_hi = {}, {}, {}
     if n_boot:
         if len(evs) > 1:
-            boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot,
+            boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot=n_boot,
                                                             random_state=random_state)))
         else:
-            boots = {next(iter(evs)): resampling.bootstrap(first, n_boot,
+            boots = {next(iter(evs)): resampling.bootstrap(first, n_boot=n_boot,
                                                            random_state=random_state)}
         reps = {name: np.column_stack([b.replicates[key("net_benefit", v)] for v in t])
                 for name, b in boots.items()}
@@ -307,7 +307,8 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
         n_boot = resampling.check_n_boot(n_boot, interval=False)
         parts = [_curve_on_grid(*sweep.treated(replicate_weights(w, counts, s.shape[0],
                                                                  integer=True)), g, curve)
-                 for counts in resampling.bootstrap_counts(s.shape[0], n_boot, random_state)]
+                 for counts in resampling.bootstrap_counts(s.shape[0], n_boot,
+                                                           random_state=random_state)]
         reps = np.vstack(parts)
         ok = ~np.all(np.isnan(reps), axis=1)
         if ok.any():

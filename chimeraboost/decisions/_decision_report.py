@@ -110,7 +110,7 @@ class DecisionReport:
                    self.verdict(other)]
             if cost:
                 row += [d["expected_cost"], d["expected_cost_low"], d["expected_cost_high"],
-                        self.verdict(other, "expected_cost")]
+                        self.verdict(other, metric="expected_cost")]
             drows.append(row)
         return cols, rows, dcols, drows
 
@@ -239,7 +239,7 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
         evs[label] = DecisionEvaluator(event, check_probability(arr, arg), [t], sample_weight=w,
                                        costs=c, cost_threshold=t, names=names)
     points = {label: ev.evaluate(None) for label, ev in evs.items()}
-    boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot,
+    boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot=n_boot,
                                                      random_state=random_state)))
     return _assemble(name, t, c, points, boots, level, n_boot)
 
@@ -267,7 +267,7 @@ def _assemble(name, t, c, points, boots, level, n_boot) -> DecisionReport:
     metrics = ["net_benefit"] + (["expected_cost"] if c is not None else [])
 
     def interval(values):
-        return resampling.percentile_interval(values, level)[0]
+        return resampling.percentile_interval(values, level=level)[0]
 
     actions, differences = {}, {}
     for label in est:
@@ -287,7 +287,7 @@ def _assemble(name, t, c, points, boots, level, n_boot) -> DecisionReport:
         differences[label] = diff
     rates = {}
     for r in RATES:
-        lo, hi = model_boot.interval(key(r, t), level)
+        lo, hi = model_boot.interval(key(r, t), level=level)
         rates[r] = (float(points[name][key(r, t)][0]), lo, hi)
     return DecisionReport(threshold=t, costs=c, actions=actions, differences=differences,
                           rates=rates, model=name, level=level, n_boot=n_boot)

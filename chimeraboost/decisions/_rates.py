@@ -160,8 +160,8 @@ def rates_at_threshold(y, proba, threshold, *, pos_label=None, sample_weight=Non
         warn_degenerate(f"{', '.join(empty)} at threshold {t:g}: no row to be a share of "
                         "(a class missing, or nothing flagged / left); NaN.")
     if method == "bootstrap":
-        boot = resampling.bootstrap(ev, n_boot, random_state=random_state)
-        intervals = {r: boot.interval(key(r, t), level) for r in RATES}
+        boot = resampling.bootstrap(ev, n_boot=n_boot, random_state=random_state)
+        intervals = {r: boot.interval(key(r, t), level=level) for r in RATES}
     else:
         intervals = {r: _binomial(*counts[r], level, method) for r in RATES}
     return RatesResult(t, rates, intervals, counts, method, level)

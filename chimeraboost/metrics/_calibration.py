@@ -109,4 +109,4 @@ def calibration_mcb(y, proba, classes, *, sample_weight=None) -> float:
     >>> round(calibration_mcb([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1]), 4)
     0.0925
     """
-    return calibration_decomposition(y, proba, classes, sample_weight)["mcb"]
+    return calibration_decomposition(y, proba, classes, sample_weight=sample_weight)["mcb"]

@@ -467,8 +467,8 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     events = [np.bincount(c.cell, weights=c.w * (codes[c.order] == j), minlength=c.n_cells)
               for c, j in zip(cells, classes_used)]
     # The statistic is calibration_mcb's own number, by the same code.
-    exact = calibration_decomposition(codes, proba, np.arange(k), w)["per_class"]["mcb"][
-        classes_used]
+    exact = calibration_decomposition(codes, proba, np.arange(k),
+                                      sample_weight=w)["per_class"]["mcb"][classes_used]
     observed = np.array([c.mcb(e[None, :])[0] for c, e in zip(cells, events)])
     per_row = not binary or not cells[0].equal_weights
 

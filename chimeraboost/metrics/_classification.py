@@ -269,7 +269,7 @@ class ClassificationEvaluator:
             else:
                 corp = {key: np.stack([p[key] for p in parts], axis=1) for key in parts[0]}
         else:
-            corp = self.decomposition(W, sums)
+            corp = self.decomposition(W, sums=sums)
         out["calibration_mcb"] = corp["mcb"].mean(axis=1)
         out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
         out["uncertainty_unc"] = corp["unc"].mean(axis=1)

@@ -223,7 +223,7 @@ def regression_report(y, pred, *, sample_weight=None, baseline=None) -> dict:
     >>> round(r["mse_skill"], 3), r["r2"]
     (0.889, 0.8)
     """
-    ev = regression_evaluator(y, pred, sample_weight, baseline)
+    ev = regression_evaluator(y, pred, sample_weight=sample_weight, baseline=baseline)
     out = {"n": ev.n}
     out.update({key: float(v[0]) for key, v in ev.evaluate().items()})
     out["reference"] = "mean of y" if baseline is None else "mean of baseline"

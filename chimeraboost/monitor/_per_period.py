@@ -163,7 +163,7 @@ def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weig
     refs = {}
     for name, centre, key in (("mean", mean, "mse"), ("median", median, "mae")):
         row_pred = np.nan_to_num(centre[np.searchsorted(cal, period).clip(0, len(cal) - 1)])
-        ref_ev = _metrics.regression_evaluator(y, row_pred, sample_weight)
+        ref_ev = _metrics.regression_evaluator(y, row_pred, sample_weight=sample_weight)
         refs[key] = _evaluate_masks(lambda W, e=ref_ev: e.evaluate(W, warn=False), member,
                                     len(cal), n)[key]
     with np.errstate(invalid="ignore"):
@@ -196,8 +196,9 @@ def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state, ci
         skills = _PeriodSkills(task, _period_evaluators(task, data, rows, refs[p]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FewResamplesWarning)  # said once, by the caller
-            boot = _resampling.bootstrap(skills, n_boot, random_state=rng, ci_method=ci_method)
-        for key, ci in boot.intervals(level, warn=False).items():
+            boot = _resampling.bootstrap(skills, n_boot=n_boot, random_state=rng,
+                                         ci_method=ci_method)
+        for key, ci in boot.intervals(level=level, warn=False).items():
             out[key][p] = ci
         narrow.update({f"{key} ({_label(labels[p])})": why
                        for key, why in boot.narrow().items()})
@@ -236,11 +237,11 @@ def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) ->
         if np.unique(codes).size < 2:
             continue  # a single class: said once for the period's skills
         w = None if data["weight"] is None else data["weight"][rows]
-        test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]), w,
-                                         n_boot=draws, random_state=rng)
+        test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]),
+                                         sample_weight=w, n_boot=draws, random_state=rng)
         for key, v in zip(keys, (test.noise_floor, test.excess, test.pvalue)):
             values[key][p] = v
-        intervals["calibration_excess"][p] = test.confidence_interval(level)
+        intervals["calibration_excess"][p] = test.confidence_interval(level=level)
 
 
 def _period_evaluators(task, data, rows, ref):
@@ -251,8 +252,8 @@ def _period_evaluators(task, data, rows, ref):
             sample_weight=w, baseline=ref)]
     y, pred = data["y"][rows], data["pred"][rows]
     if ref is None:
-        return [_metrics.regression_evaluator(y, pred, w)]
-    return [_metrics.regression_evaluator(y, p, w)
+        return [_metrics.regression_evaluator(y, pred, sample_weight=w)]
+    return [_metrics.regression_evaluator(y, p, sample_weight=w)
             for p in (pred, np.full(rows.size, ref[0]), np.full(rows.size, ref[1]))]
 
 
@@ -367,7 +368,7 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
         data = {"codes": ev.codes, "K": ev.n_classes, "proba": check_proba(proba, classes),
                 "weight": w}
     else:
-        ev = _metrics.regression_evaluator(y, proba, sample_weight)
+        ev = _metrics.regression_evaluator(y, proba, sample_weight=sample_weight)
         w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
         data = {"y": as_1d(y, "y").astype(float), "pred": as_1d(proba, "proba").astype(float),
                 "weight": w}

@@ -213,10 +213,11 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     with_band = n_boot and len(models) * len(labels) == 1
     drawn = []  # (forecasts, weights, color) of every curve, for the histogram
     for name, p in models.items():
-        dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
+        dec = metrics.calibration_decomposition(y, p, classes,
+                                                sample_weight=sample_weight)["per_class"]
         for label in labels:
             curve = metrics.reliability_curve(
-                y, p, classes, sample_weight, pos_label=label,
+                y, p, classes, sample_weight=sample_weight, pos_label=label,
                 n_boot=n_boot if with_band else 0, level=level, band=band,
                 random_state=random_state)
             k = int(np.flatnonzero(classes == curve.label)[0])
@@ -254,7 +255,7 @@ def _ranking(y, proba, classes, sample_weight, what):
     out = {}
     for name, p in _models(proba).items():
         score = _positive_score(p)
-        numbers = metrics.ranking_report(y, score, classes, sample_weight)
+        numbers = metrics.ranking_report(y, score, classes, sample_weight=sample_weight)
         event = np.asarray(y) == classes[1]
         out[name] = (score, numbers, event)
     return classes, out

@@ -73,7 +73,7 @@ def interval_coverage(y, pred, quantiles, *, sample_weight=None):
     >>> [(r["nominal"], round(r["coverage"], 4), r["mean_width"]) for r in rows]
     [(0.8, 0.6667, 3.0)]
     """
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight)
     return _intervals(ev, ev.evaluate(warn=False))
 
 

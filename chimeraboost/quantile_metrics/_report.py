@@ -49,7 +49,7 @@ def quantile_report(y, pred, quantiles, *, sample_weight=None, baseline=None) ->
     >>> sorted(rep)[:4]
     ['baseline', 'crossing_rate', 'crps', 'crps_ref']
     """
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight, baseline)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight, baseline=baseline)
     out = ev.evaluate()
     point = {key: v[0] for key, v in out.items()}
     return {

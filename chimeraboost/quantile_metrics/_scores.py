@@ -73,7 +73,7 @@ def pinball_loss(y, pred, quantiles, *, sample_weight=None, average=True):
         msg = (f"average must be True (mean over the levels) or False (one loss per level), "
                f"got {average!r}.")
         raise TypeError(msg)
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight)
     per_level = ev.evaluate(warn=False)["pinball"][0]
     if average:
         return float(np.mean(per_level))
@@ -169,5 +169,5 @@ def crps_skill(y, pred, quantiles, *, sample_weight=None, baseline=None):
     ...                  [3.5, 4.5]], [0.25, 0.75]), 6)
     0.666667
     """
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight, baseline)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight, baseline=baseline)
     return float(ev.evaluate()["crps_skill"][0])

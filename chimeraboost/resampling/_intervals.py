@@ -146,7 +146,7 @@ def jackknife_weights(n, *, n_blocks=None, sample_weight=None, random_state=None
     >>> jackknife_weights(3, 3, random_state=0).sum(axis=1).tolist()
     [2, 2, 2]
     """
-    block = jackknife_blocks(n, n_blocks, sample_weight=sample_weight,
+    block = jackknife_blocks(n, n_blocks=n_blocks, sample_weight=sample_weight,
                              random_state=random_state)
     return _block_weights(block, 0, int(block.max()) + 1)
 
@@ -330,7 +330,7 @@ def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_ME
     (0.3, 0.5)
     """
     level = check_level(level, "level")
-    method = check_ci_method(method, "method")
+    method = check_ci_method(method, name="method")
     reps = _replicates(replicates)
     reps = reps[~np.isnan(reps)]
     estimate = float(estimate)
@@ -342,7 +342,7 @@ def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_ME
     df = None
     if method.startswith("expanded"):
         jack = np.asarray(jackknife, dtype=np.float64)
-        df = effective_df(jack, jack.size if n_rows is None else n_rows, events)
+        df = effective_df(jack, jack.size if n_rows is None else n_rows, events=events)
     z = _z(level, df)
     # BCa's bias correction needs replicates on both sides of the estimate: with none above
     # (or none below) it -- a statistic on its bound, such as the Brier skill of the prior

@@ -66,14 +66,14 @@ class BootstrapResult:
         :attr:`ci_method`); it always holds the estimate. A
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says when it is likely too
         narrow whatever the method (``warn=False``: silently; see :meth:`narrow`)."""
-        return self.intervals(level, method, metrics=[metric], warn=warn)[metric]
+        return self.intervals(level=level, method=method, metrics=[metric], warn=warn)[metric]
 
     @public(legacy=("level", "method"))
     def intervals(self, *, level=0.95, method=None, metrics=None, warn=True) -> dict:
         """Metric -> :class:`ConfidenceInterval` for every metric (or those of ``metrics``),
         with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning` naming the
         metrics whose intervals are likely too narrow (none with ``warn=False``)."""
-        method = self.ci_method if method is None else check_ci_method(method, "method")
+        method = self.ci_method if method is None else check_ci_method(method, name="method")
         keys = list(self.replicates) if metrics is None else list(metrics)
         out = {}
         for key in keys:
@@ -86,12 +86,12 @@ class BootstrapResult:
             estimate = self.estimate.get(key, np.nan)
             # A number added to the replicates afterwards, without a jackknife of its own (a
             # basic-bootstrap reflection, say), keeps the percentile interval.
-            out[key] = bootstrap_interval(reps, estimate, level,
+            out[key] = bootstrap_interval(reps, estimate, level=level,
                                           method=method if jack is not None else "percentile",
                                           jackknife=jack, n_rows=self.n_rows,
                                           events=self.events)
         if warn:
-            warn_narrow(self.narrow(keys), level)
+            warn_narrow(self.narrow(metrics=keys), level)
         return out
 
     @public(legacy=("metrics",))
@@ -112,7 +112,7 @@ class BootstrapResult:
         jack = None if self.jackknife is None else self.jackknife.get(metric)
         if jack is None:
             return np.nan
-        return effective_df(jack, self.n_rows or len(jack), self.events)
+        return effective_df(jack, self.n_rows or len(jack), events=self.events)
 
     def _narrow(self, key, estimate):
         if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
@@ -175,5 +175,5 @@ class PairedBootstrapResult(BootstrapResult):
     @public(legacy=("level", "method"))
     def difference(self, metric, *, level=0.95, method=None) -> tuple[float, float, float]:
         """``(model - baseline, low, high)`` for ``metric``."""
-        lo, hi = self.interval(metric, level, method)
+        lo, hi = self.interval(metric, level=level, method=method)
         return (float(self.estimate[metric]), lo, hi)

@@ -367,11 +367,11 @@ def calibration_tests(model, layout, level, draws, rng) -> tuple[dict, np.ndarra
             continue  # no rows, or a single class: said once for the slice's skills
         res = _quietly(lambda: metrics.calibration_test(
             model.classes[codes], model.proba[rows], model.classes,
-            None if w is None else w[rows], n_boot=draws, random_state=rng),
+            sample_weight=None if w is None else w[rows], n_boot=draws, random_state=rng),
             layout.labels[s], caught)
         for key, v in zip(_TEST_KEYS, (res.noise_floor, res.excess, res.pvalue)):
             out[key][s] = v
-        interval[s] = res.confidence_interval(level)
+        interval[s] = res.confidence_interval(level=level)
     _say(caught)
     return out, interval
 

@@ -290,7 +290,7 @@ def _intervals(reps: list, keys, level) -> dict:
     """Key -> (S, 2) percentile intervals of each slice's replicates (the keys resampled)."""
     out = {}
     for key in [k for k in keys if any(k in r for r in reps)]:
-        out[key] = np.array([resampling.percentile_interval(r[key], level)[0]
+        out[key] = np.array([resampling.percentile_interval(r[key], level=level)[0]
                              if key in r else (np.nan, np.nan) for r in reps])
     return out
 
@@ -333,7 +333,7 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
         "overall": _overall(model, reps["all"], level, vs_all[-1]),
         "rest": np.array([q.get(metric, np.nan) for q in rest_points]),
         "difference": diff,
-        "diff_interval": np.array([resampling.percentile_interval(d, level)[0]
+        "diff_interval": np.array([resampling.percentile_interval(d, level=level)[0]
                                    for d in diff_reps]).reshape(S, 2),
         "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
         "verdict": _verdicts(diff, reject, reasons, metric, (_compute.WORSE, _compute.BETTER)),
@@ -352,7 +352,7 @@ def _overall(model, reps_all, level, vs_all) -> dict:
              for key, v in model.whole.evaluate().items()}
     point["n"] = model.n
     point.update(vs_all)
-    intervals = {key: resampling.percentile_interval(r, level)[0]
+    intervals = {key: resampling.percentile_interval(r, level=level)[0]
                  for key, r in reps_all.items() if key != "base_rate"}
     return {"values": point, "intervals": intervals}
 
@@ -390,7 +390,7 @@ def _vs_baseline(base, layout, values, reps, refs, metric, level, n_boot, reason
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
     return {"baseline": b, "difference": diff,
-            "interval": np.array([resampling.percentile_interval(d, level)[0]
+            "interval": np.array([resampling.percentile_interval(d, level=level)[0]
                                   for d in diff_reps]).reshape(S, 2),
             "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
             "verdict": _verdicts(diff, reject, reasons, metric,
