@@ -139,7 +139,7 @@ def test_simplest_within_noise_threshold_by_hand():
     results = _results(simple=simple, best=best)
     assert compare.compare_cv_results(results, rule="simplest_within_noise").chosen == "simple"
     assert compare.compare_cv_results(results, rule="simplest_within_noise",
-                                      threshold=0.9).chosen == "best"
+                                      min_posterior=0.9).chosen == "best"
 
 
 def test_one_se_by_hand():

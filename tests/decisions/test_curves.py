@@ -19,7 +19,7 @@ def _data(n=200, seed=0):
 def test_decision_curve_points_and_bands_are_net_benefit_per_resample():
     y, p, q = _data()
     t = [0.1, 0.3, 0.5]
-    dc = decisions.decision_curve(y, {"p": p, "q": q}, t, baseline="q", n_boot=1000,
+    dc = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=t, baseline_name="q", n_boot=1000,
                                   random_state=3)
     np.testing.assert_array_equal(dc.net_benefit["p"], decisions.net_benefit(y, p, t).net_benefit)
     np.testing.assert_array_equal(dc.net_benefit["treat all"],
@@ -53,14 +53,14 @@ def test_default_thresholds_span_the_scores_percentiles():
 def test_decision_curve_refuses_an_unknown_baseline_and_non_probabilities():
     y, p, _ = _data(50)
     with pytest.raises(ValueError, match="baseline='x' is not one of the models"):
-        decisions.decision_curve(y, {"p": p}, [0.2], baseline="x", n_boot=0)
-    with pytest.raises(ValueError, match=r"scores\['s'\] must hold probabilities"):
-        decisions.decision_curve(y, {"s": p * 4 - 1}, [0.2], n_boot=0)
+        decisions.decision_curve(y, {"p": p}, thresholds=[0.2], baseline_name="x", n_boot=0)
+    with pytest.raises(ValueError, match=r"proba\['s'\] must hold probabilities"):
+        decisions.decision_curve(y, {"s": p * 4 - 1}, thresholds=[0.2], n_boot=0)
 
 
 def test_decision_report_numbers_and_paired_differences():
     y, p, q = _data(300, seed=1)
-    d = decisions.decision_report(y, p, baseline_score=q, cost_fp=1, cost_fn=3, n_boot=1000,
+    d = decisions.decision_report(y, p, baseline_proba=q, cost_fp=1, cost_fn=3, n_boot=1000,
                                   random_state=0, name="p", baseline_name="q")
     assert d.threshold == 0.25
     nb = decisions.net_benefit(y, p, 0.25)

@@ -32,7 +32,7 @@ def test_report_with_intervals_runs_the_calibration_test_after_the_resamples(dat
     # The documented order: one generator, first the row resamples, then the test's draws.
     rng = np.random.default_rng(7)
     ev = metrics.classification_evaluator(y, lr.classes_, proba=lr.predict_proba(X))
-    resampling.bootstrap(ev, 1000, random_state=rng)
+    resampling.bootstrap(ev, n_boot=1000, random_state=rng)
     test = metrics.calibration_test(y, lr.predict_proba(X), lr.classes_, n_boot=1000,
                                     random_state=rng)
     assert (rep["calibration_noise_floor"], rep["calibration_excess"],
@@ -40,7 +40,7 @@ def test_report_with_intervals_runs_the_calibration_test_after_the_resamples(dat
     assert rep["calibration_mcb"] == metrics.calibration_mcb(y, lr.predict_proba(X),
                                                              lr.classes_)
     assert "calibration_mcb" not in rep.ci  # a percentile interval would miss the population
-    assert tuple(rep.ci["calibration_excess"]) == tuple(test.confidence_interval(0.95))
+    assert tuple(rep.ci["calibration_excess"]) == tuple(test.confidence_interval(level=0.95))
     low, high = rep.ci["calibration_excess"]
     assert low <= rep["calibration_excess"] <= high
     text = str(rep)

@@ -104,14 +104,14 @@ def test_each_slice_equals_metrics_regression(weighted):
     for s, label in enumerate(r.labels):
         m = group == label
         ws = None if w is None else w[m]
-        ref = metrics.regression_report(y[m], pred[m], ws)
+        ref = metrics.regression_report(y[m], pred[m], sample_weight=ws)
         for key in REGRESSION:
             _same(r.values[key][s], ref[key], key)
         # The skill against the mean of all rows: regression_report with that constant as
         # baseline, its mse_skill (its r2 stays scikit-learn's, against the slice's own mean)
-        vs = metrics.regression_report(y[m], pred[m], ws, baseline=[mean_all])
+        vs = metrics.regression_report(y[m], pred[m], sample_weight=ws, baseline=[mean_all])
         _same(r.values["r2_vs_all"][s], vs["mse_skill"])
-        rest = metrics.regression_report(y[~m], pred[~m], None if w is None else w[~m])
+        rest = metrics.regression_report(y[~m], pred[~m], sample_weight=None if w is None else w[~m])
         _same(r.rest[s], rest["r2"])
         # the same against sklearn's r2_score
         _same(r.values["r2"][s], skm.r2_score(y[m], pred[m], sample_weight=ws))
@@ -168,10 +168,10 @@ def test_every_slice_and_rest_come_from_one_resample_of_the_rows():
         rest = metrics.classification_evaluator(y[~m], [0, 1], proba=p[~m])
         rest_reps = rest.evaluate(counts[:, ~m], warn=False)
         for key in ("brier_skill", "roc_auc", "log_loss_skill", "accuracy"):
-            lo, hi = resampling.percentile_interval(reps[key], 0.95)[0]
+            lo, hi = resampling.percentile_interval(reps[key], level=0.95)[0]
             np.testing.assert_allclose(r.intervals[key][s], [lo, hi], rtol=1e-10)
         diff = reps["brier_skill"] - rest_reps["brier_skill"]
-        lo, hi = resampling.percentile_interval(diff, 0.95)[0]
+        lo, hi = resampling.percentile_interval(diff, level=0.95)[0]
         np.testing.assert_allclose(r.diff_interval[s], [lo, hi], rtol=1e-9, atol=1e-12)
         # the bootstrap standard error: the replicates' standard deviation
         np.testing.assert_allclose(r.se[s], np.std(diff, ddof=1), rtol=1e-9)
@@ -521,7 +521,7 @@ def test_mcb_per_slice_carries_the_calibration_test_of_its_rows():
         _same(r.values["calibration_excess"][s], test.excess)
         _same(r.values["calibration_pvalue"][s], test.pvalue)
         _same(r.values["calibration_noise_floor"][s], test.noise_floor)
-        _same(r.intervals["calibration_excess"][s], test.confidence_interval(0.95))
+        _same(r.intervals["calibration_excess"][s], test.confidence_interval(level=0.95))
     west = r.labels.index("west")
     text = str(r)
     assert f"(p {r.values['calibration_pvalue'][west]:.4f})" in text and "excess (p)" in text
