@@ -89,17 +89,18 @@ class PairwiseResult(NamedTuple):
     wilcoxon_different: bool
 
 
-@public(legacy=("alpha",))
-def nemenyi_q(k: int, *, alpha: float = 0.05) -> float:
-    """The Nemenyi test's critical value ``q_alpha`` for ``k`` models: the upper ``alpha``
+@public(legacy=("alpha",), renamed={"k": "n_models"})
+def nemenyi_q(n_models: int, *, alpha: float = 0.05) -> float:
+    """The Nemenyi test's critical value ``q_alpha`` for ``k = n_models`` models (formerly
+    ``k=``, a name that elsewhere means a top-k cutoff): the upper ``alpha``
     quantile of the studentized range of ``k`` normal means with infinite degrees of
     freedom, divided by ``sqrt(2)`` [D06]_ (Table 5, to three decimals: 2.728
     for ``k = 5``, ``alpha = 0.05``).
 
-    >>> round(nemenyi_q(5, 0.05), 3)
+    >>> round(nemenyi_q(5, alpha=0.05), 3)
     2.728
     """
-    k = check_positive_int(k, "k", minimum=2)
+    k = check_positive_int(n_models, "n_models", minimum=2)
     alpha = check_level(alpha, "alpha", example="0.05")
     return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2))
 

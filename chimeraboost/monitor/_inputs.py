@@ -18,8 +18,8 @@ from .._shared.validation import as_1d, check_positive_int, read_classes
 
 def _check_baseline(baseline) -> str:
     if baseline not in ("period", "rolling"):
-        msg = (f"reference_from must be 'period' (each period's own base rate) or 'rolling' (the "
-               f"prior of the preceding periods), got {baseline!r}.")
+        msg = (f"reference_from must be 'period' (each period's own base rate) or 'rolling' "
+               f"(the prior of the preceding periods), got {baseline!r}.")
         raise ValueError(msg)
     return baseline
 
@@ -37,7 +37,7 @@ def _task(y, proba, classes):
 
 def _periods(pd, when, n: int, freq):
     """Calendar bins of ``when``: (bin index per row, bin labels)."""
-    if time is None:
+    if when is None:
         msg = "time is None; pass the date (or time) of every row."
         raise TypeError(msg)
     raw = when if hasattr(when, "dtype") and not isinstance(when, np.ndarray) else \

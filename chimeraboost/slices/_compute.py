@@ -342,7 +342,7 @@ def tests(diff, reps, eligible, adjust: str, alpha: float, rows):
     tested = np.asarray(eligible, bool) & np.isfinite(p) & (se > 0)
     adjusted = np.full(S, np.nan)
     if tested.any():
-        adjusted[tested] = ADJUST[adjust](p[tested], alpha).pvalues_adjusted
+        adjusted[tested] = ADJUST[adjust](p[tested], alpha=alpha).pvalues_adjusted
     return se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
 
 

@@ -275,9 +275,9 @@ def test_pandas_missing_cells_are_missing_scores():
 
 
 def test_nemenyi_q_refuses_bad_k_and_alpha():
-    with pytest.raises(ValueError, match="k must be >= 2"):
+    with pytest.raises(ValueError, match="n_models must be >= 2"):
         compare.nemenyi_q(1)
-    with pytest.raises(TypeError, match="k must be an integer"):
+    with pytest.raises(TypeError, match="n_models must be an integer"):
         compare.nemenyi_q(2.5)
     with pytest.raises(ValueError, match="alpha=1.5 is outside"):
         compare.nemenyi_q(3, alpha=1.5)
