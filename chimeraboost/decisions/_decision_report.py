@@ -218,7 +218,7 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
     >>> rng = np.random.default_rng(1)
     >>> p = rng.uniform(size=400); y = rng.uniform(size=400) < p
     >>> d = decision_report(y, p, cost_fp=1, cost_fn=3, n_boot=1000, random_state=0)
-    >>> d.threshold, d.verdict("treat all"), d.verdict("treat all", "expected_cost")
+    >>> d.threshold, d.verdict("treat all"), d.verdict("treat all", metric="expected_cost")
     (0.25, 'model better', 'model better')
     """
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn, required=threshold is None)

@@ -438,7 +438,7 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     >>> res = calibration_test(y, p, classes=[0, 1], random_state=0)
     >>> bool(abs(res.statistic - res.noise_floor) < 0.002), bool(res.pvalue > 0.05)
     (True, True)
-    >>> low, high = res.confidence_interval(0.95)
+    >>> low, high = res.confidence_interval(level=0.95)
     >>> bool(low <= max(res.excess, 0) <= high)
     True
 

@@ -195,7 +195,7 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
     Returns
     -------
     BootstrapResult
-        ``result.interval("roc_auc", 0.95)`` is the interval by ``ci_method``;
+        ``result.interval("roc_auc", level=0.95)`` is the interval by ``ci_method``;
         ``method="percentile"`` gives the percentile interval [ET93]_.
 
     Notes

@@ -143,7 +143,7 @@ def jackknife_weights(n, *, n_blocks=None, sample_weight=None, random_state=None
 
     Examples
     --------
-    >>> jackknife_weights(3, 3, random_state=0).sum(axis=1).tolist()
+    >>> jackknife_weights(3, n_blocks=3, random_state=0).sum(axis=1).tolist()
     [2, 2, 2]
     """
     block = jackknife_blocks(n, n_blocks=n_blocks, sample_weight=sample_weight,
@@ -161,7 +161,7 @@ def jackknife_blocks(n, *, n_blocks=None, sample_weight=None, random_state=None)
     --------
     Four rows of positive weight in two blocks of two; the row of zero weight in none:
 
-    >>> b = jackknife_blocks(5, 2, sample_weight=[1, 0, 1, 1, 1], random_state=0)
+    >>> b = jackknife_blocks(5, n_blocks=2, sample_weight=[1, 0, 1, 1, 1], random_state=0)
     >>> int(b[1]), sorted(b[b >= 0].tolist())
     (-1, [0, 0, 1, 1])
     """
@@ -326,7 +326,7 @@ def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_ME
     Examples
     --------
     >>> reps = [0.2, 0.3, 0.4, 0.5, 0.6]
-    >>> tuple(bootstrap_interval(reps, 0.4, 0.5, method="percentile"))
+    >>> tuple(bootstrap_interval(reps, 0.4, level=0.5, method="percentile"))
     (0.3, 0.5)
     """
     level = check_level(level, "level")
