@@ -190,7 +190,7 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
             low[name], high[name] = np.quantile(r, q, axis=0)
         if baseline_name is not None:
             for name in evs:
-                if name == baseline:
+                if name == baseline_name:
                     continue
                 diff[name] = nb[name] - nb[baseline_name]
                 d_lo[name], d_hi[name] = np.quantile(reps[name] - reps[baseline_name], q, axis=0)

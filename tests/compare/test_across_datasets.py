@@ -171,7 +171,7 @@ def test_str_shows_every_number_through_the_one_formatter():
     ([[1, 2], [3, 4]], {"models": ["a", "a"]}, ValueError, "models names must be distinct"),
     ([[1, 2], [3, 4]], {"datasets": ["x"]}, ValueError, "datasets has 1 names"),
     ([[1, 2], [3, 4]], {"alpha": 5}, ValueError, "alpha=5 is outside"),
-    ([[1, 2], [3, 4]], {"higher_is_better": "yes"}, TypeError, "higher_is_better must be"),
+    ([[1, 2], [3, 4]], {"greater_is_better": "yes"}, TypeError, "greater_is_better must be"),
 ])
 def test_bad_input(scores, kwargs, error, match):
     with pytest.raises(error, match=match):

@@ -66,8 +66,8 @@ def test_corrected_ttest_without_correction_is_scipys_paired_ttest(alternative):
         np.testing.assert_allclose(ours.statistic, ref.statistic, **TOL)
         np.testing.assert_allclose(ours.pvalue, ref.pvalue, **TOL)
         assert ours.df == ref.df == 11
-        np.testing.assert_allclose(ours.confidence_interval(level=0.9), ref.confidence_interval(level=0.9),
-                                   **TOL)
+        np.testing.assert_allclose(ours.confidence_interval(level=0.9),
+                                   ref.confidence_interval(0.9), **TOL)
     np.testing.assert_allclose(ours.mean_difference, np.mean(a - b), **TOL)
 
 
@@ -389,11 +389,11 @@ def test_compare_cv_regressors_default_to_r2():
         (DummyClassifier(), {}, TypeError, "models must be a dict"),
         ({"a": DummyClassifier(), "b": "svm"}, {}, TypeError, r"models\['b'\] must be"),
         ({"a": DummyClassifier(), "b": DummyRegressor()}, {}, ValueError, "models mix tasks"),
-        (None, dict(baseline="c"), ValueError, "baseline='c' is not one of the models"),
+        (None, dict(baseline_name="c"), ValueError, "baseline_name='c' is not one of the models"),
         (None, dict(alpha=1.5), ValueError, "alpha=1.5"),
         (None, dict(rope=-1), ValueError, "rope must be"),
-        (None, dict(threshold=1), ValueError, "threshold=1"),
-        (None, dict(threshold=0.4), ValueError, "threshold=0.4 must be above 0.5"),
+        (None, dict(min_posterior=1), ValueError, "min_posterior=1"),
+        (None, dict(min_posterior=0.4), ValueError, "min_posterior=0.4 must be above 0.5"),
         (None, dict(scoring=["brier_skill", "roc_auc"]), TypeError, "scoring must be one"),
     ],
 )
@@ -473,7 +473,7 @@ def test_compare_holdout_regressors():
     [
         (dict(metric="rmse"), ValueError, "metric='rmse' is not a number of a classification report"),
         (dict(rope=-0.1), ValueError, "rope must be"),
-        (dict(ci=95), ValueError, r"ci=95 is outside \(0, 1\)"),
+        (dict(level=95), ValueError, r"level=95 is outside \(0, 1\)"),
         (dict(n_boot=0), ValueError, "n_boot must be >= 1"),
     ],
 )

@@ -237,7 +237,7 @@ def test_resample_counts_are_checked(cancer):
 @pytest.mark.parametrize(("change", "error", "match"), [
     ({"models": []}, TypeError, "models must be a dict"),
     ({"models": {}}, ValueError, "models is empty"),
-    ({"baseline": "nope"}, ValueError, "baseline='nope' is not one of the models"),
+    ({"baseline_name": "nope"}, ValueError, "baseline_name='nope' is not one of the models"),
     ({"primary": "accuracy_of_the_moon"}, ValueError, "primary='accuracy_of_the_moon' is not"),
     ({"primary": "base_rate"}, ValueError, "primary='base_rate' is not a metric of this "),
     ({"primary": "r2"}, ValueError, r"primary='r2' is not a metric of this table's rows \(binary\)"),
@@ -252,7 +252,7 @@ def test_resample_counts_are_checked(cancer):
     ({"models": {"text": np.array(["a"] * 228)}}, TypeError, r"models\['text'\] holds"),
     ({"models": {"m": DummyRegressor().fit([[0.0]] * 30, range(30))}}, ValueError,
      "not fitted|features|columns"),
-    ({"min_lift": -1.0}, ValueError, "min_lift"),
+    ({"rope": -1.0}, ValueError, "rope"),
     ({"split": 3}, TypeError, "split must be"),
 ])
 def test_bad_arguments_name_themselves(cancer, change, error, match):
@@ -278,7 +278,7 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
     b = np.full_like(a, 0.5)
     ev = [metrics.classification_evaluator(y[300:], [0, 1], proba=p) for p in (a, b)]
     joint = resampling.joint_bootstrap(ev, n_boot=B, random_state=4, metrics=["brier_skill"])
-    paired = resampling.paired_bootstrap(*ev, B, random_state=4, metrics=["brier_skill"])
+    paired = resampling.paired_bootstrap(*ev, n_boot=B, random_state=4, metrics=["brier_skill"])
     np.testing.assert_array_equal(joint[0].replicates["brier_skill"] -
                                   joint[1].replicates["brier_skill"],
                                   paired.replicates["brier_skill"])
@@ -399,8 +399,8 @@ def test_unordered_metrics_and_unhashable_baseline_are_refused():
         _table({"p": _P}, metrics={"roc_auc", "log_loss"})
     with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
         _table({"p": _P}, metrics=(m for m in ["roc_auc"]))
-    with pytest.raises(TypeError, match="baseline must be the name"):
-        _table({"p": _P}, baseline=["p"])
+    with pytest.raises(TypeError, match="baseline_name must be the name"):
+        _table({"p": _P}, baseline_name=["p"])
 
 
 def test_cutoff_beyond_the_rows_names_the_metric():

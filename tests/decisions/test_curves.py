@@ -52,7 +52,7 @@ def test_default_thresholds_span_the_scores_percentiles():
 
 def test_decision_curve_refuses_an_unknown_baseline_and_non_probabilities():
     y, p, _ = _data(50)
-    with pytest.raises(ValueError, match="baseline='x' is not one of the models"):
+    with pytest.raises(ValueError, match="baseline_name='x' is not one of the models"):
         decisions.decision_curve(y, {"p": p}, thresholds=[0.2], baseline_name="x", n_boot=0)
     with pytest.raises(ValueError, match=r"proba\['s'\] must hold probabilities"):
         decisions.decision_curve(y, {"s": p * 4 - 1}, thresholds=[0.2], n_boot=0)

@@ -278,23 +278,23 @@ def test_containers_give_the_same_numbers():
 
 
 BAD = [
-    (dict(when=["2024-01-01"] * 5), ValueError, "when has 5 rows but y has 6"),
-    (dict(when=["2024-01-01"] * 5 + ["not a date"]), ValueError, "when could not be read as dates"),
-    (dict(when=np.array(["2024-01-01"] * 5 + ["NaT"], dtype="datetime64[D]")), ValueError,
-     r"when contains 1 missing date\(s\) \(NaT; the first at position 5\)"),
-    (dict(when=np.arange(6)), TypeError, "when must hold dates or times"),
-    (dict(when=None), TypeError, "when is None"),
+    (dict(time=["2024-01-01"] * 5), ValueError, "time has 5 rows but y has 6"),
+    (dict(time=["2024-01-01"] * 5 + ["not a date"]), ValueError, "time could not be read as dates"),
+    (dict(time=np.array(["2024-01-01"] * 5 + ["NaT"], dtype="datetime64[D]")), ValueError,
+     r"time contains 1 missing date\(s\) \(NaT; the first at position 5\)"),
+    (dict(time=np.arange(6)), TypeError, "time must hold dates or times"),
+    (dict(time=None), TypeError, "time is None"),
     (dict(freq="fortnightly"), ValueError, "freq='fortnightly' is not a pandas offset alias"),
     (dict(freq=7), TypeError, "freq must be a pandas offset alias"),
-    (dict(baseline="train"), ValueError, "baseline must be 'period'"),
+    (dict(reference_from="train"), ValueError, "reference_from must be 'period'"),
     (dict(window=0), ValueError, "window must be >= 1"),
     (dict(window=1.5), TypeError, "window must be an integer"),
     (dict(ci=95), ValueError, r"ci=95 is outside \(0, 1\)"),
     (dict(proba=[0.2, 0.8, 1.3, 0.6, 0.4, 0.7]), ValueError, "proba"),
     (dict(sample_weight=[1, 1, -1, 1, 1, 1]), ValueError, "sample_weight contains negative"),
     (dict(y=pd.Series([0, 1, 0, 1, 0, 1], index=range(6)),
-          when=pd.Series(["2024-01-01"] * 6, index=range(1, 7))), ValueError,
-     "y and when carry different pandas indexes"),
+          time=pd.Series(["2024-01-01"] * 6, index=range(1, 7))), ValueError,
+     "y and time carry different pandas indexes"),
     (dict(y=["a"] * 6), ValueError, "y holds the single label"),
 ]
 
@@ -302,11 +302,11 @@ BAD = [
 @pytest.mark.parametrize(("change", "error", "match"), BAD)
 def test_bad_input_names_the_argument(change, error, match):
     args = dict(y=[0, 1, 0, 1, 0, 1], proba=[0.2, 0.8, 0.3, 0.6, 0.4, 0.7],
-                when=["2024-01-01"] * 6)
+                time=["2024-01-01"] * 6)
     args.update(change)
-    kwargs = {k: v for k, v in args.items() if k not in ("y", "proba", "when")}
+    kwargs = {k: v for k, v in args.items() if k not in ("y", "proba", "time")}
     with pytest.raises(error, match=match):
-        monitor.skill_over_time(args["y"], args["proba"], args["when"], **kwargs)
+        monitor.skill_over_time(args["y"], args["proba"], args["time"], **kwargs)
 
 
 # --------------------------------------------------------------------------- output

@@ -54,7 +54,7 @@ def test_bca_equals_scipy_on_the_same_resamples(key):
             seen["jack"].append(value)
         return value.reshape(idx.shape[:-1])
 
-    res = stats.bootstrap((np.arange(n),), n_boot=statistic, n_resamples=999, vectorized=True,
+    res = stats.bootstrap((np.arange(n),), statistic, n_resamples=999, vectorized=True,
                           method="BCa", confidence_level=0.9,
                           random_state=np.random.default_rng(3))
     reps, jack = np.concatenate(seen["boot"]), np.concatenate(seen["jack"])

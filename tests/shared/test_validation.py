@@ -576,6 +576,6 @@ def test_the_keys_of_a_dict_of_models_must_be_names(key):
     with pytest.raises(TypeError, match=r"models' keys name the rows and must be non-empty "
                                         rf"strings, got {re.escape(repr(key))}\.$"):
         compare.holdout_table({"ok": p, key: p}, None, y, n_boot=1000)
-    with pytest.raises(TypeError, match=r"scores' keys name the models and must be non-empty "
+    with pytest.raises(TypeError, match=r"proba' keys name the models and must be non-empty "
                                         rf"strings, got {re.escape(repr(key))}\.$"):
         cb.decisions.decision_curve(y, {"ok": p, key: p}, thresholds=[0.5], n_boot=200)

@@ -384,15 +384,15 @@ def test_bad_input_is_refused_with_a_message_naming_it():
         slice_report(y, p, "regoin", X=X, n_boot=200)
     with pytest.raises(ValueError, match=r"names a column, but there is no X"):
         slice_report(y, p, "region", n_boot=200)
-    with pytest.raises(ValueError, match=r"groups\['a'\] has 10 rows but y has 600"):
+    with pytest.raises(ValueError, match=r"by\['a'\] has 10 rows but y has 600"):
         slice_report(y, p, {"a": np.ones(10, bool)}, n_boot=200)
-    with pytest.raises(TypeError, match=r"groups\['a'\] must be a boolean mask"):
+    with pytest.raises(TypeError, match=r"by\['a'\] must be a boolean mask"):
         slice_report(y, p, {"a": np.arange(600) % 2}, n_boot=200)
-    with pytest.raises(ValueError, match=r"groups\['all'\] holds every row"):
+    with pytest.raises(ValueError, match=r"by\['all'\] holds every row"):
         slice_report(y, p, {"all": np.ones(600, bool)}, n_boot=200)
     with pytest.raises(ValueError, match=r"by puts every row in one slice \('x'\)"):
         slice_report(y, p, np.full(600, "x"), n_boot=200)
-    with pytest.raises(ValueError, match=r"groups has 599 rows|has 599 rows but y has 600"):
+    with pytest.raises(ValueError, match=r"by has 599 rows|has 599 rows but y has 600"):
         slice_report(y, p, np.zeros(599), n_boot=200)
     with pytest.raises(ValueError, match=r"metric='roc_auc' cannot be compared with the rest"):
         slice_report(y, p, "member", X=X, metric="roc_auc", n_boot=200)
