@@ -425,6 +425,7 @@ def test_decision_curve_draws_the_decisions_numbers():
         plotting.decision_curve(y, p, differences=True, n_boot=0)
 
 
+@pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
 def test_cost_curve_and_roc_pr_bands():
     from chimeraboost import decisions
 
@@ -432,10 +433,10 @@ def test_cost_curve_and_roc_pr_bands():
     ax = plotting.cost_curve(y, {"p": p, "q": q})
     line = [ln for ln in ax.get_lines() if ln.get_label().startswith("p ")][0]
     np.testing.assert_array_equal(line.get_ydata(), decisions.cost_curve(y, p).cost)
-    ax = plotting.roc_curve(y, {"p": p}, band=True, n_boot=50, random_state=0)
+    ax = plotting.roc_curve(y, {"p": p}, band=True, n_boot=200, random_state=0)
     band = [c for c in ax.collections if isinstance(c, PolyCollection)]
     assert len(band) == 1 and "95% bootstrap band" in band[0].get_label()
-    ax = plotting.pr_curve(y, {"p": p}, band=0.8, n_boot=50, random_state=0)
+    ax = plotting.pr_curve(y, {"p": p}, band=0.8, n_boot=200, random_state=0)
     band = [c for c in ax.collections if isinstance(c, PolyCollection)]
     assert len(band) == 1 and "80% bootstrap band" in band[0].get_label()
     with pytest.raises(ValueError, match="band must be True, False or a level"):
