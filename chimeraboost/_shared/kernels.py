@@ -288,24 +288,82 @@ def corp_decomposition(
         if nonevents is not None:
             nonevents = np.add.reduceat(nonevents, starts, axis=1)
     w_tot = tot.sum(axis=1)
-    b = tot.shape[0]
-    sq_iso = np.empty(b)
-    for i in range(b):
-        keep = tot[i] > 0
-        t, e = tot[i, keep], events[i, keep]
-        fit = isotonic_regression(e / t, weights=t, increasing=True)
-        if nonevents is None:
-            r = fit.x
-            # sum_g [ t r^2 - 2 r e + e ]: the squared error of the recalibrated forecast.
-            sq_iso[i] = np.sum(t * r * r - 2.0 * r * e + e)
-        else:
-            # Per block (rate E / T): E (1 - r)^2 + N r^2 = E N / T, with T = E + N.
-            ev_b = np.add.reduceat(e, fit.blocks[:-1])
-            ne_b = np.add.reduceat(nonevents[i, keep], fit.blocks[:-1])
-            sq_iso[i] = np.sum(ev_b * fraction(ne_b, ev_b + ne_b))
+    sq_iso = isotonic_recalibration(events, tot, nonevents=nonevents)["sq_err"]
     if nonevents is None:
         return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot)
     return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot, nonevents.sum(axis=1))
+
+
+def isotonic_recalibration(
+    events: np.ndarray, tot: np.ndarray, *, nonevents: np.ndarray | None = None,
+    increasing: bool = True, fitted: bool = False,
+) -> dict:
+    """The weighted isotonic (PAV) recalibration of a binary event, for B weight vectors.
+
+    The one fit behind every MCB of the library (the CORP decomposition, the calibration
+    test's draws, the reliability curve and its band): pools of tied forecasts in, the
+    squared error of the recalibrated forecast (and, if asked, the forecast itself) out.
+
+    Parameters
+    ----------
+    events, tot : (B, G) arrays
+        Weight of the rows where the event happened, and of all rows, in each pool of tied
+        forecasts (:func:`isotonic_groups`), pools in ascending forecast order (descending
+        with ``increasing=False``). Integer weights are welcome. Pools of weight zero in a
+        vector are left out of its fit.
+    nonevents : (B, G) array, optional
+        Weight of the rows where the event did not happen, if the caller holds it: the
+        share ``N / T`` is then read off it rather than off ``(T - E) / T``, which cancels
+        when the events outweigh the non-events by more than ``1 / eps``.
+    increasing : bool, default=True
+        Whether the fit rises along the pools (pools in ascending forecast order).
+    fitted : bool, default=False
+        Also return the recalibrated forecast at each pool.
+
+    Returns
+    -------
+    dict
+        ``sq_err`` (B,): the weighted squared error ``sum_rows w (r - o)^2`` of the
+        recalibrated forecast ``r`` (NaN for a vector of weight zero); with ``fitted``,
+        ``fitted`` (B, G): ``r`` at each pool (NaN at pools of weight zero).
+
+    Notes
+    -----
+    PAV (Ayer et al. 1955; Best & Chakravarti 1990) by ``scipy.optimize.isotonic_regression``
+    on the pools' event rates ``E / T`` weighted by ``T``: the weighted least-squares
+    non-decreasing fit, which is scikit-learn's ``IsotonicRegression`` once forecasts within
+    1e-15 are pooled. On a level set of weight ``T`` and event weight ``E`` the fit is
+    ``E / T`` and the squared error over its rows ``E (T - E) / T`` -- a sum of
+    non-negative terms, the share taken first so that weights near 1e-160 keep their digits.
+    The MCB of the forecast is its own squared error minus this one, over the total weight
+    (Dimitriadis, Gneiting & Jordan 2021; :func:`corp_terms`).
+    """
+    b = tot.shape[0]
+    sq_err = np.full(b, np.nan)
+    fit_at = np.full(tot.shape, np.nan) if fitted else None
+    for i in range(b):
+        keep = tot[i] > 0  # PAV needs positive weights
+        if not keep.any():
+            continue
+        every = keep.all()
+        t = tot[i] if every else tot[i, keep]
+        e = events[i] if every else events[i, keep]
+        fit = isotonic_regression(e / t, weights=t, increasing=increasing)
+        starts = fit.blocks[:-1]
+        ev = np.add.reduceat(e, starts)
+        if nonevents is None:
+            t_l = np.add.reduceat(t, starts)
+            share = fraction(t_l - ev, t_l)
+        else:
+            ne = np.add.reduceat(nonevents[i] if every else nonevents[i, keep], starts)
+            share = fraction(ne, ev + ne)
+        sq_err[i] = np.sum(ev * share)
+        if fitted:
+            fit_at[i, keep] = fit.x
+    out = {"sq_err": sq_err}
+    if fitted:
+        out["fitted"] = fit_at
+    return out
 
 
 def corp_terms(sq_err, sq_iso, events, w_tot, nonevents=None) -> dict:
