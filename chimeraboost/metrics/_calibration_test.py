@@ -54,7 +54,7 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import expit
 
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.results import ConfidenceInterval
 from ._calibration import calibration_decomposition
 from .._shared.validation import (
@@ -253,7 +253,7 @@ class _Cells:
         The forecast's squared error uses each cell's mean forecast for its events (exact for
         pooled ties); the recalibrated one sums ``E N / T`` over the isotonic blocks (sums of
         non-negative terms, no cancellation): the CORP kernel's
-        :func:`~chimeraboost._shared.kernels.isotonic_recalibration`.
+        :func:`~chimeraboost.metrics._kernels.isotonic_recalibration`.
         """
         sq_err = self.sq_forecast + events @ (1.0 - 2.0 * self.xbar)
         sq_iso = _kernels.isotonic_recalibration(

@@ -1,8 +1,8 @@
 """ROC and precision-recall curves of one binary score, for one weight vector or many.
 
 Private: :mod:`chimeraboost.metrics._classification` builds the ranking numbers and the CORP
-isotonic fit from these two classes, with the shared pieces of :mod:`chimeraboost._shared.kernels`
-(the buffers of a bootstrap, row-wise dot products, the near-tie rule). The questions:
+isotonic fit from these two classes, with the pieces of :mod:`chimeraboost.metrics._kernels`
+(the buffers of a bootstrap, row-wise dot products, the near-tie rule, the isotonic fit). The questions:
 
 - What is the ROC-AUC of one score for ``B`` weight vectors, fast? :class:`BinaryRocAuc`.
 - ROC-AUC, average precision, the rows above a cutoff and the squared error of the isotonic
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from .._shared.kernels import (
+from ._kernels import (
     ISOTONIC_TIE_EPS,
     Workspace,
     fraction,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.validation import (
     check_aligned,
     check_classes,

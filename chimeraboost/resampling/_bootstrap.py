@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import metrics as _metrics
-from .._shared import kernels as _kernels
+from .._shared import weights as _weights
 from .._shared.validation import check_n_jobs, check_random_state_int
 from ._chunks import evaluate_chunks
 from ._draws import _chunk_size, check_n_boot
@@ -109,7 +109,7 @@ def _jackknife(evaluators, rng, metrics, chunk_size) -> list[dict]:
                              random_state=rng)
     n_blocks = int(block.max()) + 1
     size = _chunk_size(first.n, n_blocks, chunk_size)
-    work = _kernels.Workspace()
+    work = _weights.Workspace()
     parts = [[] for _ in evaluators]
     for start in range(0, n_blocks, size):
         weights = _block_weights(block, start, min(n_blocks, start + size))

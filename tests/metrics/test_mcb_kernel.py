@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.isotonic import IsotonicRegression
 
-from chimeraboost._shared import kernels as _kernels
+from chimeraboost.metrics import _kernels
 from chimeraboost.metrics import _calibration_test, _curves
 from chimeraboost.metrics import calibration_decomposition, reliability_curve
 
