@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.format import fmt
-from .._shared.kernels import replicate_weights
+from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
 from ._checks import check_probability, check_target, check_thresholds, key
 from ._sweep import DecisionEvaluator, Sweep

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import metrics as _metrics
-from .._shared import kernels as _kernels
+from .._shared import weights as _weights
 from ._engine import Resampler
 from ._intervals import DEFAULT_CI_METHOD
 from ._results import BootstrapResult, PairedBootstrapResult
@@ -101,8 +101,9 @@ def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
     blocks are the scheme's units (groups, time blocks), or single rows with ``rows=True``."""
     first = evaluators[0]
     # An evaluator without sample_weight (a duck-typed one) weighs its rows equally.
-    block = scheme.jackknife_blocks(first.n, getattr(first, "sample_weight", None), rows=rows)
-    work = _kernels.Workspace()
+from .._shared import weights as _weights
+from ._engine import Resampler
+from ._intervals import DEFAULT_CI_METHOD
     parts = [[] for _ in evaluators]
     for weights in scheme.jackknife_chunks(block):
         for ev, store in zip(evaluators, parts):

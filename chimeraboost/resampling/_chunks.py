@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._shared import kernels as _kernels
+from .._shared import weights as _weights
 
 __all__ = ["evaluate_chunks"]
 
@@ -40,7 +40,7 @@ def evaluate_chunks(evaluate, units, n_boot: int, *, rng, size: int, n_jobs: int
 
     ``counts`` is the ``(b, n)`` int64 count matrix of a chunk of ``b <= size`` replicates
     (a view of a buffer reused by the next chunk: ``evaluate`` must not keep it), ``work`` a
-    :class:`~chimeraboost._shared.kernels.Workspace` owned by the evaluating thread. With
+    :class:`~chimeraboost._shared.weights.Workspace` owned by the evaluating thread. With
     ``n_jobs > 1`` the chunks after the first are evaluated on that many threads.
     ``units`` (:class:`~chimeraboost._shared.units.Units`) says what a replicate draws.
     """
@@ -48,7 +48,7 @@ def evaluate_chunks(evaluate, units, n_boot: int, *, rng, size: int, n_jobs: int
     sizes = [min(size, n_boot - start) for start in range(0, n_boot, size)]
     # The count matrix and the evaluators' buffers are allocated once per thread and reused
     # by every chunk, so memory stays bounded by the chunk whatever n_boot is.
-    buffer, work = np.empty((size, n), dtype=np.int64), _kernels.Workspace()
+    buffer, work = np.empty((size, n), dtype=np.int64), _weights.Workspace()
     # The first chunk on the calling thread, whatever n_jobs: evaluators build what they
     # compute once (sorts, hulls) on first use, and the workers then only read it.
     out = [evaluate(units.fill(rng, buffer[: sizes[0]]), work)]
@@ -60,7 +60,7 @@ def evaluate_chunks(evaluate, units, n_boot: int, *, rng, size: int, n_jobs: int
     free = queue.SimpleQueue()
     free.put((buffer, work))
     for _ in range(jobs - 1):
-        free.put((np.empty((size, n), dtype=np.int64), _kernels.Workspace()))
+        free.put((np.empty((size, n), dtype=np.int64), _weights.Workspace()))
 
     def task(draws):
         buf, wk = free.get()
