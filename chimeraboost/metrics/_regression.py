@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.api import public
-from .._shared.kernels import replicate_weights, weighted_quantiles
+from ._kernels import replicate_weights, weighted_quantiles
 from .._shared.validation import (
     check_aligned,
     check_numeric_1d,
