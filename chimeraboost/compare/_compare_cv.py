@@ -302,7 +302,8 @@ def _check_settings(models, baseline, rope, alpha, threshold) -> tuple:
     threshold = check_level(threshold, "min_posterior", example="0.95")
     if threshold <= 0.5:
         # Above one half, at most one of the three posterior probabilities can exceed it.
-        msg = f"min_posterior={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
+        msg = (f"min_posterior={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be "
+               f"unique.")
         raise ValueError(msg)
     baseline = check_baseline_name(baseline, models)
     return baseline, rope, alpha, threshold

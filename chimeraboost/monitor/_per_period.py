@@ -126,8 +126,8 @@ def _warn_rolling(labels, known, bad, why) -> None:
     gap[:1] = False
     if gap.any():
         warn_degenerate(f"Period(s) {_list_periods(labels, gap)} have no rows in the "
-                        "preceding window: with reference_from='rolling' there is no prior to judge "
-                        "them against, so their skills are NaN.")
+                        "preceding window: with reference_from='rolling' there is no prior to "
+                        "judge them against, so their skills are NaN.")
     if (known & bad).any():
         warn_degenerate(f"Period(s) {_list_periods(labels, known & bad)}: {why}.")
 

@@ -54,8 +54,9 @@ def decision_curve(y, proba=None, *, thresholds=None, baseline_name=None, pos_la
     thresholds : array-like of float in (0, 1), default=None
         None: 99 between the 1st and 99th percentiles of the scores.
     baseline_name : str, default=None
-        The model the others are judged against: a model name or ``"treat all"``; with ``differences=True`` the panel shows every
-        model minus the baseline with its paired band instead of the curves.
+        The model the others are judged against: a model name or ``"treat all"``; with
+        ``differences=True`` the panel shows every model minus the baseline with its paired
+        band instead of the curves. Formerly ``baseline=``.
     pos_label, sample_weight
         As in :func:`chimeraboost.decisions.decision_curve`.
     n_boot : int, default=200

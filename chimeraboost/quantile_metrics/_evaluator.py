@@ -201,7 +201,8 @@ class QuantileEvaluator:
 
 
 @public(legacy=("sample_weight", "baseline"))
-def quantile_evaluator(y, pred, quantiles, *, sample_weight=None, baseline=None) -> QuantileEvaluator:
+def quantile_evaluator(y, pred, quantiles, *, sample_weight=None,
+                       baseline=None) -> QuantileEvaluator:
     """Validate once; return a :class:`QuantileEvaluator` that scores any weight vectors.
 
     What :func:`quantile_report` and the bootstrap use: ``evaluate(counts)`` gives every

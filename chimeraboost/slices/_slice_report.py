@@ -147,9 +147,9 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
         scores that rank the rows, with ``task="rule"`` predicted labels.
     by : column name, list of column names, array-like, DataFrame or dict
         The slices (formerly ``groups``, a name that now means the resampling units, whole
-        groups resampled together as in scikit-learn's ``GroupKFold``): a column of ``X`` (name, or index for an array), a list of columns
-        (crossed: one slice per combination present, as pandas' ``groupby``), one label per
-        row (a Series, array or list), a DataFrame of columns (crossed), or a dict name ->
+        groups resampled together as in scikit-learn's ``GroupKFold``): a column of ``X``
+        (name, or index for an array), a list of columns (crossed: one slice per combination
+        present, as pandas' ``groupby``), one label per row (a Series, array or list), a DataFrame of columns (crossed), or a dict name ->
         boolean mask of the rows (slices that may overlap; the rest of a slice is every row
         outside its mask). Numeric columns and labels with more than ``bins`` distinct
         values are cut at their quantiles; missing values (NaN, None, NA, null) are a slice
