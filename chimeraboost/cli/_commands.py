@@ -226,8 +226,8 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline_name=baseline,
                              primary=primary, split=split, ci=ci, n_boot=n_boot,
-                             sample_weight=w, random_state=random_state, costs=costs, n_jobs=n_jobs,
-                             ci_method=ci_method)
+                             sample_weight=w, random_state=random_state, costs=costs,
+                             n_jobs=n_jobs, ci_method=ci_method)
 
 
 # --------------------------------------------------------------------------- streaming

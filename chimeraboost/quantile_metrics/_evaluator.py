@@ -242,6 +242,6 @@ def quantile_evaluator(y, pred, quantiles, *, sample_weight=None,
     # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
     # so the baseline's quantiles are unweighted. Without one, the reference quantiles are
     # those of the scored y, recomputed for every weight vector.
-    base_q = None if baseline is None else empirical_quantiles(baseline, levels, sample_weight=None,
+    base_q = None if baseline is None else empirical_quantiles(baseline, levels,
                                                                  name="baseline")
     return QuantileEvaluator(y_arr, pred_arr, levels, w, base_q)

@@ -149,10 +149,11 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
         The slices (formerly ``groups``, a name that now means the resampling units, whole
         groups resampled together as in scikit-learn's ``GroupKFold``): a column of ``X``
         (name, or index for an array), a list of columns (crossed: one slice per combination
-        present, as pandas' ``groupby``), one label per row (a Series, array or list), a DataFrame of columns (crossed), or a dict name ->
-        boolean mask of the rows (slices that may overlap; the rest of a slice is every row
-        outside its mask). Numeric columns and labels with more than ``bins`` distinct
-        values are cut at their quantiles; missing values (NaN, None, NA, null) are a slice
+        present, as pandas' ``groupby``), one label per row (a Series, array or list), a
+        DataFrame of columns (crossed), or a dict name -> boolean mask of the rows (slices
+        that may overlap; the rest of a slice is every row outside its mask). Numeric columns
+        and labels with more than ``bins`` distinct values are cut at their quantiles; missing
+        values (NaN, None, NA, null) are a slice
         of their own, labelled ``missing``.
     X : DataFrame, mapping of columns or 2-D array, default=None
         Where the column names of ``by`` are looked up.
