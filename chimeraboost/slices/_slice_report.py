@@ -153,8 +153,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
         DataFrame of columns (crossed), or a dict name -> boolean mask of the rows (slices
         that may overlap; the rest of a slice is every row outside its mask). Numeric columns
         and labels with more than ``bins`` distinct values are cut at their quantiles; missing
-        values (NaN, None, NA, null) are a slice
-        of their own, labelled ``missing``.
+        values (NaN, None, NA, null) are a slice of their own, labelled ``missing``.
     X : DataFrame, mapping of columns or 2-D array, default=None
         Where the column names of ``by`` are looked up.
     classes : array-like of shape (K,), default=None
