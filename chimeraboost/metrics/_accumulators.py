@@ -298,7 +298,7 @@ class ClassificationAccumulator(_Pickled):
         if w is not None and shift:
             w = np.ldexp(w, shift)
         for col, (s, event) in zip(self._cols, c["scores"]):
-            col.update(s, event, sample_weight=w)
+            col.update(s, event, w)
 
     def merge(self, other: ClassificationAccumulator) -> ClassificationAccumulator:
         """Add the rows of ``other`` (an accumulator with the same classes, baseline and
