@@ -88,7 +88,7 @@ from ._intervals import (
 # The one resampling scheme every surface draws from: rows, whole groups, or time blocks.
 from ._engine import Resampler, design_effect, jackknife_variance
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
-from ._results import BootstrapResult, PairedBootstrapResult, warn_narrow
+from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
 from ._bootstrap import bootstrap, joint_bootstrap, paired_bootstrap
 # The ROC-AUC alone: its fast bootstrap and DeLong's analytic intervals.
@@ -101,6 +101,7 @@ from ._roc_auc import (
 
 __all__ = [
     "Resampler",
+    "MIN_GROUPS",
     "design_effect",
     "jackknife_variance",
     "MIN_RESAMPLES_DECISION",

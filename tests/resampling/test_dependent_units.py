@@ -185,3 +185,20 @@ def test_resampler_reads_every_interval_by_its_method(data):
                                    0.9)
     assert band_lo == pytest.approx([lo, lo]) and band_hi == pytest.approx([hi, hi])
     assert isinstance(check_units(5), Units) and check_units(5).kind == "rows"
+
+
+def test_few_groups_come_with_a_warning_naming_their_number(data):
+    import warnings
+
+    from chimeraboost.exceptions import NarrowIntervalWarning
+
+    y, p, _ = data
+    few = np.arange(y.size) % 12
+    res = resampling.bootstrap(_ev(y, p), 1000, random_state=0, groups=few)
+    with pytest.warns(NarrowIntervalWarning, match="only 12 groups were resampled"):
+        res.interval("brier_skill")
+    enough = np.arange(y.size) % resampling.MIN_GROUPS
+    res = resampling.bootstrap(_ev(y, p), 1000, random_state=0, groups=enough)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res.interval("brier_skill")
