@@ -25,7 +25,7 @@ from __future__ import annotations
 from ._naming import distinct_names
 from ._scoring import score_estimator
 # The public call, its result object and the mixin that puts it on an estimator.
-from ._compute import calibration_draws, report
+from ._compute import report
 from ._result import Report
 from ._mixin import ReportMixin
 

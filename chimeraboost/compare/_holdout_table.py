@@ -31,7 +31,8 @@ from .. import metrics as _metrics
 from .. import resampling
 from .._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
 from .._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
-from .._report import calibration_draws, score_estimator
+from .._report import score_estimator
+from .._shared.draws import calibration_draws
 from .._shared.validation import (
     as_1d,
     check_baseline_name,
