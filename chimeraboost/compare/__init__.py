@@ -69,12 +69,11 @@ from ._holdout_table import HoldoutTable, holdout_table
 from ._paired_tests import (
     BayesianTTestResult,
     CorrectedTTestResult,
-    MultipleTestResult,
     bayesian_ttest,
-    benjamini_hochberg,
     corrected_ttest,
-    holm,
 )
+# The multiplicity adjustments live in resampling (the slices use them too); the same objects.
+from ..resampling import MultipleTestResult, benjamini_hochberg, holm
 from ._rules import GuardrailResult, one_se_refit
 
 __all__ = [

@@ -45,7 +45,7 @@ from scipy import stats
 
 from .._shared.format import Col, fmt, fmt_p, table
 from .._shared.html import html_block, html_paragraphs, html_table
-from ._paired_tests import holm
+from ..resampling import holm
 from .._shared.validation import (
     _is_missing_value,
     check_level,

@@ -24,7 +24,8 @@ from sklearn.model_selection import (
 
 from . import _rules
 from ._cv_result import ChallengerResult, ComparisonResult
-from ._paired_tests import fold_moments, holm, posterior_from_moments, ttest_from_moments
+from ..resampling import holm
+from ._paired_tests import fold_moments, posterior_from_moments, ttest_from_moments
 from ._rules import EQUIVALENT, KEEP, REPLACE
 from .._shared.progress import counting
 from .._shared.validation import (
