@@ -23,13 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._shared.validation import (
+from ..._shared.validation import (
     check_level,
     check_real,
     check_numeric_1d,
     warn_degenerate,
 )
-from ..resampling import ConfidenceInterval
+from ...resampling import ConfidenceInterval
 
 __all__ = [
     "CorrectedTTestResult",
