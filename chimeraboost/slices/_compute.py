@@ -28,7 +28,7 @@ from scipy.special import stdtr
 
 from .. import metrics, resampling
 from ..resampling import benjamini_hochberg, holm
-from .._shared.kernels import fraction
+from .._shared.weights import fraction
 from .._shared.scores import proper_scores, ratio_skill
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
 
