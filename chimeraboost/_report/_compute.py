@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from .. import decisions, metrics, resampling
+from .._shared.draws import calibration_draws
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
 from .._shared.validation import (
@@ -22,21 +23,12 @@ from .._shared.validation import (
     check_rows,
     check_sample_weight,
 )
+from ..slices import slice_report
 from ._naming import _names
 from ._result import Report, _scalar
 from ._scoring import _check_fitted, _check_same_task, _Scored
 
-__all__ = ["calibration_draws", "report"]
-
-# Outcome draws of the calibration test in a report: min(n_boot, this), at least its minimum.
-# 1,000 resolve p-values to 0.001 and the interval's 2.5% tails; more cost time, not accuracy.
-CALIBRATION_DRAWS = 1000
-
-
-def calibration_draws(n_boot: int) -> int:
-    """Draws of the calibration test in a report or table of ``n_boot`` resamples."""
-    return max(min(n_boot, CALIBRATION_DRAWS), 100)  # 100: calibration_test's minimum
-
+__all__ = ["report"]
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
            random_state=None, k=None, name=None, baseline_name=None, threshold=None,
@@ -266,9 +258,6 @@ def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options
         msg = (f"by= slices classifiers and regressors; {model.name} predicts quantiles. "
                "Score each slice's rows with report() instead.")
         raise ValueError(msg)
-    # The slices sit a layer above the report and use it; imported when asked for.
-    from ..slices import slice_report
-
     base = {} if incumbent is None else incumbent.output
     return slice_report(y, model.output["pred"], by, X=X, task=model.task,
                         classes=getattr(model, "classes", None),
