@@ -20,6 +20,7 @@ import numpy as np
 from scipy.stats import norm, rankdata
 
 from .. import metrics as _metrics
+from .._shared.ties import negligible
 from .._shared.validation import (
     binary_target,
     check_aligned,
@@ -205,12 +206,12 @@ def _wald(estimate, var, level, null, bounds) -> DeLongResult:
     se = float(np.sqrt(max(var, 0.0)))
     z = norm.ppf(0.5 + level / 2)
     lo, hi = np.clip([estimate - z * se, estimate + z * se], *bounds)
-    if se > 0:
+    if not negligible(se) and not negligible(estimate - null):
         pvalue = float(2 * norm.sf(abs(estimate - null) / se))
     else:
-        # No spread at all: the estimate equals the null exactly (two identical scores), or
-        # it does not; either way no division by a zero variance.
-        pvalue = 1.0 if abs(estimate - null) <= 1e-12 else 0.0
+        # No spread, or a difference of rounding noise (two identical scores): no division
+        # by a variance of zero.
+        pvalue = 1.0 if negligible(estimate - null) else 0.0
     return DeLongResult(float(estimate), se, float(lo), float(hi), pvalue)
 
 

@@ -14,6 +14,7 @@ import textwrap
 import numpy as np
 
 from ... import resampling
+from ..._shared.ties import negligible
 from ..._shared.units import resampled, time_span
 from ..._shared.facts import FACTS, is_loss, needs
 from ..._shared.format import (
@@ -145,6 +146,9 @@ class HoldoutTable:
             return d, np.nan, np.nan
         lo, hi = (orient(p, v) for v in paired.interval(p, self.level, warn=False))
         self._narrow.update({f"{p} difference": r for r in paired.narrow([p]).values()})
+        scale = float(row.point[p])
+        if negligible(d, scale) and negligible(lo, scale) and negligible(hi, scale):
+            return 0.0, 0.0, 0.0  # two identical rows: no difference, whatever the seed
         return d, min(lo, hi), max(lo, hi)
 
     def _notes(self, row, worse) -> list:
