@@ -16,7 +16,7 @@ import numpy as np
 
 from .._shared.api import public
 from .. import resampling
-from .._report import calibration_draws
+from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
     as_1d,

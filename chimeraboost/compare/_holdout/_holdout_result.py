@@ -13,10 +13,12 @@ import textwrap
 
 import numpy as np
 
-from .._shared.api import public
-from .. import resampling
-from .._shared.facts import FACTS, is_loss, needs
-from .._shared.format import (
+from ..._shared.api import public
+from ... import resampling
+from ..._shared.ties import negligible
+from ..._shared.units import resampled, time_span
+from ..._shared.facts import FACTS, is_loss, needs
+from ..._shared.format import (
     EMPTY,
     NA,
     WIDTH,
@@ -27,9 +29,9 @@ from .._shared.format import (
     percent,
     table,
 )
-from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.predictions import lacks
-from .._shared.validation import import_pandas
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ..._shared.predictions import lacks
+from ..._shared.validation import import_pandas
 
 __all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "orient"]
 
@@ -86,8 +88,9 @@ class HoldoutTable:
     """
 
     def __init__(self, rows, *, baseline, primary, keys, labels, split, level, n_boot,
-                 min_lift, kind, ci_method="percentile"):
+                 min_lift, kind, ci_method="percentile", units=None):
         self.baseline, self.primary, self.metrics = baseline, primary, list(keys)
+        self.units = units
         self._labels, self.split, self.level = labels, split, level
         self.n_boot, self.min_lift, self.kind = n_boot, min_lift, kind
         self.ci_method = ci_method
@@ -144,6 +147,9 @@ class HoldoutTable:
             return d, np.nan, np.nan
         lo, hi = (orient(p, v) for v in paired.interval(p, level=self.level, warn=False))
         self._narrow.update({f"{p} difference": r for r in paired.narrow(metrics=[p]).values()})
+        scale = float(row.point[p])
+        if negligible(d, scale) and negligible(lo, scale) and negligible(hi, scale):
+            return 0.0, 0.0, 0.0  # two identical rows: no difference, whatever the seed
         return d, min(lo, hi), max(lo, hi)
 
     def _notes(self, row, worse) -> list:
@@ -174,8 +180,12 @@ class HoldoutTable:
         if self.kind == "binary":
             parts[0] += (f", {count(self.positives)} positives (base rate "
                          f"{fmt(self.base_rate, 3)})")
+        span = time_span(self.units)
+        if span is not None:
+            parts.insert(0, span)
+        what = resampled(self.units)
         parts.append(f"every row scored on the same rows and the same {self.n_boot:,} bootstrap "
-                     "resamples")
+                     "resamples" + ("" if what == "rows" else f" of {what}"))
         return " · ".join(parts)
 
     def _fixed(self, key) -> bool:

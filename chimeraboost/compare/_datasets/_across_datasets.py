@@ -43,11 +43,11 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from .._shared.api import public
-from .._shared.format import Col, fmt, fmt_p, table
-from .._shared.html import html_block, html_paragraphs, html_table
-from ._paired_tests import holm
-from .._shared.validation import (
+from ..._shared.api import public
+from ..._shared.format import Col, fmt, fmt_p, table
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ...resampling import holm
+from ..._shared.validation import (
     _is_missing_value,
     check_level,
     check_positive_int,
@@ -55,8 +55,8 @@ from .._shared.validation import (
     warn_degenerate,
     to_numpy,
 )
-from ..exceptions import LowPowerWarning
-from ..exceptions import warn as _warn
+from ...exceptions import LowPowerWarning
+from ...exceptions import warn as _warn
 
 __all__ = ["DatasetComparison", "FriedmanResult", "PairwiseResult", "compare_datasets",
            "nemenyi_q"]
@@ -464,6 +464,6 @@ class DatasetComparison:
         :func:`chimeraboost.plotting.critical_difference_diagram`; needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """
-        from ..plotting import critical_difference_diagram
+        from ...plotting import critical_difference_diagram
 
         return critical_difference_diagram(self, ax=ax)
