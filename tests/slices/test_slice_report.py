@@ -462,15 +462,23 @@ def test_baseline_gives_the_paired_difference_per_slice():
     assert {"vs_baseline", "vs_baseline_verdict"} <= set(r.to_frame().columns)
 
 
-def test_rules_and_ranking_models_are_sliced_on_accuracy():
+def test_rules_and_ranking_models_are_sliced_on_balanced_accuracy():
+    """A rule's slices are compared on balanced accuracy, the headline of a 0/1 rule (the
+    base rates differ by region); the rest's, from sums over rows, is sklearn's too."""
     y, p, region, _ = _binary()
     rule = (p > 0.5).astype(int)
     r = slice_report(y, rule, region, task="rule", classes=[0, 1], n_boot=200,
                      random_state=0)
-    assert r.metric == "accuracy" and np.all(np.isnan(r.values["brier"]))
+    assert r.metric == "balanced_accuracy" and np.all(np.isnan(r.values["brier"]))
     for s, label in enumerate(r.labels):
         m = region == label
         _same(r.values["accuracy"][s], skm.accuracy_score(y[m], rule[m]))
+        _same(r.values["balanced_accuracy"][s], skm.balanced_accuracy_score(y[m], rule[m]))
+        _same(r.rest[s], skm.balanced_accuracy_score(y[~m], rule[~m]))
+    r_acc = slice_report(y, rule, region, task="rule", classes=[0, 1], n_boot=200,
+                         random_state=0, metric="accuracy")
+    for s, label in enumerate(r.labels):
+        _same(r_acc.rest[s], skm.accuracy_score(y[region != label], rule[region != label]))
     score = np.log(p / (1 - p))
     r = slice_report(y, score, region, task="ranking", classes=[0, 1], y_pred=rule,
                      n_boot=200, random_state=0)
