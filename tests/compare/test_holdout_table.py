@@ -617,3 +617,30 @@ def test_decision_primary_refuses_scores_that_only_rank():
                                          r"threshold, which row\(s\) 'a' \(scores that only"):
         compare.holdout_table({"a": X[:, 0], "b": X[:, 1]}, X, y, primary="net_benefit@0.2",
                               n_boot=1000)
+
+
+def test_default_primary_is_the_headline_of_the_rows_kind():
+    """Rows of one kind lead with that kind's headline (the one table of them): a table of
+    0/1 rules with balanced accuracy, as compare_holdout and slice_report do; a binary rule's
+    ROC AUC ((TPR + TNR) / 2, ties counted half) is that same number, so rows of several
+    kinds may lead with ROC AUC and still judge a rule on it."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    rng = np.random.default_rng(3)
+    y = (rng.random(400) < 0.2).astype(int)
+    score = y + rng.normal(0, 0.8, 400)
+    rules = {"loose": (score > 0.2).astype(int), "strict": (score > 0.6).astype(int)}
+    X = np.zeros((400, 1))
+    t = compare.holdout_table(rules, X, y, n_boot=1000, random_state=0)
+    assert t.primary == "balanced_accuracy"
+    for name, flag in rules.items():
+        assert t.rows[name]["balanced_accuracy"] == pytest.approx(
+            balanced_accuracy_score(y, flag), abs=1e-12)
+        assert roc_auc_score(y, flag) == pytest.approx(balanced_accuracy_score(y, flag),
+                                                       abs=1e-12)
+    p = 1 / (1 + np.exp(-2 * score))
+    mixed = compare.holdout_table({"rule": rules["loose"], "model": p}, X, y, n_boot=1000,
+                                  random_state=0)
+    assert mixed.primary == "roc_auc"
+    assert mixed.rows["rule"]["roc_auc"] == pytest.approx(
+        balanced_accuracy_score(y, rules["loose"]), abs=1e-12)
