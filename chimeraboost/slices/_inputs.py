@@ -43,9 +43,10 @@ class Output:
     none), hard labels (``"rule"``) or a
     regressor's predictions. ``rows`` (per-row arrays, float64, each times the row's
     weight): ``weight``; for a classification ``class_k`` indicators, ``correct`` (the
-    predicted class is the true one) and ``hit_k`` (correct and of class k), and with probabilities ``log_loss`` and ``brier``; for a
-    regression ``sq`` (squared error), ``yc`` and ``yc2`` (y centred on its weighted mean, and
-    its square). ``per_row`` holds the losses (and ``yc``) unweighted.
+    predicted class is the true one) and ``hit_k`` (correct and of class k), and with
+    probabilities ``log_loss`` and ``brier``; for a regression ``sq`` (squared error), ``yc``
+    and ``yc2`` (y centred on its weighted mean, and its square). ``per_row`` holds the
+    losses (and ``yc``) unweighted.
     """
 
     def __init__(self, task, y, pred, classes, sample_weight, y_pred=None, name="proba_or_pred"):

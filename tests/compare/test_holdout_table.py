@@ -442,15 +442,7 @@ def test_models_predicting_other_classes_are_named():
         _table({"m": binary, "s": strings})
 
 
-def _agree(got, reference, share=0.3):
-    """Two bootstrap intervals of one number agree: each end within ``share`` of the
-    reference's width (the Monte Carlo error of an end of 1,000 resamples is ~0.03 widths)."""
-    low, high = reference
-    tol = share * (high - low)
-    assert abs(got[0] - low) <= tol and abs(got[1] - high) <= tol, (got, reference)
-
-
-def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
+def test_ci_method_reads_every_interval_off_the_same_resamples(cancer, intervals_agree):
     from chimeraboost import resampling
 
     X_tr, X_te, y_tr, y_te, models, rule = cancer
@@ -471,12 +463,12 @@ def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
                                        metrics=["brier_skill", "roc_auc", "log_loss", "pr_auc"])
     for table, method in ((pct, "percentile"), (bca, "bca")):
         got = table.rows["linear"]
-        _agree((got["roc_auc_low"], got["roc_auc_high"]),
+        intervals_agree((got["roc_auc_low"], got["roc_auc_high"]),
                boots[1].interval("roc_auc", method=method))
         d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
             "brier_skill", method=method)
         assert got["difference"] == pytest.approx(d[0], abs=1e-12)  # the point: exact
-        _agree((got["diff_low"], got["diff_high"]), d[1:])
+        intervals_agree((got["diff_low"], got["diff_high"]), d[1:])
     again = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0,
                                   ci_method="percentile")
     assert again.to_dict() == pct.to_dict()  # one seed, one table
@@ -563,7 +555,8 @@ def test_primary_a_row_cannot_have_is_refused_before_resampling(cancer):
 # --------------------------------------------------------------------------- decisions
 
 
-def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples():
+def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples(
+        intervals_agree):
     from chimeraboost import decisions, resampling
 
     X, y = load_breast_cancer(return_X_y=True)
@@ -586,7 +579,7 @@ def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resample
     d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference("net_benefit@0.2")
     got = t.rows["model"]
     assert got["difference"] == pytest.approx(d[0], abs=1e-14)
-    _agree((got["diff_low"], got["diff_high"]), d[1:])
+    intervals_agree((got["diff_low"], got["diff_high"]), d[1:])
     assert got["beats_baseline"] == (got["diff_low"] > 0)
     assert "net_benefit@0.2 vs rule" in t.to_text(width=None)
 

@@ -152,16 +152,8 @@ def test_numbers_equal_fairlearn_metricframe():
 # --------------------------------------------------------------------------- one resample
 
 
-def _agree(got, reference, share=0.3):
-    """Two bootstrap intervals of one number agree: each end within ``share`` of the
-    reference's width (the Monte Carlo error of an end of 1,000 resamples is ~0.03 widths)."""
-    low, high = reference
-    tol = share * (high - low)
-    assert abs(got[0] - low) <= tol and abs(got[1] - high) <= tol, (got, reference)
-
-
 @pytest.mark.slow
-def test_every_slice_and_rest_come_from_one_resample_of_the_rows():
+def test_every_slice_and_rest_come_from_one_resample_of_the_rows(intervals_agree):
     # Each slice's interval is the percentile interval of its evaluator over resamples of
     # all rows, and the difference is taken against the rest scored on the same resample:
     # an independent bootstrap of the rows (another seed, numpy's multinomial) agrees within
@@ -177,9 +169,10 @@ def test_every_slice_and_rest_come_from_one_resample_of_the_rows():
         rest = metrics.classification_evaluator(y[~m], [0, 1], proba=p[~m])
         rest_reps = rest.evaluate(counts[:, ~m], warn=False)
         for key in ("brier_skill", "roc_auc", "log_loss_skill", "accuracy"):
-            _agree(r.intervals[key][s], resampling.percentile_interval(reps[key], 0.95)[0])
+            intervals_agree(r.intervals[key][s],
+                            resampling.percentile_interval(reps[key], 0.95)[0])
         diff = reps["brier_skill"] - rest_reps["brier_skill"]
-        _agree(r.diff_interval[s], resampling.percentile_interval(diff, 0.95)[0])
+        intervals_agree(r.diff_interval[s], resampling.percentile_interval(diff, 0.95)[0])
         # the bootstrap standard error: the replicates' standard deviation
         assert r.se[s] == pytest.approx(np.std(diff, ddof=1), rel=0.15)
     # MCB is not resampled: its interval is the calibration test's, not the bootstrap's
