@@ -5,8 +5,9 @@ What is checked here, so that the tree keeps showing the architecture:
 - every public import path keeps its public names (the contract users code against);
 - no module reaches into another package's private module, except the one private package
   every layer shares (``chimeraboost._shared``);
-- imports point down the layers; the few upward imports (``Report.plot`` and
-  ``SliceReport.plot`` drawing with ``chimeraboost.plotting``, ``report(by=...)`` slicing with
+- imports point down the layers; the few upward imports (the ``.plot()`` methods of
+  ``Report``, ``SliceReport``, ``SkillOverTime`` and ``DatasetComparison`` drawing with
+  ``chimeraboost.plotting``, ``report(by=...)`` slicing with
   ``chimeraboost.slices``) happen inside a function, never at import time;
 - the table of packages in ``docs/index.md`` lists every top-level entry and exactly what each
   imports, read off the code;
@@ -64,6 +65,7 @@ PUBLIC = {
         "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
         "check_ci_method", "bootstrap_interval", "jackknife_weights", "jackknife_blocks",
         "acceleration", "effective_df", "narrow_interval_reason", "warn_narrow",
+        "Resampler", "design_effect", "jackknife_variance",
     ],
     "chimeraboost.decisions": [
         "net_benefit", "NetBenefitResult", "expected_cost", "ExpectedCostResult", "Costs",
@@ -84,7 +86,8 @@ PUBLIC = {
     "chimeraboost.slices": ["slice_report", "find_weak_slices", "SliceReport"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
-        "plot_report", "decision_curve", "cost_curve", "slice_plot",
+        "plot_report", "decision_curve", "cost_curve", "slice_plot", "skill_over_time_plot",
+        "critical_difference_diagram",
     ],
     "chimeraboost.dask": ["classification_report", "regression_report"],
     "chimeraboost.estimators": [
@@ -120,6 +123,9 @@ UPWARD_INSIDE_A_FUNCTION = {
                            "lives in slices, a layer above, so that the report stays one "
                            "model on one set of rows)",
     ("slices", "plotting"): "SliceReport.plot() hands the result to plotting, which draws it",
+    ("monitor", "plotting"): "SkillOverTime.plot() hands the result to plotting, which draws it",
+    ("compare", "plotting"): "DatasetComparison.plot() hands the result to plotting, which "
+                             "draws it",
 }
 
 

@@ -436,7 +436,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     level = check_level(ci, "ci")
     ci_method = resampling.check_ci_method(ci_method)
     costs = None if costs is None else _decisions.Costs.of(costs)
-    n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
+    n_boot = resampling.check_n_boot(n_boot)  # refused or warned once, here
     n_jobs = check_n_jobs(n_jobs)
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y, sample_weight)

@@ -18,6 +18,11 @@ Questions worth asking, and which function answers each:
   same rows :func:`delong_roc_auc_difference` (DeLong, DeLong & Clarke-Pearson 1988).
 - Which rows did the bootstrap draw? :func:`bootstrap_counts` (the replicates' count matrix,
   reproducible with ``random_state``).
+- Rows that are not independent (several rows per customer, time-ordered rows)?
+  ``groups=`` and ``time=`` on every function here: whole groups, or blocks of time, are
+  resampled, and the jackknife leaves out whole units. :class:`Resampler` is the one scheme
+  every surface of the library draws its replicates from; :func:`design_effect` says how
+  much the dependence widens an interval.
 
 How the bootstrap is fast: a replicate is a vector of multinomial counts (how often each row was
 drawn), and every metric is a function of the rows' weights. The counts of ``B`` replicates form
@@ -80,6 +85,8 @@ from ._intervals import (
     narrow_interval_reason,
     percentile_interval,
 )
+# The one resampling scheme every surface draws from: rows, whole groups, or time blocks.
+from ._engine import Resampler, design_effect, jackknife_variance
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
 from ._results import BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
@@ -93,6 +100,9 @@ from ._roc_auc import (
 )
 
 __all__ = [
+    "Resampler",
+    "design_effect",
+    "jackknife_variance",
     "MIN_RESAMPLES_DECISION",
     "MIN_RESAMPLES_INTERVAL",
     "check_n_boot",

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..exceptions import NarrowIntervalWarning
 from ..exceptions import warn as _warn
+from ._engine import design_effect
 from ._intervals import (
     DEFAULT_CI_METHOD,
     ConfidenceInterval,
@@ -42,19 +43,31 @@ class BootstrapResult:
         (:func:`~chimeraboost.resampling.jackknife_weights`); what BCa's acceleration and the
         expanded intervals' degrees of freedom are read from.
     n_rows : int or None
-        Rows the jackknife blocks were made of (rows of positive weight).
+        Units the jackknife blocks were made of: rows of positive weight, or with
+        ``groups=`` / ``time=`` the groups or time blocks (what the expanded intervals'
+        degrees of freedom count).
     events : float or None
         Classification: rows of the rarest class present (with weights, Kish's effective
         number ``(sum w)^2 / sum w^2``).
     ci_method : str
         The method :meth:`interval` uses by default; ``"percentile"`` when there is no
         jackknife.
+    units : {"rows", "groups", "time"}
+        What a replicate drew.
+    rows : int or None
+        Rows of positive weight.
+    row_jackknife : dict or None
+        With ``units`` other than rows: the metrics with blocks of single rows left out, for
+        :meth:`design_effect`.
     """
 
     def __init__(self, estimate: dict, replicates: dict, n_boot: int, *, jackknife=None,
-                 n_rows=None, events=None, ci_method=None):
+                 n_rows=None, events=None, ci_method=None, units="rows", rows=None,
+                 row_jackknife=None):
         self.estimate, self.replicates, self.n_boot = estimate, replicates, n_boot
         self.jackknife, self.n_rows, self.events = jackknife, n_rows, events
+        self.units, self.row_jackknife = units, row_jackknife
+        self.rows = n_rows if rows is None else rows
         if ci_method is None:
             ci_method = DEFAULT_CI_METHOD if jackknife is not None else "percentile"
         self.ci_method = check_ci_method(ci_method)
@@ -110,6 +123,15 @@ class BootstrapResult:
             return np.nan
         return effective_df(jack, self.n_rows or len(jack), self.events)
 
+    def design_effect(self, metric) -> float:
+        """The variance of ``metric`` when whole units (groups, time blocks) are resampled
+        over its variance if the rows were independent, from the two jackknifes (NaN with
+        independent rows: 1 by definition, and not computed). ``rows / design_effect`` is
+        the effective number of independent rows."""
+        if self.row_jackknife is None or self.jackknife is None:
+            return np.nan
+        return design_effect(self.jackknife.get(metric, []), self.row_jackknife.get(metric, []))
+
     def _narrow(self, key, estimate):
         if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
             return None
@@ -164,9 +186,15 @@ class PairedBootstrapResult(BootstrapResult):
         if model.jackknife is not None and baseline.jackknife is not None:
             jack = {key: model.jackknife[key] - baseline.jackknife[key] for key in keys
                     if key in model.jackknife and key in baseline.jackknife}
+        row_jack = None
+        if model.row_jackknife is not None and baseline.row_jackknife is not None:
+            row_jack = {key: model.row_jackknife[key] - baseline.row_jackknife[key]
+                        for key in keys
+                        if key in model.row_jackknife and key in baseline.row_jackknife}
         super().__init__(estimate, reps, model.n_boot, jackknife=jack, n_rows=model.n_rows,
                          events=model.events,
-                         ci_method=model.ci_method if jack is not None else None)
+                         ci_method=model.ci_method if jack is not None else None,
+                         units=model.units, rows=model.rows, row_jackknife=row_jack)
 
     def difference(self, metric, level=0.95, method=None) -> tuple[float, float, float]:
         """``(model - baseline, low, high)`` for ``metric``."""

@@ -29,7 +29,7 @@ from scipy.special import stdtr
 from .. import metrics, resampling
 from ..compare import benjamini_hochberg, holm
 from .._shared.facts import HEADLINE
-from .._shared.kernels import fraction
+from .._shared.weights import fraction
 from .._shared.scores import proper_scores, ratio_skill
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
 

@@ -369,7 +369,7 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
     level, alpha = check_level(ci, "ci"), check_level(alpha, "alpha", example="0.05")
-    n_boot = resampling.check_n_boot(n_boot, decision=True)
+    n_boot = resampling.check_n_boot(n_boot)
     n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
     scored = score_estimator(estimator, X, y, sample_weight=w)

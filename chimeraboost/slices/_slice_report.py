@@ -244,7 +244,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     """
     level = check_level(ci, "ci")
     alpha = check_level(alpha, "alpha", example="0.05")
-    n_boot = resampling.check_n_boot(n_boot, decision=True)
+    n_boot = resampling.check_n_boot(n_boot)
     min_rows = check_positive_int(min_rows, "min_rows")
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
