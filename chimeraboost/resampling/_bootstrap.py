@@ -101,9 +101,8 @@ def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
     blocks are the scheme's units (groups, time blocks), or single rows with ``rows=True``."""
     first = evaluators[0]
     # An evaluator without sample_weight (a duck-typed one) weighs its rows equally.
-from .._shared import weights as _weights
-from ._engine import Resampler
-from ._intervals import DEFAULT_CI_METHOD
+    block = scheme.jackknife_blocks(first.n, getattr(first, "sample_weight", None), rows=rows)
+    work = _weights.Workspace()
     parts = [[] for _ in evaluators]
     for weights in scheme.jackknife_chunks(block):
         for ev, store in zip(evaluators, parts):
