@@ -20,7 +20,6 @@ point numbers are compared.
 
 from __future__ import annotations
 
-import math
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -388,9 +387,6 @@ def _run(surface: Surface, case: Case):
         # the warnings of few resamples and of degenerate slices say the same on both sides
         warnings.simplefilter("ignore")
         return _flat(surface.call(case))
-
-
-_IDS = [s.name for s in SURFACES]
 
 
 def _params(check=None):
