@@ -172,10 +172,9 @@ def results(evaluators, scheme, metrics=None) -> list:
 
 def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):
     """The Resampler of the public functions' plain parameters."""
-    series = row_series(evaluator) if time is not None and groups is None else None
-    return Resampler.from_params(evaluator.n, n_boot=n_boot, random_state=random_state,
-                                 ci_method=ci_method, n_jobs=n_jobs, groups=groups,
-                                 time=time, series=series, chunk_size=chunk_size)
+    return Resampler.for_evaluator(evaluator, n_boot=n_boot, random_state=random_state,
+                                   ci_method=ci_method, n_jobs=n_jobs, groups=groups,
+                                   time=time, chunk_size=chunk_size)
 
 
 def _point(evaluator, metrics) -> dict:

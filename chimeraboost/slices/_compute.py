@@ -27,7 +27,7 @@ import numpy as np
 from scipy.special import stdtr
 
 from .. import metrics, resampling
-from ..compare import benjamini_hochberg, holm
+from ..resampling import benjamini_hochberg, holm
 from .._shared.facts import HEADLINE
 from .._shared.weights import fraction
 from .._shared.scores import proper_scores, ratio_skill

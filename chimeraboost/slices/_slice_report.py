@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
-from .._report import calibration_draws
+from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
     as_1d,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import decisions as _decisions
-from .. import resampling
-from .._shared.facts import AT_THRESHOLD, FACTS, at_threshold
-from .._shared.validation import as_1d
+from ... import decisions as _decisions
+from ... import resampling
+from ..._shared.facts import AT_THRESHOLD, FACTS, at_threshold
+from ..._shared.validation import as_1d
 
 __all__ = ["is_decision_key", "decide"]
 

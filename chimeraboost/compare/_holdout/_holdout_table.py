@@ -26,10 +26,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import decisions as _decisions
-from .. import metrics as _metrics
-from .. import resampling
-from .._shared.facts import (
+from ... import decisions as _decisions
+from ... import metrics as _metrics
+from ... import resampling
+from ..._shared.facts import (
     ABOUT_THE_ROWS,
     AT_THRESHOLD,
     FACTS,
@@ -37,9 +37,10 @@ from .._shared.facts import (
     NEEDS_PROBA,
     at_threshold,
 )
-from .._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
-from .._report import calibration_draws, score_estimator
-from .._shared.validation import (
+from ..._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
+from ..._report import score_estimator
+from ..._shared.draws import calibration_draws
+from ..._shared.validation import (
     as_1d,
     check_baseline_name,
     check_k,
@@ -58,7 +59,7 @@ from .._shared.validation import (
 from ._holdout_decisions import decide as _decide
 from ._holdout_decisions import is_decision_key as _decision_key
 from ._holdout_result import HoldoutTable
-from ..exceptions import FewResamplesWarning
+from ...exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
 

@@ -13,13 +13,13 @@ import math
 
 import numpy as np
 
-from .._shared import facts as _facts
-from .._shared.facts import is_loss
-from .._shared.format import fixed_decimals, fmt, fmt_p, percent
-from .._shared.html import html_block, html_paragraphs
-from .._report import distinct_names, report
-from ._rules import EQUIVALENT, KEEP, REPLACE
-from .._shared.validation import (
+from ..._shared import facts as _facts
+from ..._shared.facts import is_loss
+from ..._shared.format import fixed_decimals, fmt, fmt_p, percent
+from ..._shared.html import html_block, html_paragraphs
+from ..._report import distinct_names, report
+from .._cv._rules import EQUIVALENT, KEEP, REPLACE
+from ..._shared.validation import (
     check_fitted,
     check_level,
     check_n_jobs,
@@ -29,8 +29,8 @@ from .._shared.validation import (
     check_rows,
     estimator_family,
 )
-from .. import resampling
-from ..resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
+from ... import resampling
+from ...resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
 

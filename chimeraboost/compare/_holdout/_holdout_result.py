@@ -13,9 +13,9 @@ import textwrap
 
 import numpy as np
 
-from .. import resampling
-from .._shared.facts import FACTS, is_loss
-from .._shared.format import (
+from ... import resampling
+from ..._shared.facts import FACTS, is_loss
+from ..._shared.format import (
     EMPTY,
     NA,
     WIDTH,
@@ -26,9 +26,9 @@ from .._shared.format import (
     percent,
     table,
 )
-from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.predictions import lacks
-from .._shared.validation import import_pandas
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ..._shared.predictions import lacks
+from ..._shared.validation import import_pandas
 
 __all__ = ["HoldoutTable", "REFERENCE", "WIDTH", "orient"]
 
