@@ -16,6 +16,7 @@ from .. import decisions, metrics, resampling
 from .._shared.draws import calibration_draws
 from .._shared.facts import ABOUT_THE_ROWS
 from .._shared.progress import working
+from .._shared.units import resampled, time_span
 from .._shared.validation import (
     check_level,
     check_n_jobs,
@@ -327,6 +328,7 @@ def _dependence(scheme, boot, model):
     deff = np.nan if boot is None else boot.design_effect(key)
     rows = int(model.point.get("n", units.n))
     return {"units": units.kind, "n_units": int(units.n_units), "metric": key,
+            "resampled": resampled(units), "time_span": time_span(units),
             "design_effect": float(deff),
             "effective_rows": float(rows / deff) if deff and np.isfinite(deff) else np.nan,
             "block_length": units.block_length, "time_range": units.time_range}

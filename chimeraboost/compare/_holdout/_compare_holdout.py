@@ -181,7 +181,8 @@ def _why_no_difference(rep, metric: str, names) -> str:
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
                     n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
                     challenger_name=None, n_jobs=None,
-                    ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutComparison:
+                    ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+                    time=None) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
     Parameters
@@ -212,6 +213,9 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How the paired interval is read off the resamples; see :func:`chimeraboost.report`.
+    groups, time : array-like of shape (n,) or column name of X, default=None
+        Rows that are not independent (several rows per customer; time-ordered rows):
+        whole groups, or blocks of time, are resampled; see :func:`chimeraboost.report`.
 
     Returns
     -------
@@ -249,7 +253,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
-                 n_jobs=n_jobs, ci_method=ci_method)
+                 n_jobs=n_jobs, ci_method=ci_method, groups=groups, time=time)
     metric = _facts.HEADLINE[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))

@@ -14,6 +14,7 @@ import textwrap
 import numpy as np
 
 from ... import resampling
+from ..._shared.units import resampled, time_span
 from ..._shared.facts import FACTS, is_loss
 from ..._shared.format import (
     EMPTY,
@@ -84,8 +85,9 @@ class HoldoutTable:
     """
 
     def __init__(self, rows, *, baseline, primary, keys, labels, split, level, n_boot,
-                 min_lift, kind, ci_method="percentile"):
+                 min_lift, kind, ci_method="percentile", units=None):
         self.baseline, self.primary, self.metrics = baseline, primary, list(keys)
+        self.units = units
         self._labels, self.split, self.level = labels, split, level
         self.n_boot, self.min_lift, self.kind = n_boot, min_lift, kind
         self.ci_method = ci_method
@@ -172,8 +174,12 @@ class HoldoutTable:
         if self.kind == "binary":
             parts[0] += (f", {count(self.positives)} positives (base rate "
                          f"{fmt(self.base_rate, 3)})")
+        span = time_span(self.units)
+        if span is not None:
+            parts.insert(0, span)
+        what = resampled(self.units)
         parts.append(f"every row scored on the same rows and the same {self.n_boot:,} bootstrap "
-                     "resamples")
+                     "resamples" + ("" if what == "rows" else f" of {what}"))
         return " · ".join(parts)
 
     def _fixed(self, key) -> bool:
