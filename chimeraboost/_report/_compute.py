@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import decisions, metrics, resampling
 from .._shared.draws import calibration_draws
-from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.facts import ABOUT_THE_ROWS, HEADLINE
 from .._shared.progress import working
 from .._shared.units import resampled, time_span
 from .._shared.validation import (
@@ -324,7 +324,7 @@ def _dependence(scheme, boot, model):
     if scheme.kind == "rows":
         return None
     units = scheme.units
-    key = _HEADLINE.get(model.task, "roc_auc")
+    key = HEADLINE.get(model.task, "roc_auc")
     deff = np.nan if boot is None else boot.design_effect(key)
     rows = int(model.point.get("n", units.n))
     return {"units": units.kind, "n_units": int(units.n_units), "metric": key,
@@ -332,10 +332,6 @@ def _dependence(scheme, boot, model):
             "design_effect": float(deff),
             "effective_rows": float(rows / deff) if deff and np.isfinite(deff) else np.nan,
             "block_length": units.block_length, "time_range": units.time_range}
-
-
-# The metric whose design effect the report states, per kind of model.
-_HEADLINE = {"classification": "brier_skill", "regression": "r2", "quantile": "crps_skill"}
 
 
 def _delong(model: _Scored, incumbent: _Scored, y, level):

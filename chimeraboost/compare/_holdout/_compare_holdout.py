@@ -36,10 +36,6 @@ from ...resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
 
 
-# The number a decision is taken on, by the task the report found.
-_PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "balanced_accuracy",
-            "regression": "r2", "quantile": "crps_skill"}
-
 def _holdout_names(champion, challenger, champion_name, challenger_name) -> tuple[str, str]:
     """The two models' names: given ones as given, defaults told apart by their parameters
     or, failing that, by their roles."""
@@ -261,7 +257,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
                  n_jobs=n_jobs, ci_method=ci_method, groups=groups, time=time)
-    metric = _PRIMARY[rep.task] if metric is None else metric
+    metric = _facts.HEADLINE[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))
     defined = n_boot - rep.n_dropped.get(metric, 0)

@@ -17,7 +17,7 @@ from ..._shared.api import public
 from ... import resampling
 from ..._shared.ties import negligible
 from ..._shared.units import resampled, time_span
-from ..._shared.facts import FACTS, is_loss, needs
+from ..._shared.facts import FACTS, is_loss
 from ..._shared.format import (
     EMPTY,
     NA,
@@ -33,9 +33,8 @@ from ..._shared.html import html_block, html_paragraphs, html_table
 from ..._shared.predictions import lacks
 from ..._shared.validation import import_pandas
 
-__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "orient"]
+__all__ = ["HoldoutTable", "REFERENCE", "WIDTH", "orient"]
 
-NEEDS_PROBA = frozenset(k for k in FACTS if needs(k) == "probabilities")
 # A split that already says what the rows are ("30% holdout", "held-out rows") gets no
 # second "holdout".
 _NAMES_HELD_OUT = re.compile(r"(?i)\b(hold[- ]?out|held[- ]?out)")

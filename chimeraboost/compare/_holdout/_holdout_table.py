@@ -30,7 +30,14 @@ from ..._shared.api import public
 from ... import decisions as _decisions
 from ... import metrics as _metrics
 from ... import resampling
-from ..._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
+from ..._shared.facts import (
+    ABOUT_THE_ROWS,
+    AT_THRESHOLD,
+    FACTS,
+    HEADLINE,
+    NEEDS_PROBA,
+    at_threshold,
+)
 from ..._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
 from ..._report import score_estimator
 from ..._shared.draws import calibration_draws
@@ -52,7 +59,7 @@ from ..._shared.validation import (
 )
 from ._holdout_decisions import decide as _decide
 from ._holdout_decisions import is_decision_key as _decision_key
-from ._holdout_result import NEEDS_PROBA, HoldoutTable
+from ._holdout_result import HoldoutTable
 from ...exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
@@ -217,11 +224,7 @@ def _metric_names(primary, metrics, kind, rows):
     """
     binary = kind == "binary"
     if primary is None:
-        primary = {"binary": "brier_skill", "multiclass": "brier_skill", "regression": "r2",
-                   "quantile": "crps_skill"}[kind]
-        if kind in ("binary", "multiclass") and any(
-                lacks(r.task, primary) for r in rows.values()):
-            primary = "roc_auc"  # a rule or a score has no Brier skill, but it ranks
+        primary = _default_primary(rows, kind)
     wanted = list(_DEFAULT_METRICS[kind]) if metrics is None else (
         [metrics] if isinstance(metrics, str) else list(metrics))
     if not wanted:
@@ -260,6 +263,21 @@ def _metric_names(primary, metrics, kind, rows):
         raise ValueError(msg)
     _check_rows_have(keys[0], labels.get(keys[0], keys[0]), rows, reported, binary)
     return keys[0], keys, labels, next(iter(ks.values()), None)
+
+
+def _default_primary(rows, kind) -> str:
+    """The headline of the rows' one kind of output; for rows of several kinds, the first
+    headline every row can give, by the kinds that give the most: probabilities, then
+    rankings, then 0/1 rules (a rule ranks by its flag: its ROC AUC is its balanced
+    accuracy). Where none fits, the rules' headline, refused by name later."""
+    tasks = {r.task for r in rows.values()}
+    if kind not in ("binary", "multiclass") or len(tasks) == 1:
+        return HEADLINE[next(iter(tasks))] if len(tasks) == 1 else HEADLINE[kind]
+    binary = kind == "binary"
+    for task in ("classification", "ranking", "rule"):
+        if not any(lacks(r.task, HEADLINE[task], binary=binary) for r in rows.values()):
+            return HEADLINE[task]
+    return HEADLINE["rule"]
 
 
 _LACKED = {"probabilities": "probabilities", "decision": "a decision (a class per row)",
