@@ -38,7 +38,8 @@ def test_decision_curve_points_and_bands_are_net_benefit_per_resample(intervals_
     intervals_agree((dc.low["p"], dc.high["p"]), np.quantile(reps_p, [0.025, 0.975], axis=0))
     intervals_agree((dc.diff_low["p"], dc.diff_high["p"]),
                     np.quantile(reps_p - reps_q, [0.025, 0.975], axis=0))
-    again = decisions.decision_curve(y, {"p": p, "q": q}, t, baseline="q", n_boot=1000,
+    again = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=t, baseline_name="q",
+                                     n_boot=1000,
                                      random_state=3)
     np.testing.assert_array_equal(again.diff_low["p"], dc.diff_low["p"])  # one seed, one curve
     frame = dc.to_frame()
