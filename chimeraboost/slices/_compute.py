@@ -9,10 +9,13 @@ Questions this module answers:
 - *And those of the rest of the data?* -> :func:`sum_points` (``_numbers`` on the sums of all
   rows minus the slice's): log loss, Brier, accuracy and r2 are sums over rows, so the rest
   costs no pass over its rows (ROC-AUC and MCB are not, and are not compared with the rest).
-- *How sure is each?* -> :func:`bootstrap`: one resample of the rows for all slices
-  (:func:`chimeraboost.resampling.bootstrap_counts`), each slice's evaluator on its part of
-  the counts; the rows are put in slice order once (:class:`Layout`), so a slice's part is a
-  contiguous block. MCB is not resampled: :func:`calibration_tests` runs the calibration
+- *How sure is each?* -> :func:`bootstrap`: one resample for all slices, its counts from the
+  caller's :class:`~chimeraboost.resampling.Resampler` (single rows, whole groups or blocks
+  of time), each slice's evaluator on its part of the counts; the rows are put in slice
+  order once (:class:`Layout`), so a slice's part is a contiguous block. Groups may cross
+  slices (a customer with rows in several): whole groups of *all* rows are drawn and each
+  slice takes its rows' share, so a slice and its rest move together as they do in the
+  data. MCB is not resampled: :func:`calibration_tests` runs the calibration
   test of :mod:`chimeraboost.metrics` on each slice's rows instead.
 - *Which slices differ from the rest, or from the baseline?* -> :func:`tests`: a two-sided
   test per slice, adjusted over the tested slices (Holm or Benjamini-Hochberg from
@@ -26,15 +29,13 @@ import warnings
 import numpy as np
 from scipy.special import stdtr
 
-from .. import metrics, resampling
+from .. import metrics
 from ..resampling import benjamini_hochberg, holm
+from .._shared.ties import negligible
 from .._shared.facts import HEADLINE
 from .._shared.weights import fraction
 from .._shared.scores import proper_scores, ratio_skill
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
-
-# Elements of one chunk of resampling counts (B x n): 32 MB of int64, and as much in float64.
-_CHUNK_ELEMENTS = 1 << 22
 
 # The numbers compared with the rest of the data: sums over rows, so the rest's come from
 # the sums of all rows minus the slice's.
@@ -180,12 +181,12 @@ def points(model, layout, labels) -> tuple[list, list]:
 # --------------------------------------------------------------------------- the bootstrap
 
 
-def _chunks(n: int, n_boot: int, random_state):
-    """Resampling counts in chunks, as int64 (the evaluators' integer kernels) and float64
-    (the sums)."""
-    size = max(1, min(n_boot, _CHUNK_ELEMENTS // max(n, 1)))
-    for counts in resampling.bootstrap_counts(n, n_boot, random_state=random_state,
-                                              chunk_size=size):
+def _chunks(layout, scheme):
+    """The scheme's resampling counts in chunks, columns in slice order (the scheme's units
+    carried into that order, so whole groups still travel together), as int64 (the
+    evaluators' integer kernels) and float64 (the sums)."""
+    ordered = scheme.subset(layout.order) if layout.partition else scheme
+    for counts in ordered.counts(layout.n):
         yield counts.astype(np.int64), counts
 
 
@@ -232,12 +233,13 @@ _SLICE_BLOCK = 1 << 15
 _CORP = ("calibration_mcb", "discrimination_dsc", "uncertainty_unc")
 
 
-def bootstrap(model, base, layout, evaluators, values, refs, n_boot, random_state) -> dict:
+def bootstrap(model, base, layout, evaluators, values, refs, scheme) -> dict:
     """Replicates of every slice's numbers (but the CORP terms, :data:`_CORP`), of the
-    rest's and the baseline's, from one resample of all rows: ``{"slice": [...], "rest":
-    [...], "vs_all": [...], "base": [...], "all": {...}}``, lists with one dict per slice of
-    key -> (n_boot,) arrays. ``values``: each slice's point numbers (their keys are
-    resampled)."""
+    rest's and the baseline's, from one resample of all rows by ``scheme`` (a
+    :class:`~chimeraboost.resampling.Resampler`): ``{"slice": [...], "rest": [...],
+    "vs_all": [...], "base": [...], "all": {...}}``, lists with one dict per slice of key ->
+    (n_boot,) arrays. ``values``: each slice's point numbers (their keys are resampled)."""
+    n_boot = scheme.n_boot
     task, K = model.task, len(model.classes) if model.classes is not None else 0
     keys, V = layout.matrix(model)
     base_keys, Vb = layout.matrix(base) if base is not None else (None, None)
@@ -250,7 +252,7 @@ def bootstrap(model, base, layout, evaluators, values, refs, n_boot, random_stat
         pending.append(_Pending(ev, want))
     sums, base_sums, totals = [], [], []
     done = 0
-    for counts_i, counts in _chunks(layout.n, n_boot, random_state):
+    for counts_i, counts in _chunks(layout, scheme):
         done += counts.shape[0]
         own, total = _block_sums(counts, V, layout, keys)
         sums.append(own)
@@ -335,52 +337,75 @@ def spread(reps: np.ndarray) -> float:
     return float(np.std(ok, ddof=1))
 
 
-def tests(diff, reps, eligible, adjust: str, alpha: float, rows):
-    """``(se, p, adjusted p, rejected)`` per slice: two-sided ``difference / se`` against
-    Student's t with ``rows - 1`` degrees of freedom (``rows``: the fewer of the slice's and
-    its rest's rows, or the slice's against a baseline), adjusted over the eligible slices
-    whose p is defined.
+def tests(diff, reps, eligible, adjust: str, alpha: float, units):
+    """``(difference, se, p, adjusted p, rejected)`` per slice: two-sided ``difference / se``
+    against Student's t with ``units - 1`` degrees of freedom (``units``: the fewer of the
+    slice's and its rest's resampled units -- rows, groups or time blocks -- or the slice's
+    against a baseline), adjusted over the eligible slices whose p is defined.
 
-    Why t and not the normal: the standard error is itself estimated from the slice's rows,
+    Why t and not the normal: the standard error is itself estimated from the slice's units,
     and on a small slice its noise fattens the tails of ``difference / se`` -- the tails a
-    test adjusted for many slices reads. For a mean, ``rows - 1`` is the exact correction;
-    on slices of thousands of rows it changes nothing."""
+    test adjusted for many slices reads. For a mean, ``units - 1`` is the exact correction;
+    on slices of thousands of rows it changes nothing. With whole groups resampled, the
+    standard error comes from the slice's groups, so they, not its rows, count.
+
+    A tie (:func:`chimeraboost._shared.ties.negligible`: the difference and every replicate
+    of it are rounding noise, as for a model against an exact copy of itself) is a
+    difference of 0 with p = 1, never a verdict."""
     S = len(diff)
-    se = np.array([spread(r) for r in reps]) if S else np.zeros(0)
+    diff = np.asarray(diff, dtype=np.float64).copy()
+    tie = np.array([bool(np.isfinite(d)) and negligible(d) and bool(np.all(
+        [negligible(x) for x in r[np.isfinite(r)]])) for d, r in zip(diff, reps)], bool)
+    diff[tie] = 0.0
+    se = np.array([0.0 if t else spread(r) for r, t in zip(reps, tie)]) if S else np.zeros(0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        z = np.asarray(diff, dtype=np.float64) / se
-    df = np.maximum(np.asarray(rows, dtype=np.float64) - 1.0, 1.0)
-    p = 2.0 * stdtr(df, -np.abs(z))
-    tested = np.asarray(eligible, bool) & np.isfinite(p) & (se > 0)
+        z = diff / se
+    df = np.maximum(np.asarray(units, dtype=np.float64) - 1.0, 1.0)
+    p = np.where(tie, 1.0, 2.0 * stdtr(df, -np.abs(z)))
+    tested = np.asarray(eligible, bool) & np.isfinite(p) & ((se > 0) | tie)
     adjusted = np.full(S, np.nan)
     if tested.any():
         adjusted[tested] = ADJUST[adjust](p[tested], alpha=alpha).pvalues_adjusted
-    return se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
+    return diff, se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
 
 
 # --------------------------------------------------------------------------- calibration
 
 
-def calibration_tests(model, layout, level, draws, rng) -> tuple[dict, np.ndarray | None]:
+def calibration_tests(model, layout, level, draws, rng,
+                      units=None) -> tuple[dict, np.ndarray | None]:
     """Per slice with two classes, where the model gives probabilities: the calibration test
     of :func:`chimeraboost.metrics.calibration_test` on the slice's rows -- the noise floor of
     its MCB, the estimate of the population MCB (``calibration_excess``) and the p-value --
     and the (S, 2) interval of the population MCB; ``({}, None)`` without probabilities.
-    Each test draws ``draws`` outcomes from ``rng``."""
+    Each test draws ``draws`` outcomes from ``rng``. ``units``: the resampling units of all
+    rows (:class:`chimeraboost._shared.units.Units`); with groups or time, each test gets the
+    codes of its slice's rows, so that its null keeps their dependence (a slice within one
+    group or one time point has no test)."""
     if getattr(model, "proba", None) is None:
         return {}, None
     S = len(layout.rows)
     out = {key: np.full(S, np.nan) for key in _TEST_KEYS}
     interval = np.full((S, 2), np.nan)
     w, caught = model.sample_weight, {}
+    dependent = units is not None and not units.independent_rows
     for s, rows in enumerate(layout.rows):
         codes = model.codes[rows]
         if rows.size == 0 or np.unique(codes).size < 2:
             continue  # no rows, or a single class: said once for the slice's skills
+        extra = {}
+        if dependent:
+            own = units.codes[rows]
+            if np.unique(own).size < 2:
+                what = "group" if units.kind == "groups" else "time point"
+                caught.setdefault(f"its rows are in one {what}: no calibration test.",
+                                  []).append(layout.labels[s])
+                continue
+            extra = {"groups" if units.kind == "groups" else "time": own}
         res = _quietly(lambda: metrics.calibration_test(
             model.classes[codes], model.proba[rows], model.classes,
-            sample_weight=None if w is None else w[rows], n_boot=draws, random_state=rng),
-            layout.labels[s], caught)
+            sample_weight=None if w is None else w[rows], n_boot=draws, random_state=rng,
+            **extra), layout.labels[s], caught)
         for key, v in zip(_TEST_KEYS, (res.noise_floor, res.excess, res.pvalue)):
             out[key][s] = v
         interval[s] = res.confidence_interval(level=level)

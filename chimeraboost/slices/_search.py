@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
+from ..resampling import DEFAULT_CI_METHOD
 from .._shared.estimator_outputs import predict_outputs
 from .._shared.validation import (
     as_1d,
@@ -271,8 +272,19 @@ def _distinct(parts, rows, top: int) -> list:
     return kept
 
 
-def _split(model, n, fraction, rng):
-    """(search rows, report rows): a random split, by class for a classification."""
+def _split(model, n, fraction, rng, units=None):
+    """(search rows, report rows): a random split, by class for a classification; with
+    groups (or time points), whole units go to one half (units in a random order, the search
+    half filled to ``fraction`` of the rows), so that no unit is in both."""
+    if units is not None and not units.independent_rows:
+        order = rng.permutation(units.n_units)
+        sizes = np.bincount(units.codes, minlength=units.n_units)[order]
+        cut = int(np.searchsorted(np.cumsum(sizes), fraction * n))
+        cut = min(max(cut, 1), units.n_units - 1)
+        searched = np.zeros(units.n_units, bool)
+        searched[order[:cut]] = True
+        inside = searched[units.codes]
+        return np.flatnonzero(inside), np.flatnonzero(~inside)
     groups = [np.arange(n)] if model.task == "regression" else \
         [np.flatnonzero(model.codes == k) for k in range(len(model.classes))]
     search, report = [], []
@@ -287,7 +299,8 @@ def _split(model, n, fraction, rng):
 def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10,
                      metric=None, bins=5, columns=None, top=10, search_fraction=0.5,
                      sample_weight=None, adjust="holm", alpha=0.05, ci=0.95, n_boot=2000,
-                     random_state=None, calibration=True) -> SliceReport:
+                     random_state=None, calibration=True, groups=None, time=None,
+                     ci_method=DEFAULT_CI_METHOD) -> SliceReport:
     """The slices where the model is weakest, found on one half of the rows and judged on the
     other.
 
@@ -316,8 +329,14 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
         search half).
     search_fraction : float in (0, 1), default=0.5
         The share of the rows the search sees (drawn at random, by class for a classifier).
-    sample_weight, adjust, alpha, ci, n_boot, random_state, calibration
+    sample_weight, adjust, alpha, ci, n_boot, random_state, calibration, ci_method
         As in :func:`slice_report`; ``random_state`` also draws the split.
+    groups, time : array-like of shape (n,) or column name of X, default=None
+        The resampling units, as in :func:`slice_report`. With ``groups``, the search and
+        the held-out halves split by group (no group has rows in both, so the held-out
+        verdicts do not reuse what the search saw of a group), and the held-out intervals
+        and tests resample whole groups. With ``time`` alone, the halves split by time
+        point and blocks of time are resampled.
 
     Returns
     -------
@@ -382,14 +401,18 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     metric = _check_metric(metric, model.task, getattr(model, "proba", None) is not None)
     cols = _search_columns(X, columns, bins)
     rng = check_random_state_int(random_state)
-    search, held = _split(model, n, search_fraction, rng)
+    whole = resampling.Resampler.for_evaluator(
+        model.whole, n_boot=n_boot, random_state=rng, ci_method=ci_method, groups=groups,
+        time=time, X=X)
+    search, held = _split(model, n, search_fraction, rng, whole.units)
+    scheme = whole.subset(held)
     labels, parts, found = _ranked(model, search, cols, metric, max_depth, min_rows,
                                    min_events)
     keep = _distinct(parts, search, top)
     found = {key: (v[keep] if key != "candidates" else v) for key, v in found.items()}
     return _report(model, scored, y, w, held, search, [labels[i] for i in keep],
                    [parts[i] for i in keep], found,
-                   metric, level, n_boot, rng, adjust, alpha, min_rows, min_events,
+                   metric, level, scheme, adjust, alpha, min_rows, min_events,
                    calibration)
 
 
@@ -410,8 +433,8 @@ def _search_columns(X, columns, bins) -> list:
     return cols
 
 
-def _report(model, scored, y, w, held, search, labels, parts, found, metric, level, n_boot,
-            rng, adjust, alpha, min_rows, min_events, calibration) -> SliceReport:
+def _report(model, scored, y, w, held, search, labels, parts, found, metric, level, scheme,
+            adjust, alpha, min_rows, min_events, calibration) -> SliceReport:
     """The slices found, judged on the held-out rows with :func:`slice_report`'s engine."""
     if not labels:
         msg = ("no candidate slice is weaker than the rest on the search half (with "
@@ -430,11 +453,11 @@ def _report(model, scored, y, w, held, search, labels, parts, found, metric, lev
     refs, reference_text = _reference(held_model, None, None)
     evaluators, values = _compute.points(held_model, layout, labels)
     data = _assemble(held_model, None, layout, evaluators, values, refs, metric, level,
-                     n_boot, rng, adjust, alpha,
+                     scheme, adjust, alpha,
                      *_eligible(held_model, layout, min_rows, min_events),
                      calibration=calibration)
     out = SliceReport(slicing=slicing, task=model.task, classes=model.classes, metric=metric,
-                      level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
+                      level=level, n_boot=scheme.n_boot, adjust=adjust, alpha=alpha,
                       name=scored.name, baseline_name="baseline",
                       reference_text=reference_text, min_rows=min_rows,
                       min_events=min_events, **data)

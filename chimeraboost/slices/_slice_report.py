@@ -16,6 +16,7 @@ import numpy as np
 
 from .._shared.api import public
 from .. import resampling
+from ..resampling import DEFAULT_CI_METHOD
 from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
@@ -23,7 +24,6 @@ from .._shared.validation import (
     check_aligned,
     check_level,
     check_positive_int,
-    check_random_state_int,
     check_sample_weight,
     encode_labels,
 )
@@ -119,20 +119,22 @@ def _reference(model, reference, refs_name):
 
 
 # slice_report's slices were called ``groups``; the name now means the resampling units (as in
-# scikit-learn's GroupKFold), so an old keyword call is refused rather than read the new way.
-_GROUPS_MOVED = ("groups= no longer names the slices: pass the slices as by= (or as the third "
-                 "positional argument). groups= now names the resampling units (whole groups "
-                 "resampled together, as in scikit-learn's GroupKFold), which this release "
-                 "does not take yet.")
+# scikit-learn's GroupKFold). A keyword call with groups= and no by= is an old call: refused,
+# naming both, rather than read the new way.
+_BY_REQUIRED = ("slice_report() needs the slices: pass them as by= (or as the third "
+                "positional argument). groups= no longer names the slices: it names the "
+                "resampling units (whole groups resampled together, as in scikit-learn's "
+                "GroupKFold), and is given together with by=.")
 
 
-@public(refused={"groups": _GROUPS_MOVED})
-def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pred=None,
+@public()
+def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, y_pred=None,
                  sample_weight=None, metric=None, bins=5, min_rows=30, min_events=10,
                  adjust="holm", alpha=0.05, ci=0.95, n_boot=2000, random_state=None,
                  baseline=None, baseline_task=None, baseline_y_pred=None, reference=None,
                  name=None, baseline_name=None, reference_name="reference",
-                 calibration=True) -> SliceReport:
+                 calibration=True, groups=None, time=None,
+                 ci_method=DEFAULT_CI_METHOD) -> SliceReport:
     """Who is the model good for? Its numbers per slice, each against the slice's own base
     rate, with intervals, the difference to the rest of the data and a verdict that allows
     for the number of slices.
@@ -146,8 +148,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
         probability of ``classes[1]``); a regressor's predictions; with ``task="ranking"``
         scores that rank the rows, with ``task="rule"`` predicted labels.
     by : column name, list of column names, array-like, DataFrame or dict
-        The slices (formerly ``groups``, a name that now means the resampling units, whole
-        groups resampled together as in scikit-learn's ``GroupKFold``): a column of ``X``
+        The slices (formerly ``groups``, a name that now means the resampling units, below;
+        required): a column of ``X``
         (name, or index for an array), a list of columns (crossed: one slice per combination
         present, as pandas' ``groupby``), one label per row (a Series, array or list), a
         DataFrame of columns (crossed), or a dict name -> boolean mask of the rows (slices
@@ -185,8 +187,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
     ci : float in (0, 1), default=0.95
         Level of the percentile bootstrap intervals.
     n_boot : int, default=2000
-        Resamples of the rows, one set for all slices (at least 200; below 1000 a
-        ``FewResamplesWarning`` says the ends of the intervals are unstable).
+        Resamples, one set for all slices (the one rule of
+        :func:`~chimeraboost.resampling.check_n_boot`).
     random_state : None, int or numpy Generator
     baseline : array-like, default=None
         The output of an incumbent model on the same rows (as ``proba_or_pred``, of kind
@@ -205,6 +207,21 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
         on the slice's rows, ``min(n_boot, 1000)`` draws): its noise floor, the population
         MCB's estimate (``calibration_excess``) with its interval, and the p-value. False
         leaves them out (a test per slice costs about as much as the slices' resamples).
+    groups : array-like of shape (n,) or column name of X, default=None
+        The resampling units, as in scikit-learn's ``GroupKFold`` (a customer, a patient, an
+        account): every resample draws whole groups of *all* rows, and each slice takes its
+        rows' share. A group may cross slices (a customer in several regions); its rows then
+        move together in every slice, as they do in the data. The tests' degrees of freedom
+        count the slice's groups, and each slice's calibration test resamples its groups.
+    time : array-like of shape (n,) or column name of X, default=None
+        The date (or any sortable value) of each row: blocks of consecutive time points are
+        resampled (a stationary bootstrap; see :mod:`chimeraboost._shared.units`). With
+        ``groups`` too, whole groups are resampled.
+    ci_method : str, default="expanded_bca"
+        How intervals are read off the replicates (``resampling.CI_METHODS``), checked and
+        carried by the one resampling scheme; every interval here is read through it, but
+        without a jackknife per slice, so the slices' intervals are percentile intervals
+        whatever ``ci_method`` (see Notes).
 
     Returns
     -------
@@ -233,6 +250,13 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
     The reference of all rows is held fixed in the resamples (the slices' own references
     are recomputed in each).
 
+    Why percentile intervals: BCa and its expanded form need each number's jackknife, a
+    leave-out pass per slice and per number on top of the resamples shared by all slices --
+    as costly again as the resamples themselves on many small slices. The verdicts do not
+    read these intervals (they test the difference against its standard error), so the
+    slices' intervals stay percentile intervals, read through the same
+    :class:`~chimeraboost.resampling.Resampler` as every other interval.
+
     Examples
     --------
     Four regions of 200 rows; the model forecasts well everywhere but in the west, where its
@@ -253,6 +277,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
     south   0.838  better than the rest
     west   -0.176  worse than the rest
     """
+    if by is None:
+        raise TypeError(_BY_REQUIRED)
     level = check_level(ci, "ci")
     alpha = check_level(alpha, "alpha", example="0.05")
     n_boot = resampling.check_n_boot(n_boot)
@@ -260,7 +286,9 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
     check_aligned(y=y, proba_or_pred=proba_or_pred, by=by, sample_weight=sample_weight,
-                  X=X, baseline=baseline)
+                  X=X, baseline=baseline, **{k: v for k, v in (("groups", groups),
+                                                               ("time", time))
+                                             if v is not None and not isinstance(v, str)})
     n = len(as_1d(y, "y"))
     w = check_sample_weight(sample_weight, n)
     task, classes = task_of(y, proba_or_pred, classes, task)
@@ -273,12 +301,14 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
     slicing = resolve(by, X, n, bins)
     layout = _compute.Layout(slicing, n)
     refs, reference_text = _reference(model, reference, reference_name)
+    # One scheme (one generator) for the resamples, then the calibration tests' draws:
+    # reproducible from one seed, and the two never share random numbers.
+    scheme = resampling.Resampler.for_evaluator(
+        model.whole, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
+        groups=groups, time=time, X=X)
     evaluators, values = _compute.points(model, layout, slicing.labels)
-    # One generator for the resamples, then the calibration tests' draws: reproducible from
-    # one seed, and the two never share random numbers.
-    rng = check_random_state_int(random_state)
-    data = _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-                     rng, adjust, alpha, *_eligible(model, layout, min_rows, min_events),
+    data = _assemble(model, base, layout, evaluators, values, refs, metric, level, scheme,
+                     adjust, alpha, *_eligible(model, layout, min_rows, min_events),
                      calibration=calibration)
     return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
                        level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
@@ -287,22 +317,49 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
                        min_events=min_events, **data)
 
 
-def _intervals(reps: list, keys, level) -> dict:
-    """Key -> (S, 2) percentile intervals of each slice's replicates (the keys resampled)."""
+def _interval(scheme, reps, estimate, level) -> tuple:
+    """One interval, read through the scheme (percentile: no jackknife per slice)."""
+    if reps is None:
+        return (np.nan, np.nan)
+    return tuple(scheme.interval(reps, estimate, level, jackknife=None))
+
+
+def _intervals(scheme, reps: list, values: list, keys, level) -> dict:
+    """Key -> (S, 2) intervals of each slice's replicates (the keys resampled)."""
     out = {}
     for key in [k for k in keys if any(k in r for r in reps)]:
-        out[key] = np.array([resampling.percentile_interval(r[key], level=level)[0]
-                             if key in r else (np.nan, np.nan) for r in reps])
+        out[key] = np.array([_interval(scheme, r.get(key), v.get(key, np.nan), level)
+                             for r, v in zip(reps, values)]).reshape(-1, 2)
     return out
 
 
-def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_boot,
-              rng, adjust, alpha, reasons, reasons_base, *, calibration=True) -> dict:
+def _units(scheme, layout, rows_of_slice, rest: bool) -> list:
+    """Per slice: the resampled units its test's degrees of freedom count (rows, groups, or
+    time points over the block length), the fewer of the slice's and its rest's when
+    ``rest``."""
+    units = scheme.units
+    if units is None or units.independent_rows:
+        return [min(r.size, layout.n - r.size) if rest else r.size for r in rows_of_slice]
+    out = []
+    for r in rows_of_slice:
+        inside = np.zeros(layout.n, bool)
+        inside[r] = True
+        counts = [scheme.subset(inside).n_units(int(inside.sum())) if inside.any() else 0]
+        if rest:
+            counts.append(scheme.subset(~inside).n_units(int((~inside).sum()))
+                          if (~inside).any() else 0)
+        out.append(min(counts))
+    return out
+
+
+def _assemble(model, base, layout, evaluators, values, refs, metric, level, scheme,
+              adjust, alpha, reasons, reasons_base, *, calibration=True) -> dict:
     S = len(layout.takes)
+    n_boot = scheme.n_boot
     vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
     for v, extra in zip(values, vs_all):
         v.update(extra)
-    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, n_boot, rng)
+    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, scheme)
     for own, extra in zip(reps["slice"], reps["vs_all"]):
         own.update(extra)
     keys = sorted({k for v in values for k, x in v.items() if np.ndim(x) == 0})
@@ -313,17 +370,16 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
     diff_reps = [r.get(metric, nan) - q.get(metric, nan)
                  for r, q in zip(reps["slice"], reps["rest"])]
     eligible = [r is None for r in reasons]
-    sizes = [r.size for r in layout.rows]
-    se, p, adjusted, reject = _compute.tests(diff, diff_reps, eligible, adjust, alpha,
-                                             [min(m, layout.n - m) for m in sizes])
+    diff, se, p, adjusted, reject = _compute.tests(
+        diff, diff_reps, eligible, adjust, alpha, _units(scheme, layout, layout.rows, True))
     reasons = [r if r is not None else (None if np.isfinite(p[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
-    intervals = _intervals(reps["slice"], keys, level)
+    intervals = _intervals(scheme, reps["slice"], values, keys, level)
     # MCB: the calibration test of each slice, after the resamples, from the same generator.
-    tests, interval = _compute.calibration_tests(model, layout, level,
-                                                 calibration_draws(n_boot), rng) if calibration \
-        else ({}, None)
+    tests, interval = _compute.calibration_tests(
+        model, layout, level, calibration_draws(n_boot), scheme.rng, scheme.units) \
+        if calibration else ({}, None)
     for key, v in tests.items():
         for s, value in enumerate(v):
             values[s][key] = float(value)
@@ -331,29 +387,37 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
         intervals["calibration_excess"] = interval
     data = {
         "values": values, "intervals": intervals,
-        "overall": _overall(model, reps["all"], level, vs_all[-1]),
+        "overall": _overall(model, reps["all"], scheme, level, vs_all[-1]),
         "rest": np.array([q.get(metric, np.nan) for q in rest_points]),
         "difference": diff,
-        "diff_interval": np.array([resampling.percentile_interval(d, level=level)[0]
-                                   for d in diff_reps]).reshape(S, 2),
+        "diff_interval": _diff_intervals(scheme, diff_reps, diff, se, level),
         "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
         "verdict": _verdicts(diff, reject, reasons, metric, (_compute.WORSE, _compute.BETTER)),
         "reasons": reasons, "vs_baseline": None,
     }
     if base is not None:
         data["vs_baseline"] = _vs_baseline(base, layout, values, reps, refs, metric, level,
-                                           n_boot, reasons_base, adjust, alpha)
+                                           scheme, reasons_base, adjust, alpha)
     return data
 
 
-def _overall(model, reps_all, level, vs_all) -> dict:
+def _diff_intervals(scheme, diff_reps, diff, se, level) -> np.ndarray:
+    """(S, 2) intervals of the differences; a tie (``se`` 0 with a difference of 0) is
+    ``[0, 0]``, not the rounding noise of its replicates."""
+    out = np.array([_interval(scheme, d, x, level) for d, x in zip(diff_reps, diff)])
+    out = out.reshape(len(diff), 2)
+    out[(np.asarray(se) == 0) & (np.asarray(diff) == 0)] = 0.0
+    return out
+
+
+def _overall(model, reps_all, scheme, level, vs_all) -> dict:
     """All rows: the point numbers of the model's evaluator, and intervals of the additive
     ones from the same resamples as the slices'."""
     point = {key: (float(v[0]) if np.ndim(v) == 1 else np.asarray(v[0]))
              for key, v in model.whole.evaluate().items()}
     point["n"] = model.n
     point.update(vs_all)
-    intervals = {key: resampling.percentile_interval(r, level=level)[0]
+    intervals = {key: _interval(scheme, r, point.get(key, np.nan), level)
                  for key, r in reps_all.items() if key != "base_rate"}
     return {"values": point, "intervals": intervals}
 
@@ -373,26 +437,24 @@ def _verdicts(diff, reject, reasons, metric, words) -> list:
     return out
 
 
-def _vs_baseline(base, layout, values, reps, refs, metric, level, n_boot, reasons, adjust,
+def _vs_baseline(base, layout, values, reps, refs, metric, level, scheme, reasons, adjust,
                  alpha):
     """Per slice: the baseline's ``metric``, model minus baseline with its interval, the
     test adjusted over the slices and the verdict."""
-    S = len(layout.takes)
     base_points, _ = _compute.sum_points(base, layout, refs)
     b = np.array([bp.get(metric, np.nan) for bp in base_points])
     m = np.array([v.get(metric, np.nan) for v in values])
-    nan = np.full(n_boot, np.nan)
+    nan = np.full(scheme.n_boot, np.nan)
     diff_reps = [r.get(metric, nan) - q.get(metric, nan)
                  for r, q in zip(reps["slice"], reps["base"])]
-    diff = m - b
-    se, p, adjusted, reject = _compute.tests(diff, diff_reps, [r is None for r in reasons],
-                                             adjust, alpha, [r.size for r in layout.rows])
+    diff, se, p, adjusted, reject = _compute.tests(
+        m - b, diff_reps, [r is None for r in reasons], adjust, alpha,
+        _units(scheme, layout, layout.rows, False))
     reasons = [r if r is not None else (None if np.isfinite(p[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
     return {"baseline": b, "difference": diff,
-            "interval": np.array([resampling.percentile_interval(d, level=level)[0]
-                                  for d in diff_reps]).reshape(S, 2),
+            "interval": _diff_intervals(scheme, diff_reps, diff, se, level),
             "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
             "verdict": _verdicts(diff, reject, reasons, metric,
                                  ("baseline better", "model better"))}
