@@ -180,6 +180,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         model, incumbent, X, y, sample_weight, targets, by,
         dict(bins=bins, min_rows=min_rows, min_events=min_events, adjust=adjust,
              ci=level or 0.95, n_boot=n_boot, random_state=copy.deepcopy(random_state),
+             groups=groups, time=time, ci_method=ci_method,
              name=model_name, baseline_name=base_name,
              reference_name=base_name or "baseline targets"))
     ci_dict, dropped, vs, tests, boot = None, {}, None, (None,), None

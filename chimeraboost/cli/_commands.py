@@ -201,7 +201,8 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
             rep.slices = file_slices(path, y, classes, values, kinds, w, by=by, score=score,
                                      baseline_score=baseline_score, bins=bins, ci=ci,
                                      n_boot=n_boot, random_state=random_state,
-                                     delimiter=delimiter, decimal=decimal)
+                                     delimiter=delimiter, decimal=decimal,
+                                     ci_method=ci_method, **units)
     return rep, kinds
 
 

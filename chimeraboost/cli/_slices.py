@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _files
+from ..resampling import DEFAULT_CI_METHOD
 from ..slices import slice_report
 
 # What a column of predictions is (cli._commands.read_kind), as slice_report's task.
@@ -48,11 +49,14 @@ def _as_task(values, kind, classes):
 
 
 def file_slices(path, y, classes, values, kinds, weight, *, by, score, baseline_score=None,
-                bins=5, ci=0.95, n_boot=2000, random_state=0, delimiter=None, decimal="."):
+                bins=5, ci=0.95, n_boot=2000, random_state=0, delimiter=None, decimal=".",
+                groups=None, time=None, ci_method=DEFAULT_CI_METHOD):
     """The :class:`~chimeraboost.slices.SliceReport` of the column ``score`` by the columns
     ``by`` of the file at ``path`` (``y``, ``classes``, ``values`` and ``kinds`` as the report
     read them; ``delimiter`` and ``decimal`` as :func:`chimeraboost.cli._files.read_columns`
-    takes them)."""
+    takes them). ``groups`` / ``time``: the arrays ``--groups`` / ``--time`` name
+    (:func:`chimeraboost.cli._commands.unit_columns`), so that the slices resample whole
+    groups or blocks of time as the report does."""
     cols = _files.read_columns(path, list(by), delimiter=delimiter, decimal=decimal)
     X = {name: by_column(cols[name]) for name in by}
     pred, task, y_pred = _as_task(values[score], kinds[score], classes)
@@ -64,4 +68,4 @@ def file_slices(path, y, classes, values, kinds, weight, *, by, score, baseline_
     return slice_report(y, pred, list(by), X=X, classes=classes, task=task, y_pred=y_pred,
                         sample_weight=weight, bins=bins, ci=ci or 0.95, n_boot=n_boot,
                         random_state=random_state, name=score, baseline_name=baseline_score,
-                        **base)
+                        groups=groups, time=time, ci_method=ci_method, **base)
