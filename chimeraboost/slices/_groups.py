@@ -11,7 +11,10 @@ Questions this module answers:
   NA, polars null) are a level of their own, labelled ``missing``, placed last.
 - *And a numeric column with more values?* -> ``_quantile_bins``: cut at its quantiles into
   at most ``bins`` ranges ``[a, b)`` (the last closed), edges printed so that the reader sees
-  where the cuts are.
+  where the cuts are; ``-inf`` and ``inf`` fall in the end ranges.
+- *Can two slices read the same?* No: ``_level_texts`` gives numbers as many digits as tell
+  them apart, and shows values that still read alike (``1`` and ``"1"``) or like a reserved
+  label (the text ``"missing"``, a level named ``"all rows"``) as Python writes them.
 
 Nothing here looks at ``y`` or a model: the slices are fixed before any number is computed.
 """
@@ -90,6 +93,10 @@ def _column_kind(col, name: str):
     if arr.dtype.kind == "f":
         return "numeric", arr.astype(np.float64), np.isnan(arr), None
     if arr.dtype.kind in "iu":
+        if arr.size and np.abs(arr.astype(np.float64)).max() >= 2.0 ** 53:
+            # Above 2**53 a float64 no longer holds every integer: 2**53 and 2**53 + 1
+            # would be one slice. The integers themselves are the levels.
+            return "levels", arr, np.zeros(arr.shape[0], bool), None
         return "numeric", arr.astype(np.float64), np.zeros(arr.shape[0], bool), None
     missing = np.fromiter((_is_missing_value(v) for v in arr.tolist()), dtype=bool,
                           count=arr.shape[0]) if arr.dtype.kind == "O" else \
@@ -104,9 +111,34 @@ def _column_kind(col, name: str):
     return "levels", arr, missing, None
 
 
-def _num(v: float) -> str:
-    """A number as a label: ``3`` for a whole number, else four significant digits."""
-    return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{v:.4g}"
+def _num(v: float, digits: int = 4) -> str:
+    """A number as a label: ``3`` for a whole number, else ``digits`` significant digits."""
+    return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{v:.{digits}g}"
+
+
+# Texts a level of its own may not take: the slice of missing values, the row of all rows.
+RESERVED = (MISSING, "all rows")
+
+
+def _level_texts(found: list, numeric: bool) -> list:
+    """The labels of distinct levels, distinct themselves: numbers get more digits until no
+    two read the same (0.123411 and 0.123412; 1e15 + 1 and 1e15 + 2); values that still read
+    alike (``1`` and ``"1"``), or like a reserved label (the text ``"missing"``, a level
+    named ``"all rows"``), are shown as Python writes them (``'1'``, ``'missing'``)."""
+    if numeric:
+        for digits in range(4, 18):
+            texts = [_num(v, digits) for v in found]
+            if len(set(texts)) == len(texts):
+                break
+        else:
+            texts = [repr(float(v)) for v in found]
+    else:
+        texts = [str(plain(v)) for v in found]
+    seen = {}
+    for t in texts:
+        seen[t] = seen.get(t, 0) + 1
+    return [repr(plain(v)) if seen[t] > 1 or t in RESERVED else t
+            for v, t in zip(found, texts)]
 
 
 def _edge_texts(edges: np.ndarray) -> list:
@@ -122,7 +154,16 @@ def _edge_texts(edges: np.ndarray) -> list:
 def _quantile_bins(x: np.ndarray, missing: np.ndarray, bins: int):
     """``(codes, texts, edges)``: rows cut at the quantiles of the present values into at most
     ``bins`` ranges ``[a, b)``, the last ``[a, b]``; tied quantiles merge ranges."""
-    edges = np.unique(np.quantile(x[~missing], np.linspace(0.0, 1.0, bins + 1)))
+    present = x[~missing]
+    finite = present[np.isfinite(present)]
+    edges = np.unique(np.quantile(finite if finite.size else np.zeros(1),
+                                  np.linspace(0.0, 1.0, bins + 1)))
+    # Infinite values join the end ranges, whose edges then say so ([-inf, a), [b, inf]):
+    # a quantile through an infinity is NaN.
+    if np.any(present == -np.inf):
+        edges = np.r_[-np.inf, edges[1:]] if edges.size > 1 else np.r_[-np.inf, edges]
+    if np.any(present == np.inf):
+        edges = np.r_[edges[:-1], np.inf] if edges.size > 1 else np.r_[edges, np.inf]
     texts = _edge_texts(edges)
     codes = np.searchsorted(edges[1:-1], np.where(missing, edges[0], x), side="right")
     names = [f"[{texts[i]}, {texts[i + 1]}{']' if i == len(edges) - 2 else ')'}"
@@ -161,7 +202,7 @@ def levels(col, name: str, bins):
         edges = _edge_texts(cuts)
     elif present.any():
         codes[present], found = _unique_levels(values[present], declared)
-        texts = [_num(v) if kind == "numeric" else str(plain(v)) for v in found]
+        texts = _level_texts(found, kind == "numeric")
     else:
         texts = []
     if missing.any():

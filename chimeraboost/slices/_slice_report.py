@@ -12,6 +12,8 @@ Questions this module answers:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from .._shared.api import public
@@ -285,7 +287,11 @@ def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, 
     min_rows = check_positive_int(min_rows, "min_rows")
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
-    check_aligned(y=y, proba_or_pred=proba_or_pred, by=by, sample_weight=sample_weight,
+    # A dict's masks are checked one by one: a misaligned mask Series is refused as a
+    # misaligned labels Series is.
+    masks = ({f"by[{k!r}]": v for k, v in by.items()} if isinstance(by, Mapping)
+             else {"by": by})
+    check_aligned(y=y, proba_or_pred=proba_or_pred, **masks, sample_weight=sample_weight,
                   X=X, baseline=baseline, **{k: v for k, v in (("groups", groups),
                                                                ("time", time))
                                              if v is not None and not isinstance(v, str)})

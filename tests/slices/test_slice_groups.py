@@ -201,3 +201,47 @@ def test_a_model_against_a_copy_of_itself_is_no_difference(metric, seed, noise):
     np.testing.assert_array_equal(vs["pvalue"], 1.0)
     np.testing.assert_array_equal(vs["interval"], 0.0)
     assert all(v == "no detectable difference" for v in vs["verdict"])
+
+
+# --------------------------------------------------------------------------- labels
+
+
+@pytest.mark.parametrize("column, want", [
+    (np.array(["missing", None, "a"] * 100, dtype=object), ["a", "'missing'", "missing"]),
+    (np.array([1, "1"] * 150, dtype=object), ["1", "'1'"]),
+    ([0.123411, 0.123412] * 150, ["0.123411", "0.123412"]),
+    ([1e15 + 1, 1e15 + 2] * 150, ["1000000000000001", "1000000000000002"]),
+    ([2**53, 2**53 + 1] * 150, [str(2**53), str(2**53 + 1)]),
+    (["all rows", "b"] * 150, ["'all rows'", "b"]),
+])
+def test_distinct_values_make_distinct_slices_with_distinct_labels(column, want):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.5 + 0.3 * (y - 0.5) + rng.normal(0, 0.1, 300), 0.01, 0.99)
+    r = slice_report(y, p, column, **FAST, random_state=0)
+    assert r.labels == want
+    values = pd.Series(np.asarray(column, dtype=object)).map(repr)
+    assert sorted(r.to_frame()["n"].tolist()) == sorted(values.value_counts().tolist())
+
+
+def test_infinite_values_join_the_end_ranges():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=600)
+    x[:2] = [np.inf, -np.inf]
+    y = rng.integers(0, 2, 600)
+    p = np.clip(0.5 + 0.3 * (y - 0.5) + rng.normal(0, 0.1, 600), 0.01, 0.99)
+    r = slice_report(y, p, x, **FAST, random_state=0)
+    assert r.labels[0].startswith("[-inf, ") and r.labels[-1].endswith(", inf]")
+    assert not any("nan" in label for label in r.labels)
+    assert r.to_frame()["n"].sum() == 600
+
+
+def test_a_misaligned_mask_series_is_refused_as_a_labels_series_is():
+    rng = np.random.default_rng(2)
+    y = pd.Series(rng.integers(0, 2, 300))
+    p = np.clip(0.5 + 0.3 * (y.to_numpy() - 0.5) + rng.normal(0, 0.1, 300), 0.01, 0.99)
+    shifted = pd.Series(rng.random(300) < 0.5, index=np.arange(300) + 7)
+    with pytest.raises(ValueError, match=r"different pandas indexes"):
+        slice_report(y, p, {"half": shifted}, **FAST)
+    with pytest.raises(ValueError, match=r"different pandas indexes"):
+        slice_report(y, p, shifted.map({True: "a", False: "b"}), **FAST)
