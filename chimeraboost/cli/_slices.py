@@ -66,6 +66,6 @@ def file_slices(path, y, classes, values, kinds, weight, *, by, score, baseline_
                                             classes)
         base = {"baseline": b_pred, "baseline_task": b_task, "baseline_y_pred": b_y_pred}
     return slice_report(y, pred, list(by), X=X, classes=classes, task=task, y_pred=y_pred,
-                        sample_weight=weight, bins=bins, ci=ci or 0.95, n_boot=n_boot,
+                        sample_weight=weight, bins=bins, ci=ci, n_boot=n_boot,
                         random_state=random_state, name=score, baseline_name=baseline_score,
                         groups=groups, time=time, ci_method=ci_method, **base)

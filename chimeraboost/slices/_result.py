@@ -114,6 +114,8 @@ class SliceReport:
         self._members = slicing.members
         self.task, self.classes, self.metric = task, classes, metric
         self.ci_level, self.n_boot, self.adjust, self.alpha = level, n_boot, adjust, alpha
+        # What a resample drew, in words (set by slice_report: rows, whole groups, blocks).
+        self.resampled = "all rows"
         self.name, self.baseline_name, self.reference_text = name, baseline_name, reference_text
         self.min_rows, self.min_events = min_rows, min_events
         self.n = np.array([m.size for m in slicing.members])
@@ -163,7 +165,7 @@ class SliceReport:
 
     def _numbers_table(self):
         """(columns, rows) of the slices' own numbers."""
-        pct, v, key = percent(self.ci_level), self.values, self._skill_key()
+        pct, v, key = _pct(self.ci_level), self.values, self._skill_key()
         cols = [Col("slice", None), Col("rows")]
         binary = self._cls() and len(self.classes) == 2
         if binary:
@@ -228,7 +230,7 @@ class SliceReport:
         return row + cells
 
     def _test_cols(self, first: str, second: str):
-        pct = percent(self.ci_level)
+        pct = _pct(self.ci_level)
         return [Col("slice", None), Col(first, 3), Col(second, 3),
                 Col(f"difference [{pct}]", None), Col("p", None),
                 Col(f"p ({_ADJUSTED[self.adjust]})", None), Col("verdict", None)]
@@ -276,10 +278,13 @@ class SliceReport:
         return out
 
     def _footer(self) -> list:
-        pct, adj = percent(self.ci_level), _ADJUSTED[self.adjust]
+        pct, adj = _pct(self.ci_level), _ADJUSTED[self.adjust]
         lines = list(self.notes)
-        lines.append(f"[{pct}]: percentile bootstrap intervals, {self.n_boot:,} resamples of "
-                     "all rows (one set for every slice).")
+        if self.ci_level is None:
+            lines.append("No intervals and no tests (ci=None): nothing was resampled.")
+        else:
+            lines.append(f"[{pct}]: percentile bootstrap intervals, {self.n_boot:,} resamples "
+                         f"of {self.resampled} (one set for every slice).")
         lines.append(f"p: two-sided, the difference over its bootstrap standard error; p "
                      f"({adj}): adjusted for the number of slices tested. Not tested: fewer "
                      f"than {self.min_rows} rows" + (f" or {self.min_events} rows of a class"
@@ -395,3 +400,8 @@ class SliceReport:
         from ..plotting import slice_plot  # plotting draws results; slices never import it
 
         return slice_plot(self, metric=metric, ax=ax)
+
+
+def _pct(level) -> str:
+    """The level in a column header; ``no CI`` without intervals (``ci=None``)."""
+    return "no CI" if level is None else percent(level)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import resampling
 from ..resampling import DEFAULT_CI_METHOD
+from .._shared.units import resampled
 from .._shared.estimator_outputs import predict_outputs
 from .._shared.validation import (
     as_1d,
@@ -461,6 +462,7 @@ def _report(model, scored, y, w, held, search, labels, parts, found, metric, lev
                       name=scored.name, baseline_name="baseline",
                       reference_text=reference_text, min_rows=min_rows,
                       min_events=min_events, **data)
+    out.resampled = "all rows" if scheme.kind == "rows" else resampled(scheme.units)
     out.search = {"rows": np.array([_mask(p, search).sum() for p in parts]),
                   "rows_searched": search.size, "rows_held": held.size, **found}
     out.held_out = held

@@ -21,6 +21,7 @@ from .. import resampling
 from ..resampling import DEFAULT_CI_METHOD
 from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
+from .._shared.units import resampled
 from .._shared.validation import (
     as_1d,
     check_aligned,
@@ -186,8 +187,9 @@ def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, 
         different when none is stays below ``alpha``) or Benjamini-Hochberg's (the expected
         share of wrong calls among the slices called different stays below ``alpha``).
     alpha : float in (0, 1), default=0.05
-    ci : float in (0, 1), default=0.95
-        Level of the percentile bootstrap intervals.
+    ci : float in (0, 1) or None, default=0.95
+        Level of the percentile bootstrap intervals. None: no intervals and nothing
+        resampled -- the slices' numbers and their differences to the rest, untested.
     n_boot : int, default=2000
         Resamples, one set for all slices (the one rule of
         :func:`~chimeraboost.resampling.check_n_boot`).
@@ -281,9 +283,9 @@ def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, 
     """
     if by is None:
         raise TypeError(_BY_REQUIRED)
-    level = check_level(ci, "ci")
+    level = None if ci is None else check_level(ci, "ci")
     alpha = check_level(alpha, "alpha", example="0.05")
-    n_boot = resampling.check_n_boot(n_boot)
+    n_boot = resampling.check_n_boot(n_boot, optional=level is None)
     min_rows = check_positive_int(min_rows, "min_rows")
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
@@ -311,21 +313,24 @@ def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, 
     # reproducible from one seed, and the two never share random numbers.
     scheme = resampling.Resampler.for_evaluator(
         model.whole, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
-        groups=groups, time=time, X=X)
+        groups=groups, time=time, X=X, optional=level is None)
     evaluators, values = _compute.points(model, layout, slicing.labels)
     data = _assemble(model, base, layout, evaluators, values, refs, metric, level, scheme,
                      adjust, alpha, *_eligible(model, layout, min_rows, min_events),
                      calibration=calibration)
-    return SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
-                       level=level, n_boot=n_boot, adjust=adjust, alpha=alpha,
-                       name=name or "model", baseline_name=baseline_name or "baseline",
-                       reference_text=reference_text, min_rows=min_rows,
-                       min_events=min_events, **data)
+    out = SliceReport(slicing=slicing, task=task, classes=classes, metric=metric,
+                      level=level, n_boot=0 if level is None else n_boot, adjust=adjust,
+                      alpha=alpha, name=name or "model",
+                      baseline_name=baseline_name or "baseline",
+                      reference_text=reference_text, min_rows=min_rows,
+                      min_events=min_events, **data)
+    out.resampled = "all rows" if scheme.kind == "rows" else resampled(scheme.units)
+    return out
 
 
 def _interval(scheme, reps, estimate, level) -> tuple:
     """One interval, read through the scheme (percentile: no jackknife per slice)."""
-    if reps is None:
+    if reps is None or level is None:
         return (np.nan, np.nan)
     return tuple(scheme.interval(reps, estimate, level, jackknife=None))
 
@@ -365,7 +370,15 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, sche
     vs_all = _compute.vs_all_points(model, layout, refs) if refs else [{}] * (S + 1)
     for v, extra in zip(values, vs_all):
         v.update(extra)
-    reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, scheme)
+    if level is None:  # ci=None: nothing resampled, nothing tested
+        n_boot = 1
+        reps = {"slice": [{} for _ in range(S)], "rest": [{}] * S, "base": [{}] * S,
+                "vs_all": [{}] * S, "all": {}}
+        untested = "no resamples (ci=None)"
+        reasons, reasons_base = ([r or untested for r in rs] for rs in (reasons, reasons_base))
+        calibration = False
+    else:
+        reps = _compute.bootstrap(model, base, layout, evaluators, values, refs, scheme)
     for own, extra in zip(reps["slice"], reps["vs_all"]):
         own.update(extra)
     keys = sorted({k for v in values for k, x in v.items() if np.ndim(x) == 0})

@@ -245,3 +245,21 @@ def test_a_misaligned_mask_series_is_refused_as_a_labels_series_is():
         slice_report(y, p, {"half": shifted}, **FAST)
     with pytest.raises(ValueError, match=r"different pandas indexes"):
         slice_report(y, p, shifted.map({True: "a", False: "b"}), **FAST)
+
+
+def test_cli_no_ci_with_by_resamples_nothing(tmp_path):
+    from chimeraboost.cli._main import main
+
+    y, p, customer, region = snapshots(G=60, m=5, seed=11)
+    path = tmp_path / "h.csv"
+    pd.DataFrame({"y": y, "p": p, "region": region}).to_csv(path, index=False)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["report", str(path), "--target", "y", "--score", "p", "--by", "region",
+                     "--no-ci", "-q"]) == 0
+    text = out.getvalue()
+    assert "resamples of" not in text and "95%" not in text
+    assert "not tested: no resamples (ci=None)" in text
+    direct = slice_report(y, p, region, ci=None)
+    assert direct.n_boot == 0 and direct.intervals == {}
+    assert np.all(np.isnan(direct.pvalue))
