@@ -150,7 +150,9 @@ class SliceReport:
     # ---- text
     def header(self) -> str:
         if self.search is not None:
-            parts = [f"Weak slices of {self.name}: the {len(self.labels)} weakest found, "
+            found = (f"the {len(self.labels)} weakest found" if self.labels
+                     else "none found")
+            parts = [f"Weak slices of {self.name}: {found}, "
                      f"judged on {int(self.overall['values']['n']):,} held-out rows"]
         else:
             parts = [f"{self.name} by {self.by}: {len(self.labels)} slices, "

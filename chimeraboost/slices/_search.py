@@ -342,7 +342,8 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     Returns
     -------
     SliceReport
-        The slices found, weakest first, with their numbers on the report half; ``search``
+        The slices found, weakest first (none, and a note saying so, when no candidate is
+        weaker than the rest on the search half: an empty result, not an error), with their numbers on the report half; ``search``
         holds what the search half said of each (``rows``; ``value`` and ``rest``, the
         slice's ``metric`` and the rest's; ``se`` of their difference; ``bound``, the
         difference plus two ``se``), how many candidates it weighed (``candidates``) and
@@ -437,10 +438,6 @@ def _search_columns(X, columns, bins) -> list:
 def _report(model, scored, y, w, held, search, labels, parts, found, metric, level, scheme,
             adjust, alpha, min_rows, min_events, calibration) -> SliceReport:
     """The slices found, judged on the held-out rows with :func:`slice_report`'s engine."""
-    if not labels:
-        msg = ("no candidate slice is weaker than the rest on the search half (with "
-               f"min_rows={min_rows}, min_events={min_events}); nothing to report.")
-        raise ValueError(msg)
     y_held = as_1d(y, "y")[held]
     pred = scored.output["pred"]
     pred = (pred[held] if np.ndim(pred) else pred)
@@ -466,4 +463,10 @@ def _report(model, scored, y, w, held, search, labels, parts, found, metric, lev
     out.search = {"rows": np.array([_mask(p, search).sum() for p in parts]),
                   "rows_searched": search.size, "rows_held": held.size, **found}
     out.held_out = held
+    if not labels:
+        # An empty result, not an error: a loop over models or data sets reads "none found"
+        # off it (len(result.labels) == 0) instead of catching an exception.
+        out.notes.append(
+            "No candidate slice is weaker than the rest on the search half (with "
+            f"min_rows={min_rows}, min_events={min_events}): nothing to report.")
     return out
