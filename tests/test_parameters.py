@@ -262,15 +262,16 @@ def test_skill_over_time_takes_time_and_reference_from():
     np.testing.assert_array_equal(got.to_frame()["brier_skill"], want.to_frame()["brier_skill"])
 
 
-def test_slice_report_takes_the_slices_as_by_and_refuses_groups():
+def test_slice_report_takes_the_slices_as_by_and_needs_by_with_groups():
     y, p, _ = _binary(400)
     region = np.where(np.arange(400) % 2 == 0, "north", "south")
     kwargs = dict(n_boot=1000, random_state=0, calibration=False)
     by_keyword = slices.slice_report(y, p, by=region, **kwargs)
     by_position = slices.slice_report(y, p, region, **kwargs)
     assert by_keyword.to_dict() == by_position.to_dict()
-    with pytest.raises(TypeError, match=r"groups= no longer names the slices: pass the slices "
-                                        r"as by=.*resampling units"):
+    with pytest.raises(TypeError, match=r"needs the slices: pass them as by=.*groups= no "
+                                        r"longer names the slices: it names the resampling "
+                                        r"units"):
         slices.slice_report(y, p, groups=region, **kwargs)
 
 

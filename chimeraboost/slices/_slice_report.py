@@ -12,6 +12,7 @@ Questions this module answers:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import numpy as np
@@ -130,8 +131,22 @@ _BY_REQUIRED = ("slice_report() needs the slices: pass them as by= (or as the th
                 "GroupKFold), and is given together with by=.")
 
 
+def _needs_by(func):
+    """Refuse a call without the slices with :data:`_BY_REQUIRED` (naming ``by=`` and what
+    ``groups=`` means now), not Python's bare "missing argument"."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if len(args) < 3 and "by" not in kwargs:
+            raise TypeError(_BY_REQUIRED)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
 @public()
-def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, y_pred=None,
+@_needs_by
+def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pred=None,
                  sample_weight=None, metric=None, bins=5, min_rows=30, min_events=10,
                  adjust="holm", alpha=0.05, ci=0.95, n_boot=2000, random_state=None,
                  baseline=None, baseline_task=None, baseline_y_pred=None, reference=None,
@@ -281,8 +296,6 @@ def slice_report(y, proba_or_pred, by=None, *, X=None, classes=None, task=None, 
     south   0.838  better than the rest
     west   -0.176  worse than the rest
     """
-    if by is None:
-        raise TypeError(_BY_REQUIRED)
     level = None if ci is None else check_level(ci, "ci")
     alpha = check_level(alpha, "alpha", example="0.05")
     n_boot = resampling.check_n_boot(n_boot, optional=level is None)
