@@ -19,8 +19,10 @@ def _data(n=200, seed=0):
 def test_decision_curve_points_and_bands_are_net_benefit_per_resample():
     y, p, q = _data()
     t = [0.1, 0.3, 0.5]
+    # ci_method="percentile": the percentiles of the resampled curves (a documented contract:
+    # the same random_state draws the counts of resampling.bootstrap_counts).
     dc = decisions.decision_curve(y, {"p": p, "q": q}, t, baseline="q", n_boot=1000,
-                                  random_state=3)
+                                  random_state=3, ci_method="percentile")
     np.testing.assert_array_equal(dc.net_benefit["p"], decisions.net_benefit(y, p, t).net_benefit)
     np.testing.assert_array_equal(dc.net_benefit["treat all"],
                                   decisions.net_benefit(y, p, t).treat_all)
@@ -61,7 +63,8 @@ def test_decision_curve_refuses_an_unknown_baseline_and_non_probabilities():
 def test_decision_report_numbers_and_paired_differences():
     y, p, q = _data(300, seed=1)
     d = decisions.decision_report(y, p, baseline_score=q, cost_fp=1, cost_fn=3, n_boot=1000,
-                                  random_state=0, name="p", baseline_name="q")
+                                  random_state=0, name="p", baseline_name="q",
+                                  ci_method="percentile")
     assert d.threshold == 0.25
     nb = decisions.net_benefit(y, p, 0.25)
     assert d.actions["p"]["net_benefit"] == pytest.approx(nb.net_benefit[0], abs=1e-15)
@@ -120,7 +123,8 @@ def test_curve_band_points_are_sklearns_curves():
 def test_curve_band_is_the_percentile_of_resampled_curves():
     y, p, _ = _data(100, seed=4)
     grid = np.array([0.1, 0.5])
-    b = decisions.curve_band(y, p, grid=grid, n_boot=200, random_state=1)
+    b = decisions.curve_band(y, p, grid=grid, n_boot=200, random_state=1,
+                             ci_method="percentile")
     counts = np.vstack(list(resampling.bootstrap_counts(y.shape[0], 200, random_state=1)))
     reps = []
     for w in counts:
