@@ -94,10 +94,11 @@ def check_threshold(threshold, name: str = "threshold") -> float:
     return float(check_thresholds(value, name)[0])
 
 
-def check_names(names: dict) -> None:
+def check_names(names) -> None:
     """Refuse a model named like a built-in row (``"treat all"``, ``"treat none"``):
-    ``names`` maps where each name came from (``"name"``, ``"a key of scores"``) to it."""
-    for arg, value in names.items():
+    ``names`` holds ``(where the name came from, the name)`` pairs (``("name", "m")``,
+    ``("a key of scores", "m")``)."""
+    for arg, value in names:
         if isinstance(value, str) and value.strip().lower() in BUILT_IN_ROWS:
             msg = (f"{arg} is {value!r}, the name of a built-in row ('treat all' and 'treat "
                    "none' are the references every decision is compared with, and a model of "

@@ -176,8 +176,7 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
                    f"baseline={BASELINE!r}.")
             raise ValueError(msg)
         models[BASELINE], baseline = baseline, BASELINE
-    check_names({"a key of scores" if name != BASELINE else "baseline": name
-                 for name in models})
+    check_names([("a key of scores", name) for name in models])
     level = check_level(level, "level")
     checked = {}
     for name, s in models.items():

@@ -242,8 +242,8 @@ def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn, required=threshold is None)
     t = resolve_threshold(threshold, c)
     level = check_level(level, "level")
-    check_names({"name": name} if baseline_score is None else
-                {"name": name, "baseline_name": baseline_name})
+    check_names([("name", name)] if baseline_score is None else
+                [("name", name), ("baseline_name", baseline_name)])
     scores = {name: score}
     if baseline_score is not None:
         if baseline_name == name:
