@@ -2,8 +2,9 @@
 
 :func:`rates_at_threshold` gives sensitivity, specificity, PPV, NPV and the flagged share of
 the decision ``score >= threshold``, each with an interval: Wilson or exact (Clopper-Pearson)
-where the rows are independent draws (each rate is a binomial proportion of a count of rows),
-the library's bootstrap otherwise (non-integer weights). The result is a :class:`RatesResult`.
+where the rows are independent draws of equal weight (each rate is a binomial proportion of a
+count of rows), the library's bootstrap otherwise (unequal weights, ``groups=``, ``time=``),
+read by ``ci_method``. The result is a :class:`RatesResult`.
 :func:`chimeraboost.metrics.recall_at_k` stays the ranking form (the top ``k`` rows).
 """
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
+from .._shared.validation import check_aligned
 
 __all__ = ["curve_replicates", "events", "scheme"]
 
@@ -26,11 +27,12 @@ def scheme(y, event, *, n_boot, random_state, ci_method, groups, time,
     ``time`` (arrays of one value per row; a pandas one must carry ``y``'s index). The time
     blocks' length is chosen from the outcome's serial dependence, as the report does for
     a ranking."""
-    index_of = y if hasattr(y, "index") and not isinstance(y, (list, tuple)) else None
+    # A pandas groups / time is paired with y by position only if their indexes agree.
+    check_aligned(y=y, groups=groups, time=time)
     series = None if time is None or groups is not None else np.asarray(event, dtype=float)
     return resampling.Resampler.from_params(
         event.shape[0], n_boot=n_boot, random_state=random_state, ci_method=ci_method,
-        groups=groups, time=time, series=series, optional=optional, index_of=index_of)
+        groups=groups, time=time, series=series, optional=optional)
 
 
 def events(event, sample_weight, n_units=None) -> float | None:

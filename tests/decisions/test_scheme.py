@@ -310,3 +310,15 @@ def test_identical_models_differ_by_exactly_zero_with_no_verdict(ci_method, seed
                                   random_state=seed, ci_method=ci_method)
     for part in (dc.difference, dc.diff_low, dc.diff_high):
         np.testing.assert_array_equal(part["model"], 0.0)
+
+
+def test_a_pandas_groups_with_another_index_than_y_is_refused():
+    pd = pytest.importorskip("pandas")
+    y, p, _ = _data(60)
+    ys = pd.Series(y, index=np.arange(60))
+    groups = pd.Series(np.arange(60) // 3, index=np.arange(60)[::-1])
+    with pytest.raises(ValueError, match="y and groups carry different pandas indexes"):
+        decisions.decision_report(ys, p, threshold=0.3, n_boot=1000, groups=groups)
+    same = pd.Series(np.arange(60) // 3, index=np.arange(60))
+    assert decisions.decision_report(ys, p, threshold=0.3, n_boot=1000, random_state=0,
+                                     groups=same).units == "groups"
