@@ -28,7 +28,7 @@ from ._checks import (
     check_threshold,
     key,
 )
-from ._rates import RATES
+from ._rates import RATES, equal_weights, wilson_rates
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
@@ -54,7 +54,10 @@ class DecisionReport:
         and ``expected_cost`` (with ``_low``, ``_high``), paired on the same resamples;
         positive net benefit and negative cost favour the model.
     rates : dict
-        The model's sensitivity, specificity, ppv, npv, flagged -> ``(value, low, high)``.
+        The model's sensitivity, specificity, ppv, npv, flagged -> ``(value, low, high)``:
+        the intervals of :func:`rates_at_threshold` with ``method="auto"`` on the same rows
+        (Wilson for independent rows of equal weight, else the bootstrap).
+    rates_method : {"wilson", "bootstrap"}
     model : str
         The model's name.
     level : float
@@ -125,7 +128,8 @@ class DecisionReport:
     def _rates_line(self) -> str:
         parts = [f"{r} {fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
                  for r, (v, lo, hi) in self.rates.items()]
-        return f"rates of {self.model}: " + ", ".join(parts)
+        how = {"wilson": " (Wilson intervals)"}.get(getattr(self, "rates_method", ""), "")
+        return f"rates of {self.model}{how}: " + ", ".join(parts)
 
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
@@ -251,17 +255,22 @@ def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None
             raise ValueError(msg)
         scores[baseline_name] = baseline_score
     names = {"net_benefit", "net_benefit_all", *RATES}
-    evs = {}
+    evs, scores_checked = {}, {}
     for label, s in scores.items():
         arg = "score" if label == name else "baseline_score"
         event, arr, w = check_target(y, s, sample_weight, pos_label, arg)
-        evs[label] = DecisionEvaluator(event, check_probability(arr, arg), [t], sample_weight=w,
+        scores_checked[label] = check_probability(arr, arg)
+        evs[label] = DecisionEvaluator(event, scores_checked[label], [t], sample_weight=w,
                                        costs=c, cost_threshold=t, names=names)
     scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
                              ci_method=ci_method, groups=groups, time=time)
     points = {label: ev.evaluate(None) for label, ev in evs.items()}
     boots = dict(zip(evs, scheme.bootstrap(list(evs.values()))))
-    return _assemble(name, t, c, points, boots, level, scheme)
+    wilson = None
+    if scheme.kind == "rows" and equal_weights(w):
+        model = evs[name]
+        wilson = wilson_rates(model.codes.astype(bool), scores_checked[name] >= t, level)
+    return _assemble(name, t, c, points, boots, level, scheme, wilson)
 
 
 def _numbers(name, t, c, points, boots):
@@ -286,7 +295,7 @@ def _numbers(name, t, c, points, boots):
     return out
 
 
-def _assemble(name, t, c, points, boots, level, scheme) -> DecisionReport:
+def _assemble(name, t, c, points, boots, level, scheme, wilson) -> DecisionReport:
     model_boot = boots[name]
     numbers = _numbers(name, t, c, points, boots)
     flagged = {label: float(p[key("flagged", t)][0]) for label, p in points.items()}
@@ -316,10 +325,14 @@ def _assemble(name, t, c, points, boots, level, scheme) -> DecisionReport:
             lo, hi = interval(est, mine[m][1] - nums[m][1], mine[m][2] - nums[m][2])
             diff.update({m: est, f"{m}_low": lo, f"{m}_high": hi})
         differences[label] = diff
-    rates = {}
-    for r in RATES:
-        lo, hi = model_boot.interval(key(r, t), level)
-        rates[r] = (float(points[name][key(r, t)][0]), lo, hi)
+    # The rates' intervals are those of rates_at_threshold(method="auto") on the same rows:
+    # Wilson for independent rows of equal weight, else the bootstrap by ci_method.
+    if wilson is not None:
+        rates = {r: (float(points[name][key(r, t)][0]), *wilson[r]) for r in RATES}
+    else:
+        rates = {r: (float(points[name][key(r, t)][0]), *model_boot.interval(key(r, t), level))
+                 for r in RATES}
     return DecisionReport(threshold=t, costs=c, actions=actions, differences=differences,
                           rates=rates, model=name, level=level, n_boot=scheme.n_boot,
-                          ci_method=scheme.ci_method, units=scheme.kind)
+                          ci_method=scheme.ci_method, units=scheme.kind,
+                          rates_method="bootstrap" if wilson is None else "wilson")

@@ -20,7 +20,7 @@ from ._checks import check_probability, check_target, check_threshold, key
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
-__all__ = ["RATES", "RatesResult", "rates_at_threshold"]
+__all__ = ["RATES", "RatesResult", "equal_weights", "rates_at_threshold", "wilson_rates"]
 
 #: The rates, each with the rows it is a share of.
 RATES = {
@@ -88,8 +88,15 @@ def _integer_weights(w) -> bool:
     return w is None or bool(np.all(w == np.round(w)))
 
 
-def _equal_weights(w) -> bool:
+def equal_weights(w) -> bool:
+    """No weights, or every row the same weight: nothing but the rows' count to go by."""
     return w is None or bool(np.all(w == w[0]))
+
+
+def wilson_rates(event, treated, level) -> dict:
+    """Rate -> Wilson interval from the rows' counts (independent rows of equal weight)."""
+    counts = _counts(event, treated, None)
+    return {r: _binomial(*counts[r], level, "wilson") for r in RATES}
 
 
 def _method(method, w, dependent: bool) -> str:
@@ -100,7 +107,7 @@ def _method(method, w, dependent: bool) -> str:
         msg = f"method must be one of {list(_METHODS)}, got {method!r}."
         raise ValueError(msg)
     if method == "auto":
-        return "wilson" if _equal_weights(w) and not dependent else "bootstrap"
+        return "wilson" if equal_weights(w) and not dependent else "bootstrap"
     if method in ("wilson", "exact") and dependent:
         msg = (f"method={method!r} counts independent rows, but groups= / time= say the rows "
                "are not independent; pass method='bootstrap' (or 'auto').")

@@ -322,3 +322,17 @@ def test_a_pandas_groups_with_another_index_than_y_is_refused():
     same = pd.Series(np.arange(60) // 3, index=np.arange(60))
     assert decisions.decision_report(ys, p, threshold=0.3, n_boot=1000, random_state=0,
                                      groups=same).units == "groups"
+
+
+def test_the_decision_reports_rates_are_those_of_rates_at_threshold():
+    # One sensitivity, one interval: the rule of rates_at_threshold(method="auto").
+    y, p, _ = _data(200, seed=9)
+    w = np.random.default_rng(0).uniform(0.5, 2, 200)
+    for kw in ({}, {"sample_weight": w}, {"groups": np.arange(200) // 4}):
+        d = decisions.decision_report(y, p, threshold=0.3, n_boot=1000, random_state=0, **kw)
+        r = decisions.rates_at_threshold(y, p, 0.3, n_boot=1000, random_state=0, **kw)
+        assert d.rates_method == r.method
+        for rate, (value, lo, hi) in d.rates.items():
+            assert value == r.rates[rate]
+            # The bootstrap's replicates are the report's own (same scheme, same seed).
+            assert (lo, hi) == pytest.approx(tuple(r.intervals[rate]), abs=1e-14)
