@@ -13,8 +13,10 @@ import math
 import numpy as np
 
 from .. import decisions, metrics, resampling
-from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.draws import calibration_draws
+from .._shared.facts import ABOUT_THE_ROWS, HEADLINE
 from .._shared.progress import working
+from .._shared.units import resampled, time_span
 from .._shared.validation import (
     check_level,
     check_n_jobs,
@@ -22,21 +24,12 @@ from .._shared.validation import (
     check_rows,
     check_sample_weight,
 )
+from ..slices import slice_report
 from ._naming import _names
 from ._result import Report, _scalar
 from ._scoring import _check_fitted, _check_same_task, _Scored
 
-__all__ = ["calibration_draws", "report"]
-
-# Outcome draws of the calibration test in a report: min(n_boot, this), at least its minimum.
-# 1,000 resolve p-values to 0.001 and the interval's 2.5% tails; more cost time, not accuracy.
-CALIBRATION_DRAWS = 1000
-
-
-def calibration_draws(n_boot: int) -> int:
-    """Draws of the calibration test in a report or table of ``n_boot`` resamples."""
-    return max(min(n_boot, CALIBRATION_DRAWS), 100)  # 100: calibration_test's minimum
-
+__all__ = ["report"]
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
            random_state=None, k=None, name=None, baseline_name=None, threshold=None,
@@ -266,9 +259,6 @@ def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options
         msg = (f"by= slices classifiers and regressors; {model.name} predicts quantiles. "
                "Score each slice's rows with report() instead.")
         raise ValueError(msg)
-    # The slices sit a layer above the report and use it; imported when asked for.
-    from ..slices import slice_report
-
     base = {} if incumbent is None else incumbent.output
     return slice_report(y, model.output["pred"], by, X=X, task=model.task,
                         classes=getattr(model, "classes", None),
@@ -334,17 +324,14 @@ def _dependence(scheme, boot, model):
     if scheme.kind == "rows":
         return None
     units = scheme.units
-    key = _HEADLINE.get(model.task, "roc_auc")
+    key = HEADLINE.get(model.task, "roc_auc")
     deff = np.nan if boot is None else boot.design_effect(key)
     rows = int(model.point.get("n", units.n))
     return {"units": units.kind, "n_units": int(units.n_units), "metric": key,
+            "resampled": resampled(units), "time_span": time_span(units),
             "design_effect": float(deff),
             "effective_rows": float(rows / deff) if deff and np.isfinite(deff) else np.nan,
             "block_length": units.block_length, "time_range": units.time_range}
-
-
-# The metric whose design effect the report states, per kind of model.
-_HEADLINE = {"classification": "brier_skill", "regression": "r2", "quantile": "crps_skill"}
 
 
 def _delong(model: _Scored, incumbent: _Scored, y, level):

@@ -26,6 +26,8 @@ from .._shared.format import (
     report_lines,
     table,
 )
+from .._shared.ties import negligible
+from .._shared.units import when as _when
 from .._shared.validation import import_pandas, plain
 from ._html import report_html
 
@@ -127,10 +129,8 @@ class Report(Mapping):
         elif "base_rate" in v:
             parts.append(f"class rates {rates(v['base_rate'], v.get('classes'))}")
         parts.append(f"judged against: {self.reference()}")
-        dep = self.dependence
-        if dep is not None and dep.get("time_range") is not None:
-            first, last = (_when(t) for t in dep["time_range"])
-            parts.insert(1, f"time {first}..{last}")
+        if self.dependence is not None and self.dependence["time_span"] is not None:
+            parts.insert(1, self.dependence["time_span"])
         return " · ".join(parts)
 
     def _dependence_lines(self) -> list[str]:
@@ -139,13 +139,9 @@ class Report(Mapping):
         dep = self.dependence
         if dep is None:
             return []
-        if dep["units"] == "groups":
-            what = f"whole groups resampled ({dep['n_units']:,} groups)"
-        else:
-            what = (f"blocks of time resampled ({dep['n_units']:,} time points, blocks of "
-                    f"{dep['block_length']:.1f} on average)")
         deff, rows = dep["design_effect"], int(self._values.get("n", 0))
-        line = f"Intervals: {what}; design effect of {dep['metric']} {fmt(deff, 2)}"
+        line = (f"Intervals resample {dep['resampled']}; design effect of {dep['metric']} "
+                f"{fmt(deff, 2)}")
         out = [line]
         if np.isfinite(deff) and deff > DESIGN_EFFECT_NOTE:
             out.append(f"  these {rows:,} rows carry the information of about "
@@ -271,6 +267,8 @@ class Report(Mapping):
             out["dependence"] = {key: (None if v is None else plain(v) if key != "time_range"
                                        else [_when(t) for t in v])
                                  for key, v in self.dependence.items()}
+            out["dependence"]["design_effect"] = _nan_none(self.dependence["design_effect"])
+            out["dependence"]["effective_rows"] = _nan_none(self.dependence["effective_rows"])
         return out
 
     def to_frame(self):
@@ -313,16 +311,17 @@ class Report(Mapping):
 DESIGN_EFFECT_NOTE = 1.5
 
 
-def _when(value) -> str:
-    """A time value as the header shows it: dates without a midnight time."""
-    text = str(plain(value))
-    return text[:10] if text.endswith("T00:00:00") or text.endswith(" 00:00:00") else text
+def _nan_none(x):
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
 
 
 def _verdict(key, lo, hi) -> str:
     if math.isnan(lo) or math.isnan(hi):
         return "n/a"
-    if lo <= 0 <= hi:
+    # An interval of rounding noise around 0 (two identical models) is no difference.
+    if lo <= 0 <= hi or (negligible(lo) and negligible(hi)):
         return "no clear difference"
     model_better = (hi < 0) if is_loss(key) else (lo > 0)
     return "model better" if model_better else "baseline better"

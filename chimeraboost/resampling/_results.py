@@ -24,8 +24,8 @@ from ._intervals import (
     percentile_interval,
 )
 
-__all__ = ["BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
-           "percentile_interval", "warn_narrow"]
+__all__ = ["MIN_GROUPS", "BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
+           "few_groups_reason", "percentile_interval", "warn_narrow"]
 
 
 class BootstrapResult:
@@ -135,7 +135,10 @@ class BootstrapResult:
     def _narrow(self, key, estimate):
         if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
             return None
-        return narrow_interval_reason(self.events)
+        reason = narrow_interval_reason(self.events)
+        if reason is None and self.units == "groups":
+            reason = few_groups_reason(self.n_rows)
+        return reason
 
     def n_dropped(self, metric) -> int:
         """How many replicates gave NaN for ``metric`` (e.g. resamples with one class)."""
@@ -150,6 +153,21 @@ class BootstrapResult:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(n_boot={self.n_boot}, ci_method={self.ci_method!r}, "
                 f"metrics={sorted(self.replicates)})")
+
+
+# Below this many groups, resampling whole groups gives intervals that miss more often than
+# their level says (Cameron, Gelbach & Miller 2008): measured in
+# benchmarks/coverage_dependence.py, where the boundary is printed.
+MIN_GROUPS = 30
+
+
+def few_groups_reason(n_groups) -> str | None:
+    """Why an interval from ``n_groups`` resampled groups is likely too narrow, or None."""
+    if n_groups is None or n_groups >= MIN_GROUPS:
+        return None
+    return (f"only {n_groups} groups were resampled: with fewer than {MIN_GROUPS} groups a "
+            "bootstrap of whole groups sees too few of them to know their spread, and its "
+            "intervals miss more often than their level says")
 
 
 def warn_narrow(reasons: dict, level) -> None:

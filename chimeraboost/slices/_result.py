@@ -136,7 +136,9 @@ class SliceReport:
         own = self.metric.removesuffix("_vs_all")
         if own in _LOSS or self.task == "regression":
             return own if own in _LOSS else "r2"
-        return "roc_auc" if self.task == "ranking" else "accuracy"
+        if self.task == "ranking":
+            return "roc_auc"
+        return own if own in ("accuracy", "balanced_accuracy") else "accuracy"
 
     def _label(self, key) -> str:
         label = fact(key.removesuffix("_vs_all")).label

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
-from .._report import calibration_draws
+from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
     as_1d,
@@ -37,9 +37,9 @@ __all__ = ["slice_report"]
 def _check_metric(metric, task: str, has_proba: bool) -> str:
     if metric is None:
         return _compute.DEFAULT_METRIC[task] if has_proba or task != "classification" \
-            else "accuracy"
+            else _compute.DEFAULT_METRIC["rule"]
     allowed = _compute.DIFF_KEYS[task] if has_proba or task != "classification" \
-        else ("accuracy",)
+        else _compute.DIFF_KEYS["rule"]
     allowed = (*allowed, *(f"{k}_vs_all" for k in _compute.VS_ALL.get(task, ())
                            if k in allowed))
     if metric not in allowed:
@@ -158,7 +158,8 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     metric : str, default=None
         The number each slice is compared with the rest (and the baseline) on; it must be a
         sum over rows: ``"brier_skill"`` (the default with probabilities), ``"log_loss_skill"``,
-        ``"accuracy"`` (the default without), or ``"r2"`` for a regression.
+        ``"balanced_accuracy"`` (the default without), ``"accuracy"``, or ``"r2"`` for a
+        regression.
     bins : int or None, default=5
         Quantile bins of a numeric column; None keeps every value as a slice.
     min_rows, min_events : int, default=30 and 10

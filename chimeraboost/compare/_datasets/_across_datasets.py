@@ -43,10 +43,10 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from .._shared.format import Col, fmt, fmt_p, table
-from .._shared.html import html_block, html_paragraphs, html_table
-from ._paired_tests import holm
-from .._shared.validation import (
+from ..._shared.format import Col, fmt, fmt_p, table
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ...resampling import holm
+from ..._shared.validation import (
     _is_missing_value,
     check_level,
     check_positive_int,
@@ -54,8 +54,8 @@ from .._shared.validation import (
     warn_degenerate,
     to_numpy,
 )
-from ..exceptions import LowPowerWarning
-from ..exceptions import warn as _warn
+from ...exceptions import LowPowerWarning
+from ...exceptions import warn as _warn
 
 __all__ = ["DatasetComparison", "FriedmanResult", "PairwiseResult", "compare_datasets",
            "nemenyi_q"]
@@ -458,6 +458,6 @@ class DatasetComparison:
         :func:`chimeraboost.plotting.critical_difference_diagram`; needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """
-        from ..plotting import critical_difference_diagram
+        from ...plotting import critical_difference_diagram
 
         return critical_difference_diagram(self, ax=ax)

@@ -290,7 +290,7 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
 def test_docs_recipe_shows_real_output():
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "compare.md").read_text()
     recipe = doc.split("## Recipe 4")[1]
     code = re.search(r"```python\n(.*?)\n```", recipe, flags=re.S).group(1)
     shown = re.search(r"```text\n(.*?)\n```", recipe, flags=re.S).group(1)
@@ -442,7 +442,7 @@ def test_models_predicting_other_classes_are_named():
         _table({"m": binary, "s": strings})
 
 
-def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
+def test_ci_method_reads_every_interval_off_the_same_resamples(cancer, intervals_agree):
     from chimeraboost import resampling
 
     X_tr, X_te, y_tr, y_te, models, rule = cancer
@@ -452,25 +452,26 @@ def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
     bca = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0, ci_method="bca")
     assert pct.ci_method == "percentile" and bca.ci_method == "bca"
     assert "(percentile)" in str(pct) and "(BCa)" in str(bca)
-    # The same point numbers; intervals from one joint bootstrap (expanded BCa here): each
-    # row's and the paired difference's equal resampling.bootstrap_interval on those
-    # replicates and jackknife blocks.
+    # Each row's interval and the paired difference's are resampling.bootstrap_interval's by
+    # that method, on a joint bootstrap of both rows: an independent one (another seed)
+    # agrees within the Monte Carlo error of the ends, whatever order the table draws in.
     lin = metrics.classification_evaluator(y_te, [0, 1],
                                            proba=models["linear"].predict_proba(X_te))
     pri = metrics.classification_evaluator(y_te, [0, 1],
                                            proba=models["prior"].predict_proba(X_te))
-    seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
-    boots = resampling.joint_bootstrap([pri, lin], B, random_state=seed,
+    boots = resampling.joint_bootstrap([pri, lin], 4000, random_state=12345,
                                        metrics=["brier_skill", "roc_auc", "log_loss", "pr_auc"])
     for table, method in ((pct, "percentile"), (bca, "bca")):
-        lo, hi = boots[1].interval("roc_auc", method=method)
-        assert (table.rows["linear"]["roc_auc_low"], table.rows["linear"]["roc_auc_high"]) \
-            == pytest.approx((lo, hi), abs=1e-12)
+        got = table.rows["linear"]
+        intervals_agree((got["roc_auc_low"], got["roc_auc_high"]),
+               boots[1].interval("roc_auc", method=method))
         d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
             "brier_skill", method=method)
-        got = table.rows["linear"]
-        assert (got["difference"], got["diff_low"], got["diff_high"]) == pytest.approx(
-            d, abs=1e-12)
+        assert got["difference"] == pytest.approx(d[0], abs=1e-12)  # the point: exact
+        intervals_agree((got["diff_low"], got["diff_high"]), d[1:])
+    again = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0,
+                                  ci_method="percentile")
+    assert again.to_dict() == pct.to_dict()  # one seed, one table
     with pytest.raises(ValueError, match="ci_method must be one of"):
         compare.holdout_table(two, X_te, y_te, n_boot=B, ci_method="normal")
 
@@ -554,7 +555,8 @@ def test_primary_a_row_cannot_have_is_refused_before_resampling(cancer):
 # --------------------------------------------------------------------------- decisions
 
 
-def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples():
+def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples(
+        intervals_agree):
     from chimeraboost import decisions, resampling
 
     X, y = load_breast_cancer(return_X_y=True)
@@ -570,15 +572,15 @@ def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resample
         decisions.net_benefit(y[300:], rule, 0.2).net_benefit[0], abs=1e-15)
     evs = [decisions.DecisionEvaluator(y[300:] == 1, s, [0.2], names={"net_benefit"})
            for s in (rule, p)]
-    # The seed the table derives for its resamples, as it derives it.
-    seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
-    boots = resampling.joint_bootstrap(evs, 1000, random_state=seed)
-    # The table's interval method (expanded BCa) on those resamples and jackknife blocks.
-    _, lo, hi = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
-        "net_benefit@0.2")
-    assert t.rows["model"]["diff_low"] == pytest.approx(lo, abs=1e-14)
-    assert t.rows["model"]["diff_high"] == pytest.approx(hi, abs=1e-14)
-    assert t.rows["model"]["beats_baseline"] == (lo > 0)
+    # The paired difference on a joint bootstrap of the two rows, by the table's interval
+    # method (expanded BCa): an independent one (another seed) agrees within the Monte Carlo
+    # error of the ends.
+    boots = resampling.joint_bootstrap(evs, 4000, random_state=12345)
+    d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference("net_benefit@0.2")
+    got = t.rows["model"]
+    assert got["difference"] == pytest.approx(d[0], abs=1e-14)
+    intervals_agree((got["diff_low"], got["diff_high"]), d[1:])
+    assert got["beats_baseline"] == (got["diff_low"] > 0)
     assert "net_benefit@0.2 vs rule" in t.to_text(width=None)
 
 
@@ -617,3 +619,30 @@ def test_decision_primary_refuses_scores_that_only_rank():
                                          r"threshold, which row\(s\) 'a' \(scores that only"):
         compare.holdout_table({"a": X[:, 0], "b": X[:, 1]}, X, y, primary="net_benefit@0.2",
                               n_boot=1000)
+
+
+def test_default_primary_is_the_headline_of_the_rows_kind():
+    """Rows of one kind lead with that kind's headline (the one table of them): a table of
+    0/1 rules with balanced accuracy, as compare_holdout and slice_report do; a binary rule's
+    ROC AUC ((TPR + TNR) / 2, ties counted half) is that same number, so rows of several
+    kinds may lead with ROC AUC and still judge a rule on it."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    rng = np.random.default_rng(3)
+    y = (rng.random(400) < 0.2).astype(int)
+    score = y + rng.normal(0, 0.8, 400)
+    rules = {"loose": (score > 0.2).astype(int), "strict": (score > 0.6).astype(int)}
+    X = np.zeros((400, 1))
+    t = compare.holdout_table(rules, X, y, n_boot=1000, random_state=0)
+    assert t.primary == "balanced_accuracy"
+    for name, flag in rules.items():
+        assert t.rows[name]["balanced_accuracy"] == pytest.approx(
+            balanced_accuracy_score(y, flag), abs=1e-12)
+        assert roc_auc_score(y, flag) == pytest.approx(balanced_accuracy_score(y, flag),
+                                                       abs=1e-12)
+    p = 1 / (1 + np.exp(-2 * score))
+    mixed = compare.holdout_table({"rule": rules["loose"], "model": p}, X, y, n_boot=1000,
+                                  random_state=0)
+    assert mixed.primary == "roc_auc"
+    assert mixed.rows["rule"]["roc_auc"] == pytest.approx(
+        balanced_accuracy_score(y, rules["loose"]), abs=1e-12)
