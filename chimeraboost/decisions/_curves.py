@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.format import fmt
+from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
 from ._checks import check_names, check_probability, check_target, check_thresholds, key
@@ -188,6 +189,10 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
     if baseline is not None and baseline != TREAT_ALL and baseline not in checked:
         msg = f"baseline={baseline!r} is not one of the models {list(checked)} nor 'treat all'."
         raise ValueError(msg)
+    for name in checked:
+        if baseline in checked and same_outputs(checked[name], checked[baseline]):
+            # The one tie rule: outputs equal to rounding differ by exactly 0.
+            checked[name] = checked[baseline]
     scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
                              ci_method=ci_method, groups=groups, time=time, optional=True)
     names = {"net_benefit", "net_benefit_all"}

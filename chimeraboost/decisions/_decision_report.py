@@ -18,6 +18,7 @@ import numpy as np
 from .. import resampling
 from .._shared.format import Col, fmt, percent, table
 from .._shared.html import html_block, html_paragraphs, html_table
+from .._shared.ties import same_outputs
 from .._shared.validation import check_level, import_pandas
 from ._checks import (
     bayes_threshold,
@@ -260,6 +261,10 @@ def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None
         arg = "score" if label == name else "baseline_score"
         event, arr, w = check_target(y, s, sample_weight, pos_label, arg)
         scores_checked[label] = check_probability(arr, arg)
+        if label != name and same_outputs(scores_checked[label], scores_checked[name]):
+            # The one tie rule: outputs equal to rounding are one action, so every difference
+            # is exactly 0 and no verdict is given.
+            scores_checked[label] = scores_checked[name]
         evs[label] = DecisionEvaluator(event, scores_checked[label], [t], sample_weight=w,
                                        costs=c, cost_threshold=t, names=names)
     scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
