@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import resampling
+from .._shared.api import public
 from .._shared.format import fmt
 from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
@@ -28,17 +29,15 @@ from ._sweep import DecisionEvaluator, Sweep
 __all__ = ["CurveBand", "DecisionCurve", "curve_band", "decision_curve"]
 
 TREAT_ALL = "treat all"
-# What an array passed as decision_curve(baseline=...) is called.
-BASELINE = "baseline"
 
 
 def _scores(scores) -> dict:
     """One score, or a dict name -> score, as a dict of arrays."""
     if isinstance(scores, Mapping):
         if not scores:
-            msg = "scores is an empty dict; pass {model name: probabilities}."
+            msg = "proba is an empty dict; pass {model name: probabilities}."
             raise ValueError(msg)
-        check_key_names(scores, "scores", "the models")
+        check_key_names(scores, "proba", "the models")
         return dict(scores)
     return {"model": scores}
 
@@ -112,7 +111,8 @@ class DecisionCurve:
                 f" n_boot={self.n_boot})")
 
 
-def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
+@public(legacy=("thresholds",), renamed={"scores": "proba", "baseline": "baseline_name"})
+def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=None,
                    sample_weight=None, n_boot=2000, level=0.95, random_state=None,
                    ci_method=resampling.DEFAULT_CI_METHOD, groups=None, time=None):
     """The decision curve of one or several models, with bootstrap bands.
@@ -120,17 +120,17 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
     Parameters
     ----------
     y : array-like of shape (n,)
-    scores : array-like of shape (n,), or dict name -> such an array
+    proba : array-like of shape (n,), or dict name -> such an array
         Probabilities of the positive class (or 0/1 rules), one per model, on the same rows.
         No model may be called ``"treat all"`` or ``"treat none"`` (the built-in curves).
     thresholds : array-like of float in (0, 1), default=None
         Threshold probabilities. None: 99 evenly spaced between the 1st and 99th percentiles
         of the scores.
-    baseline : str or array-like of shape (n,), default=None
-        What the models are compared with: a model name, ``"treat all"``, or the
-        incumbent's probabilities on the same rows (then drawn as the model
-        ``"baseline"``). Every model's net benefit minus the baseline's, on the same
-        resampled rows, with its pointwise band. None: no differences.
+    baseline_name : str, default=None
+        The model the others are judged against: a model name (a key of ``proba``), or
+        ``"treat all"``: every model's net benefit minus the baseline's, on the same
+        resampled rows, with its pointwise band. None: no differences. The incumbent's
+        probabilities go in ``proba`` with the rest (``{"new": p, "incumbent": q}``).
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
     n_boot : int, default=2000
@@ -164,30 +164,31 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> p = rng.uniform(size=300); y = rng.uniform(size=300) < p
-    >>> dc = decision_curve(y, {"model": p}, [0.2, 0.5], baseline="treat all", n_boot=1000,
-    ...                     random_state=0)
+    >>> dc = decision_curve(y, {"model": p}, thresholds=[0.2, 0.5], n_boot=1000,
+    ...                     baseline_name="treat all", random_state=0)
     >>> bool(np.all(dc.diff_low["model"] > 0))
     True
     """
-    models = _scores(scores)
-    if baseline is not None and not isinstance(baseline, str):
-        if BASELINE in models:
-            msg = (f"baseline is an array of probabilities, drawn as the model {BASELINE!r}, "
-                   f"but scores already holds a model of that name; rename it, or pass "
-                   f"baseline={BASELINE!r}.")
-            raise ValueError(msg)
-        models[BASELINE], baseline = baseline, BASELINE
-    check_names([("a key of scores", name) for name in models])
+    models = _scores(proba)
+    if baseline_name is not None and not isinstance(baseline_name, str):
+        msg = (f"baseline_name names the model the others are judged against (a key of proba, "
+               f"or 'treat all'), got a {type(baseline_name).__name__}; put the incumbent's "
+               "probabilities in proba with the others ({'new': p, 'incumbent': q}) and pass "
+               "baseline_name='incumbent'.")
+        raise TypeError(msg)
+    baseline = baseline_name
+    check_names([("a key of proba", name) for name in models])
     level = check_level(level, "level")
     checked = {}
     for name, s in models.items():
-        arg = "baseline" if name == BASELINE and baseline == BASELINE else f"scores[{name!r}]"
+        arg = f"proba[{name!r}]"
         event, arr, w = check_target(y, s, sample_weight, pos_label, arg)
         checked[name] = check_probability(arr, arg)
     t = default_thresholds(list(checked.values())) if thresholds is None else \
         check_thresholds(thresholds)
     if baseline is not None and baseline != TREAT_ALL and baseline not in checked:
-        msg = f"baseline={baseline!r} is not one of the models {list(checked)} nor 'treat all'."
+        msg = (f"baseline_name={baseline!r} is not one of the models {list(checked)} nor "
+               "'treat all'.")
         raise ValueError(msg)
     for name in checked:
         if baseline in checked and same_outputs(checked[name], checked[baseline]):

@@ -14,6 +14,7 @@ import numpy as np
 from scipy.stats import binomtest
 
 from .. import resampling
+from .._shared.api import public
 from .._shared.format import Col, fmt, percent, table
 from .._shared.validation import check_level, import_pandas, warn_degenerate
 from ._checks import check_probability, check_target, check_threshold, key
@@ -119,7 +120,8 @@ def _method(method, w, dependent: bool) -> str:
     return method
 
 
-def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=None, level=0.95,
+@public(renamed={"score": "proba"})
+def rates_at_threshold(y, proba, threshold, *, pos_label=None, sample_weight=None, level=0.95,
                        method="auto", n_boot=2000, random_state=None,
                        ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
                        time=None) -> RatesResult:
@@ -129,7 +131,7 @@ def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=Non
     Parameters
     ----------
     y : array-like of shape (n,)
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         Probability of the positive class, or a 0/1 rule.
     threshold : float in (0, 1)
         One threshold (a list of several is refused: call once per threshold).
@@ -173,8 +175,8 @@ def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=Non
     >>> r.rates["sensitivity"], r.counts["sensitivity"]
     (0.6666666666666666, (2.0, 3.0))
     """
-    event, s, w = check_target(y, score, sample_weight, pos_label)
-    s = check_probability(s)
+    event, s, w = check_target(y, proba, sample_weight, pos_label, "proba")
+    s = check_probability(s, "proba")
     t = check_threshold(threshold, "threshold")
     level = check_level(level, "level")
     frequencies = method in ("wilson", "exact")  # asked for: integer weights count rows
@@ -192,7 +194,7 @@ def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=Non
         scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
                                  ci_method=ci_method, groups=groups, time=time)
         boot = scheme.bootstrap([ev])[0]
-        intervals = {r: boot.interval(key(r, t), level) for r in RATES}
+        intervals = {r: boot.interval(key(r, t), level=level) for r in RATES}
     else:
         # Equal weights chosen by "auto" say nothing about how many rows there are: the
         # shares are those of the rows, counted as rows.

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .. import resampling
+from .._shared.api import public
 from .._shared.format import Col, fmt, percent, table
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_level, check_real, import_pandas
@@ -75,7 +76,8 @@ class _ChoiceEvaluator:
         hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
         return (lo + hi) // 2
 
-    def evaluate(self, counts=None, warn=False) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn=False) -> dict:
         values, flagged = self._values(counts)
         idx = self._choose(values, flagged)
         rows = np.arange(values.shape[0])
@@ -339,7 +341,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         objective=objective, threshold=float(ev.cutoffs[ev.chosen]),
         threshold_interval=_order_interval(reps["threshold"], level), apparent=apparent,
         optimism=optimism, estimate=apparent + optimism,
-        interval=value_interval, naive_interval=boot.interval("fixed", level),
+        interval=value_interval, naive_interval=boot.interval("fixed", level=level),
         reference=reference, greater_is_better=objective != "cost", n_boot=scheme.n_boot,
         level=level, at=at, target=target, costs=c, ci_method=scheme.ci_method,
         units=scheme.kind)

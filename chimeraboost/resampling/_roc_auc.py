@@ -116,10 +116,10 @@ def roc_auc_interval(
     order = np.argsort(s, kind="stable")
     ev = _metrics.classification_evaluator(codes[order], [0, 1], score=s[order])
     groups, time = (None if v is None else np.asarray(v)[order] for v in (groups, time))
-    res = bootstrap(ev, n_boot, random_state=random_state, metrics=["roc_auc"],
+    res = bootstrap(ev, n_boot=n_boot, random_state=random_state, metrics=["roc_auc"],
                     chunk_size=chunk_size, ci_method=ci_method, n_jobs=n_jobs,
                     groups=groups, time=time)
-    return res.estimate["roc_auc"], res.interval("roc_auc", level), res.n_dropped("roc_auc")
+    return res.estimate["roc_auc"], res.interval("roc_auc", level=level), res.n_dropped("roc_auc")
 
 
 def _delong_components(codes: np.ndarray, scores: np.ndarray):

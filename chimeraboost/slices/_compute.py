@@ -354,7 +354,7 @@ def tests(diff, reps, eligible, adjust: str, alpha: float, rows):
     tested = np.asarray(eligible, bool) & np.isfinite(p) & (se > 0)
     adjusted = np.full(S, np.nan)
     if tested.any():
-        adjusted[tested] = ADJUST[adjust](p[tested], alpha).pvalues_adjusted
+        adjusted[tested] = ADJUST[adjust](p[tested], alpha=alpha).pvalues_adjusted
     return se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
 
 
@@ -379,11 +379,11 @@ def calibration_tests(model, layout, level, draws, rng) -> tuple[dict, np.ndarra
             continue  # no rows, or a single class: said once for the slice's skills
         res = _quietly(lambda: metrics.calibration_test(
             model.classes[codes], model.proba[rows], model.classes,
-            None if w is None else w[rows], n_boot=draws, random_state=rng),
+            sample_weight=None if w is None else w[rows], n_boot=draws, random_state=rng),
             layout.labels[s], caught)
         for key, v in zip(_TEST_KEYS, (res.noise_floor, res.excess, res.pvalue)):
             out[key][s] = v
-        interval[s] = res.confidence_interval(level)
+        interval[s] = res.confidence_interval(level=level)
     _say(caught)
     return out, interval
 

@@ -60,7 +60,7 @@ class Output:
         self.n = self.whole.n
 
     def _regression(self, y, pred, w, name):
-        self.whole = metrics.regression_evaluator(y, pred, self.sample_weight)
+        self.whole = metrics.regression_evaluator(y, pred, sample_weight=self.sample_weight)
         self.y = np.asarray(as_1d(y, "y"), dtype=np.float64)
         self.pred = np.asarray(as_1d(pred, name), dtype=np.float64)
         centre = float(np.average(self.y, weights=w))
@@ -110,7 +110,7 @@ class Output:
         """The evaluator of :mod:`chimeraboost.metrics` on the rows ``rows`` (indices)."""
         w = None if self.sample_weight is None else self.sample_weight[rows]
         if self.task == "regression":
-            return metrics.regression_evaluator(self.y[rows], self.pred[rows], w)
+            return metrics.regression_evaluator(self.y[rows], self.pred[rows], sample_weight=w)
         labels = self.classes[self.codes[rows]]
         return metrics.classification_evaluator(
             labels, self.classes, sample_weight=w,

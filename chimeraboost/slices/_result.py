@@ -21,6 +21,7 @@ import html
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.facts import fact
 from .._shared.format import (
     EMPTY,
@@ -385,7 +386,8 @@ class SliceReport:
         return out
 
     # ---- picture
-    def plot(self, metric=None, *, ax=None):
+    @public(legacy=("metric",))
+    def plot(self, *, metric=None, ax=None):
         """A forest plot: each slice's skill with its interval, the value on all rows as a
         vertical line; verdicts mark the slices that differ from the rest. Drawn by
         :func:`chimeraboost.plotting.slice_plot`; needs matplotlib

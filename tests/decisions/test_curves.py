@@ -25,8 +25,7 @@ def _independent_counts(n, B=1000, seed=2024):
 def test_decision_curve_points_and_bands_are_net_benefit_per_resample(intervals_agree):
     y, p, q = _data()
     t = [0.1, 0.3, 0.5]
-    # ci_method="percentile": the percentiles of the resampled curves.
-    dc = decisions.decision_curve(y, {"p": p, "q": q}, t, baseline="q", n_boot=1000,
+    dc = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=t, baseline_name="q", n_boot=1000,
                                   random_state=3, ci_method="percentile")
     np.testing.assert_array_equal(dc.net_benefit["p"], decisions.net_benefit(y, p, t).net_benefit)
     np.testing.assert_array_equal(dc.net_benefit["treat all"],
@@ -39,7 +38,8 @@ def test_decision_curve_points_and_bands_are_net_benefit_per_resample(intervals_
     intervals_agree((dc.low["p"], dc.high["p"]), np.quantile(reps_p, [0.025, 0.975], axis=0))
     intervals_agree((dc.diff_low["p"], dc.diff_high["p"]),
                     np.quantile(reps_p - reps_q, [0.025, 0.975], axis=0))
-    again = decisions.decision_curve(y, {"p": p, "q": q}, t, baseline="q", n_boot=1000,
+    again = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=t, baseline_name="q",
+                                     n_boot=1000,
                                      random_state=3, ci_method="percentile")
     np.testing.assert_array_equal(again.diff_low["p"], dc.diff_low["p"])  # one seed, one curve
     frame = dc.to_frame()
@@ -59,15 +59,15 @@ def test_default_thresholds_span_the_scores_percentiles():
 
 def test_decision_curve_refuses_an_unknown_baseline_and_non_probabilities():
     y, p, _ = _data(50)
-    with pytest.raises(ValueError, match="baseline='x' is not one of the models"):
-        decisions.decision_curve(y, {"p": p}, [0.2], baseline="x", n_boot=0)
-    with pytest.raises(ValueError, match=r"scores\['s'\] must hold probabilities"):
-        decisions.decision_curve(y, {"s": p * 4 - 1}, [0.2], n_boot=0)
+    with pytest.raises(ValueError, match="baseline_name='x' is not one of the models"):
+        decisions.decision_curve(y, {"p": p}, thresholds=[0.2], baseline_name="x", n_boot=0)
+    with pytest.raises(ValueError, match=r"proba\['s'\] must hold probabilities"):
+        decisions.decision_curve(y, {"s": p * 4 - 1}, thresholds=[0.2], n_boot=0)
 
 
 def test_decision_report_numbers_and_paired_differences(intervals_agree):
     y, p, q = _data(300, seed=1)
-    d = decisions.decision_report(y, p, baseline_score=q, cost_fp=1, cost_fn=3, n_boot=1000,
+    d = decisions.decision_report(y, p, baseline_proba=q, cost_fp=1, cost_fn=3, n_boot=1000,
                                   random_state=0, name="p", baseline_name="q",
                                   ci_method="percentile")
     assert d.threshold == 0.25

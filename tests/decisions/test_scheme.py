@@ -78,14 +78,15 @@ def test_decision_intervals_are_read_by_ci_method(method):
     ev = decisions.DecisionEvaluator(y.astype(bool), p, [0.3],
                                      names={"net_benefit", "net_benefit_all",
                                             *decisions._rates.RATES})
-    boot = resampling.bootstrap(ev, 1000, random_state=5, ci_method=method)
-    lo, hi = boot.interval("net_benefit@0.3", 0.95)
+    boot = resampling.bootstrap(ev, n_boot=1000, random_state=5, ci_method=method)
+    lo, hi = boot.interval("net_benefit@0.3", level=0.95)
     assert (d.actions["model"]["net_benefit_low"], d.actions["model"]["net_benefit_high"]) \
         == pytest.approx((lo, hi), abs=1e-14)
     pct = decisions.decision_report(y, p, threshold=0.3, n_boot=1000, random_state=5,
                                     ci_method="percentile")
     assert pct.actions["model"]["net_benefit_low"] != d.actions["model"]["net_benefit_low"]
-    dc = decisions.decision_curve(y, p, [0.3], n_boot=1000, random_state=5, ci_method=method)
+    dc = decisions.decision_curve(y, p, thresholds=[0.3], n_boot=1000, random_state=5,
+                                  ci_method=method)
     assert (dc.low["model"][0], dc.high["model"][0]) == pytest.approx((lo, hi), abs=1e-14)
     assert dc.ci_method == method and d.ci_method == method
 
@@ -95,9 +96,9 @@ def test_decision_intervals_are_read_by_ci_method(method):
 
 def _widths(**kw):
     y, p, q = kw.pop("data")
-    d = decisions.decision_report(y, p, baseline_score=q, threshold=0.3, n_boot=2000,
+    d = decisions.decision_report(y, p, baseline_proba=q, threshold=0.3, n_boot=2000,
                                   name="p", baseline_name="q", **kw)
-    dc = decisions.decision_curve(y, p, [0.2, 0.4], n_boot=1000, **kw)
+    dc = decisions.decision_curve(y, p, thresholds=[0.2, 0.4], n_boot=1000, **kw)
     band = decisions.curve_band(y, p, grid=[0.2, 0.5], n_boot=1000, **kw)
     a = d.actions["p"]
     return d, np.array([a["net_benefit_high"] - a["net_benefit_low"],
@@ -150,8 +151,8 @@ def test_time_blocks_are_resampled():
 _CALLS = {
     "decision_report": lambda y, p, **kw: decisions.decision_report(y, p, threshold=0.3,
                                                                     n_boot=1000, **kw),
-    "decision_curve": lambda y, p, **kw: decisions.decision_curve(y, p, [0.3], n_boot=1000,
-                                                                  **kw),
+    "decision_curve": lambda y, p, **kw: decisions.decision_curve(
+        y, p, thresholds=[0.3], n_boot=1000, **kw),
     "curve_band": lambda y, p, **kw: decisions.curve_band(y, p, n_boot=1000, **kw),
     "choose_threshold": lambda y, p, **kw: decisions.choose_threshold(
         y, p, cost_fp=1, cost_fn=3, n_boot=1000, **kw),
@@ -177,13 +178,13 @@ def test_bad_groups_and_time_are_refused_everywhere(call, bad, match):
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda y, p: decisions.decision_curve(y, {"treat all": p, "b": p}, [0.3], n_boot=0),
-     "a key of scores is 'treat all'"),
-    (lambda y, p: decisions.decision_curve(y, {"Treat None": p}, [0.3], n_boot=0),
-     "a key of scores is 'Treat None'"),
+    (lambda y, p: decisions.decision_curve(y, {"treat all": p, "b": p}, thresholds=[0.3],
+                                           n_boot=0), "a key of proba is 'treat all'"),
+    (lambda y, p: decisions.decision_curve(y, {"Treat None": p}, thresholds=[0.3], n_boot=0),
+     "a key of proba is 'Treat None'"),
     (lambda y, p: decisions.decision_report(y, p, threshold=0.3, name="treat none",
                                             n_boot=1000), "name is 'treat none'"),
-    (lambda y, p: decisions.decision_report(y, p, baseline_score=p, threshold=0.3,
+    (lambda y, p: decisions.decision_report(y, p, baseline_proba=p, threshold=0.3,
                                             baseline_name="treat all", n_boot=1000),
      "baseline_name is 'treat all'"),
 ])
@@ -226,7 +227,7 @@ def test_intervals_do_not_change_with_the_scale_of_the_weights(scale):
     assert same.method == "wilson"
     assert same.intervals == decisions.rates_at_threshold(y, p, 0.3).intervals
     for method, tol in (("percentile", 1e-12), ("expanded_bca", 2e-3)):
-        d = [decisions.decision_report(y, p, baseline_score=q, threshold=0.3, sample_weight=v,
+        d = [decisions.decision_report(y, p, baseline_proba=q, threshold=0.3, sample_weight=v,
                                        n_boot=1000, random_state=0, ci_method=method)
              for v in (w, w * scale)]
         np.testing.assert_allclose(d[1].differences["baseline"]["net_benefit_low"],
@@ -285,15 +286,10 @@ def test_costs_without_a_threshold_still_cost_at_a_given_one():
     assert r.bayes_threshold == 0.0 and r.expected_cost == pytest.approx(1 / 3)
 
 
-def test_decision_curve_takes_the_baselines_probabilities_as_an_array():
-    y, p, q = _data(200, seed=8)
-    a = decisions.decision_curve(y, p, [0.2, 0.4], baseline=q, n_boot=1000, random_state=0)
-    b = decisions.decision_curve(y, {"model": p, "baseline": q}, [0.2, 0.4],
-                                 baseline="baseline", n_boot=1000, random_state=0)
-    np.testing.assert_array_equal(a.difference["model"], b.difference["model"])
-    np.testing.assert_array_equal(a.diff_low["model"], b.diff_low["model"])
-    with pytest.raises(ValueError, match="scores already holds a model of that name"):
-        decisions.decision_curve(y, {"baseline": p}, [0.2], baseline=q, n_boot=0)
+def test_decision_curve_refuses_probabilities_as_the_baselines_name():
+    y, p, q = _data(60, seed=8)
+    with pytest.raises(TypeError, match="baseline_name names the model the others are judged"):
+        decisions.decision_curve(y, p, thresholds=[0.2], baseline_name=q, n_boot=0)
 
 
 @pytest.mark.parametrize("ci_method", resampling.CI_METHODS)
@@ -302,14 +298,15 @@ def test_identical_models_differ_by_exactly_zero_with_no_verdict(ci_method, seed
     y, p, _ = _data(150, seed=seed)
     # Equal to rounding (the library's tie rule, 1e-12 relative) is identical.
     twin = p * (1 + 1e-14) if seed else p.copy()
-    d = decisions.decision_report(y, p, baseline_score=twin, cost_fp=1, cost_fn=3,
+    d = decisions.decision_report(y, p, baseline_proba=twin, cost_fp=1, cost_fn=3,
                                   n_boot=1000, random_state=seed, ci_method=ci_method)
     for metric in ("net_benefit", "expected_cost"):
         diff = d.differences["baseline"]
         assert (diff[metric], diff[f"{metric}_low"], diff[f"{metric}_high"]) == (0, 0, 0)
-        assert d.verdict("baseline", metric) == "no clear difference"
-    dc = decisions.decision_curve(y, p, [0.2, 0.5], baseline=twin, n_boot=1000,
-                                  random_state=seed, ci_method=ci_method)
+        assert d.verdict("baseline", metric=metric) == "no clear difference"
+    dc = decisions.decision_curve(y, {"model": p, "twin": twin}, thresholds=[0.2, 0.5],
+                                  baseline_name="twin", n_boot=1000, random_state=seed,
+                                  ci_method=ci_method)
     for part in (dc.difference, dc.diff_low, dc.diff_high):
         np.testing.assert_array_equal(part["model"], 0.0)
 

@@ -253,8 +253,8 @@ def test_ci_is_reproducible_and_matches_resampling(cancer, lr, intervals_agree):
     assert a.ci == b.ci
     ev = metrics.classification_evaluator(y_te, lr.classes_, proba=lr.predict_proba(X_te))
     # resampling.bootstrap's interval, on draws of its own (another seed)
-    boot = resampling.bootstrap(ev, 2000, random_state=12345)
-    intervals_agree(a.ci["roc_auc"], boot.interval("roc_auc", 0.95))
+    boot = resampling.bootstrap(ev, n_boot=2000, random_state=12345)
+    intervals_agree(a.ci["roc_auc"], boot.interval("roc_auc", level=0.95))
     for key, (lo, hi) in a.ci.items():
         assert lo <= a[key] + 1e-12 and a[key] - 1e-12 <= hi, key
     wider = report(lr, X_te, y_te, ci=0.99, n_boot=1000, random_state=4)
@@ -504,7 +504,7 @@ def test_report_decision_section_is_decision_report_on_the_models_probabilities(
     r = report(model, X, y, baseline=incumbent, threshold=0.3, costs={"fp": 1, "fn": 2},
                   n_boot=1000, random_state=0)
     d = decisions.decision_report(
-        y, model.predict_proba(X)[:, 1], baseline_score=incumbent.predict_proba(X)[:, 1],
+        y, model.predict_proba(X)[:, 1], baseline_proba=incumbent.predict_proba(X)[:, 1],
         threshold=0.3, costs={"fp": 1, "fn": 2}, pos_label=1, n_boot=1000, random_state=0,
         name=r.estimator_name, baseline_name=r.baseline_report.estimator_name)
     assert r.decision.actions == d.actions and r.decision.differences == d.differences

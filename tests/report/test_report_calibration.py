@@ -38,7 +38,7 @@ def test_report_with_intervals_runs_the_calibration_test_of_metrics(data):
     assert rep["calibration_noise_floor"] == pytest.approx(test.noise_floor, rel=0.05)
     assert rep["calibration_pvalue"] == pytest.approx(test.pvalue, abs=0.1)
     assert rep["calibration_excess"] == pytest.approx(test.excess, abs=0.1 * test.noise_floor)
-    assert rep.ci["calibration_excess"][1] == pytest.approx(test.confidence_interval(0.95)[1],
+    assert rep.ci["calibration_excess"][1] == pytest.approx(test.confidence_interval(level=0.95)[1],
                                                             rel=0.15)
     assert rep["calibration_mcb"] == metrics.calibration_mcb(y, lr.predict_proba(X),
                                                              lr.classes_)

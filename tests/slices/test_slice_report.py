@@ -104,14 +104,14 @@ def test_each_slice_equals_metrics_regression(weighted):
     for s, label in enumerate(r.labels):
         m = group == label
         ws = None if w is None else w[m]
-        ref = metrics.regression_report(y[m], pred[m], ws)
+        ref = metrics.regression_report(y[m], pred[m], sample_weight=ws)
         for key in REGRESSION:
             _same(r.values[key][s], ref[key], key)
         # The skill against the mean of all rows: regression_report with that constant as
         # baseline, its mse_skill (its r2 stays scikit-learn's, against the slice's own mean)
-        vs = metrics.regression_report(y[m], pred[m], ws, baseline=[mean_all])
+        vs = metrics.regression_report(y[m], pred[m], sample_weight=ws, baseline=[mean_all])
         _same(r.values["r2_vs_all"][s], vs["mse_skill"])
-        rest = metrics.regression_report(y[~m], pred[~m], None if w is None else w[~m])
+        rest = metrics.regression_report(y[~m], pred[~m], sample_weight=None if w is None else w[~m])
         _same(r.rest[s], rest["r2"])
         # the same against sklearn's r2_score
         _same(r.values["r2"][s], skm.r2_score(y[m], pred[m], sample_weight=ws))
@@ -170,9 +170,9 @@ def test_every_slice_and_rest_come_from_one_resample_of_the_rows(intervals_agree
         rest_reps = rest.evaluate(counts[:, ~m], warn=False)
         for key in ("brier_skill", "roc_auc", "log_loss_skill", "accuracy"):
             intervals_agree(r.intervals[key][s],
-                            resampling.percentile_interval(reps[key], 0.95)[0])
+                            resampling.percentile_interval(reps[key], level=0.95)[0])
         diff = reps["brier_skill"] - rest_reps["brier_skill"]
-        intervals_agree(r.diff_interval[s], resampling.percentile_interval(diff, 0.95)[0])
+        intervals_agree(r.diff_interval[s], resampling.percentile_interval(diff, level=0.95)[0])
         # the bootstrap standard error: the replicates' standard deviation
         assert r.se[s] == pytest.approx(np.std(diff, ddof=1), rel=0.15)
     # MCB is not resampled: its interval is the calibration test's, not the bootstrap's
@@ -384,15 +384,15 @@ def test_bad_input_is_refused_with_a_message_naming_it():
         slice_report(y, p, "regoin", X=X, n_boot=200)
     with pytest.raises(ValueError, match=r"names a column, but there is no X"):
         slice_report(y, p, "region", n_boot=200)
-    with pytest.raises(ValueError, match=r"groups\['a'\] has 10 rows but y has 600"):
+    with pytest.raises(ValueError, match=r"by\['a'\] has 10 rows but y has 600"):
         slice_report(y, p, {"a": np.ones(10, bool)}, n_boot=200)
-    with pytest.raises(TypeError, match=r"groups\['a'\] must be a boolean mask"):
+    with pytest.raises(TypeError, match=r"by\['a'\] must be a boolean mask"):
         slice_report(y, p, {"a": np.arange(600) % 2}, n_boot=200)
-    with pytest.raises(ValueError, match=r"groups\['all'\] holds every row"):
+    with pytest.raises(ValueError, match=r"by\['all'\] holds every row"):
         slice_report(y, p, {"all": np.ones(600, bool)}, n_boot=200)
     with pytest.raises(ValueError, match=r"by puts every row in one slice \('x'\)"):
         slice_report(y, p, np.full(600, "x"), n_boot=200)
-    with pytest.raises(ValueError, match=r"groups has 599 rows|has 599 rows but y has 600"):
+    with pytest.raises(ValueError, match=r"by has 599 rows|has 599 rows but y has 600"):
         slice_report(y, p, np.zeros(599), n_boot=200)
     with pytest.raises(ValueError, match=r"metric='roc_auc' cannot be compared with the rest"):
         slice_report(y, p, "member", X=X, metric="roc_auc", n_boot=200)
@@ -532,7 +532,7 @@ def test_mcb_per_slice_carries_the_calibration_test_of_its_rows():
         assert r.values["calibration_excess"][s] == pytest.approx(test.excess, abs=0.2 * floor)
         low, high = r.intervals["calibration_excess"][s]
         assert low <= r.values["calibration_excess"][s] <= high
-        assert high == pytest.approx(test.confidence_interval(0.95)[1], rel=0.25)
+        assert high == pytest.approx(test.confidence_interval(level=0.95)[1], rel=0.25)
     west = r.labels.index("west")
     text = str(r)
     assert f"(p {r.values['calibration_pvalue'][west]:.4f})" in text and "excess (p)" in text

@@ -37,7 +37,7 @@ def cancer():
 @pytest.fixture(scope="module")
 def ladder_table(cancer):
     X_tr, X_te, y_tr, y_te, models, rule = cancer
-    return compare.holdout_table({"rule": rule, **models}, X_te, y_te, baseline="prior",
+    return compare.holdout_table({"rule": rule, **models}, X_te, y_te, baseline_name="prior",
                                  split="test", n_boot=B, random_state=0)
 
 
@@ -84,7 +84,7 @@ def test_every_row_uses_the_same_resamples():
     t = compare.holdout_table(
         {"model": model, "its probabilities": p, "its scores": 3 * p + 5,
          "its log-odds rule": (p > 0.5).astype(int), "the same rule": (p > 0.5)},
-        X[300:], y[300:], baseline="its log-odds rule", primary="roc_auc", n_boot=B,
+        X[300:], y[300:], baseline_name="its log-odds rule", primary="roc_auc", n_boot=B,
         random_state=1)
     rows = t.rows
     for key in t.metrics:
@@ -109,11 +109,11 @@ def test_worse_than_an_earlier_row_and_min_lift():
     assert t.rows["blurred"]["notes"] == "worse than good"
     assert t.rows["blurred"]["diff_high"] < 0 and not t.rows["blurred"]["beats_baseline"]
     lifted = compare.holdout_table({"blurred": blurred, "good": good}, X[300:], y[300:],
-                                   n_boot=B, random_state=0, min_lift=0.0)
+                                   n_boot=B, random_state=0, rope=0.0)
     assert lifted.rows["good"]["beats_baseline"]
     lo = lifted.rows["good"]["diff_low"]
     high_bar = compare.holdout_table({"blurred": blurred, "good": good}, X[300:], y[300:],
-                                     n_boot=B, random_state=0, min_lift=lo + 1e-9)
+                                     n_boot=B, random_state=0, rope=lo + 1e-9)
     assert not high_bar.rows["good"]["beats_baseline"]
 
 
@@ -237,7 +237,7 @@ def test_resample_counts_are_checked(cancer):
 @pytest.mark.parametrize(("change", "error", "match"), [
     ({"models": []}, TypeError, "models must be a dict"),
     ({"models": {}}, ValueError, "models is empty"),
-    ({"baseline": "nope"}, ValueError, "baseline='nope' is not one of the models"),
+    ({"baseline_name": "nope"}, ValueError, "baseline_name='nope' is not one of the models"),
     ({"primary": "accuracy_of_the_moon"}, ValueError, "primary='accuracy_of_the_moon' is not"),
     ({"primary": "base_rate"}, ValueError, "primary='base_rate' is not a metric of this "),
     ({"primary": "r2"}, ValueError, r"primary='r2' is not a metric of this table's rows \(binary\)"),
@@ -252,7 +252,7 @@ def test_resample_counts_are_checked(cancer):
     ({"models": {"text": np.array(["a"] * 228)}}, TypeError, r"models\['text'\] holds"),
     ({"models": {"m": DummyRegressor().fit([[0.0]] * 30, range(30))}}, ValueError,
      "not fitted|features|columns"),
-    ({"min_lift": -1.0}, ValueError, "min_lift"),
+    ({"rope": -1.0}, ValueError, "rope"),
     ({"split": 3}, TypeError, "split must be"),
 ])
 def test_bad_arguments_name_themselves(cancer, change, error, match):
@@ -277,13 +277,13 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
     a = LogisticRegression(max_iter=5000).fit(X[:300], y[:300]).predict_proba(X[300:])
     b = np.full_like(a, 0.5)
     ev = [metrics.classification_evaluator(y[300:], [0, 1], proba=p) for p in (a, b)]
-    joint = resampling.joint_bootstrap(ev, B, random_state=4, metrics=["brier_skill"])
-    paired = resampling.paired_bootstrap(*ev, B, random_state=4, metrics=["brier_skill"])
+    joint = resampling.joint_bootstrap(ev, n_boot=B, random_state=4, metrics=["brier_skill"])
+    paired = resampling.paired_bootstrap(*ev, n_boot=B, random_state=4, metrics=["brier_skill"])
     np.testing.assert_array_equal(joint[0].replicates["brier_skill"] -
                                   joint[1].replicates["brier_skill"],
                                   paired.replicates["brier_skill"])
     with pytest.raises(ValueError, match="evaluators is empty"):
-        resampling.joint_bootstrap([], B)
+        resampling.joint_bootstrap([], n_boot=B)
 
 
 @pytest.mark.slow
@@ -399,8 +399,8 @@ def test_unordered_metrics_and_unhashable_baseline_are_refused():
         _table({"p": _P}, metrics={"roc_auc", "log_loss"})
     with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
         _table({"p": _P}, metrics=(m for m in ["roc_auc"]))
-    with pytest.raises(TypeError, match="baseline must be the name"):
-        _table({"p": _P}, baseline=["p"])
+    with pytest.raises(TypeError, match="baseline_name must be the name"):
+        _table({"p": _P}, baseline_name=["p"])
 
 
 def test_cutoff_beyond_the_rows_names_the_metric():
@@ -459,7 +459,7 @@ def test_ci_method_reads_every_interval_off_the_same_resamples(cancer, intervals
                                            proba=models["linear"].predict_proba(X_te))
     pri = metrics.classification_evaluator(y_te, [0, 1],
                                            proba=models["prior"].predict_proba(X_te))
-    boots = resampling.joint_bootstrap([pri, lin], 4000, random_state=12345,
+    boots = resampling.joint_bootstrap([pri, lin], n_boot=4000, random_state=12345,
                                        metrics=["brier_skill", "roc_auc", "log_loss", "pr_auc"])
     for table, method in ((pct, "percentile"), (bca, "bca")):
         got = table.rows["linear"]
@@ -575,7 +575,7 @@ def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resample
     # The paired difference on a joint bootstrap of the two rows, by the table's interval
     # method (expanded BCa): an independent one (another seed) agrees within the Monte Carlo
     # error of the ends.
-    boots = resampling.joint_bootstrap(evs, 4000, random_state=12345)
+    boots = resampling.joint_bootstrap(evs, n_boot=4000, random_state=12345)
     d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference("net_benefit@0.2")
     got = t.rows["model"]
     assert got["difference"] == pytest.approx(d[0], abs=1e-14)
