@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .. import metrics as _metrics
 from .._shared import weights as _weights
 from ._engine import Resampler
@@ -172,10 +173,9 @@ def results(evaluators, scheme, metrics=None) -> list:
 
 def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):
     """The Resampler of the public functions' plain parameters."""
-    series = row_series(evaluator) if time is not None and groups is None else None
-    return Resampler.from_params(evaluator.n, n_boot=n_boot, random_state=random_state,
-                                 ci_method=ci_method, n_jobs=n_jobs, groups=groups,
-                                 time=time, series=series, chunk_size=chunk_size)
+    return Resampler.for_evaluator(evaluator, n_boot=n_boot, random_state=random_state,
+                                   ci_method=ci_method, n_jobs=n_jobs, groups=groups,
+                                   time=time, chunk_size=chunk_size)
 
 
 def _point(evaluator, metrics) -> dict:
@@ -183,7 +183,8 @@ def _point(evaluator, metrics) -> dict:
     return {key: float(v[0]) for key, v in out.items()}
 
 
-def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None,
+@public(legacy=("n_boot",))
+def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_size=None,
               ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
@@ -227,7 +228,7 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     Returns
     -------
     BootstrapResult
-        ``result.interval("roc_auc", 0.95)`` is the interval by ``ci_method``;
+        ``result.interval("roc_auc", level=0.95)`` is the interval by ``ci_method``;
         ``method="percentile"`` gives the percentile interval [ET93]_.
 
     Notes
@@ -250,8 +251,9 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     return results([evaluator], scheme, metrics)[0]
 
 
+@public(legacy=("n_boot",))
 def paired_bootstrap(
-    evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
+    evaluator, baseline_evaluator, *, n_boot=2000, random_state=None, metrics=None,
     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
@@ -290,7 +292,8 @@ def paired_bootstrap(
 # --------------------------------------------------------------------------- several models
 
 
-def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
+@public(legacy=("n_boot",))
+def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
                     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None,
                     time=None) -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.
