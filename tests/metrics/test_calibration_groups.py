@@ -16,6 +16,11 @@ import pytest
 from chimeraboost import metrics
 from chimeraboost.exceptions import FewResamplesWarning
 
+# Tests that compare two calls of one seed run on 200 draws, the fewest allowed; the one rule
+# warns about them.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::chimeraboost.exceptions.FewResamplesWarning")
+
 
 def _calibrated(n, seed):
     rng = np.random.default_rng(seed)
@@ -34,9 +39,9 @@ def test_identical_rows_of_a_group_are_one_row_of_its_weight():
     # The wild draws give a group one sign: its m identical rows move as one row of weight
     # m, so the test on the expanded rows is the test on the collapsed rows, number for number.
     (ye, pe, g), (y, p) = _copies(150, 8, seed=0)
-    a = metrics.calibration_test(ye, pe, [0, 1], groups=g, random_state=3)
+    a = metrics.calibration_test(ye, pe, [0, 1], groups=g, n_boot=200, random_state=3)
     b = metrics.calibration_test(y, p, [0, 1], sample_weight=np.full(150, 8.0),
-                                 groups=np.arange(150), random_state=3)
+                                 groups=np.arange(150), n_boot=200, random_state=3)
     for name in ("statistic", "noise_floor", "excess", "pvalue"):
         assert getattr(a, name) == pytest.approx(getattr(b, name), rel=1e-9, abs=1e-15)
     assert a.confidence_interval() == pytest.approx(b.confidence_interval(), abs=1e-12)
@@ -78,10 +83,10 @@ def test_same_seed_shares_the_draws_across_forecasts():
     # so a tiny change of the forecast moves the noise floor far less than a new seed does.
     (ye, pe, g), _ = _copies(120, 5, seed=5)
     nudged = np.clip(pe + 1e-4 * np.sin(np.arange(pe.size)), 0, 1)
-    a = metrics.calibration_test(ye, pe, [0, 1], groups=g, random_state=7)
-    b = metrics.calibration_test(ye, nudged, [0, 1], groups=g, random_state=7)
-    c = metrics.calibration_test(ye, pe, [0, 1], groups=g, random_state=8)
-    again = metrics.calibration_test(ye, pe, [0, 1], groups=g, random_state=7)
+    a = metrics.calibration_test(ye, pe, [0, 1], groups=g, n_boot=200, random_state=7)
+    b = metrics.calibration_test(ye, nudged, [0, 1], groups=g, n_boot=200, random_state=7)
+    c = metrics.calibration_test(ye, pe, [0, 1], groups=g, n_boot=200, random_state=8)
+    again = metrics.calibration_test(ye, pe, [0, 1], groups=g, n_boot=200, random_state=7)
     assert (again.noise_floor, again.pvalue, again.excess) == (
         a.noise_floor, a.pvalue, a.excess)
     assert abs(a.noise_floor - b.noise_floor) < 0.2 * abs(a.noise_floor - c.noise_floor)
@@ -92,7 +97,8 @@ def test_grouped_interval_contains_the_estimate_and_classes_are_averaged():
     g = np.repeat(np.arange(80), 6)
     proba = np.repeat(rng.dirichlet([2, 2, 2], 80), 6, axis=0)
     y = np.array([rng.choice(["a", "b", "c"], p=row) for row in proba])
-    res = metrics.calibration_test(y, proba, ["a", "b", "c"], groups=g, random_state=0)
+    res = metrics.calibration_test(y, proba, ["a", "b", "c"], groups=g, n_boot=200,
+                                   random_state=0)
     per = metrics.calibration_decomposition(y, proba, ["a", "b", "c"])["per_class"]["mcb"]
     assert res.statistic_per_class == pytest.approx(per, abs=1e-15)
     assert res.noise_floor == pytest.approx(res.noise_floor_per_class.mean(), abs=1e-15)
@@ -104,19 +110,21 @@ def test_grouped_interval_contains_the_estimate_and_classes_are_averaged():
 def test_time_blocks_run_and_time_with_groups_resamples_groups():
     y, p = _calibrated(600, seed=9)
     t = np.arange(600) // 3  # 200 time points of 3 rows
-    res = metrics.calibration_test(y, p, [0, 1], time=t, random_state=0)
+    res = metrics.calibration_test(y, p, [0, 1], time=t, n_boot=200, random_state=0)
     low, high = res.confidence_interval()
     assert low <= res.excess <= high and 0 < res.pvalue <= 1
     g = np.arange(600) % 50
-    both = metrics.calibration_test(y, p, [0, 1], groups=g, time=t, random_state=0)
-    alone = metrics.calibration_test(y, p, [0, 1], groups=g, random_state=0)
+    both = metrics.calibration_test(y, p, [0, 1], groups=g, time=t, n_boot=200,
+                                    random_state=0)
+    alone = metrics.calibration_test(y, p, [0, 1], groups=g, n_boot=200, random_state=0)
     assert (both.noise_floor, both.pvalue) == (alone.noise_floor, alone.pvalue)
 
 
 def test_without_groups_nothing_changes():
     y, p = _calibrated(300, seed=10)
-    a = metrics.calibration_test(y, p, [0, 1], random_state=2)
-    b = metrics.calibration_test(y, p, [0, 1], groups=None, time=None, random_state=2)
+    a = metrics.calibration_test(y, p, [0, 1], n_boot=200, random_state=2)
+    b = metrics.calibration_test(y, p, [0, 1], groups=None, time=None, n_boot=200,
+                                 random_state=2)
     assert (a.noise_floor, a.excess, a.pvalue) == (b.noise_floor, b.excess, b.pvalue)
 
 
