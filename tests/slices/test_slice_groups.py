@@ -140,7 +140,7 @@ def test_report_by_passes_groups_to_the_slices():
     np.testing.assert_allclose(r.slices.intervals["brier_skill"],
                                want.intervals["brier_skill"], rtol=1e-12)
     plain = cb.report(pipe, X, y, by="region", n_boot=400, random_state=0, ci=0.95)
-    assert np.all(_widths(r.slices) > _widths(plain.slices))
+    assert _widths(r.slices).mean() > 1.3 * _widths(plain.slices).mean()
 
 
 def test_find_weak_slices_splits_by_group():
