@@ -341,13 +341,18 @@ def tests(diff, reps, eligible, adjust: str, alpha: float, units):
     """``(difference, se, p, adjusted p, rejected)`` per slice: two-sided ``difference / se``
     against Student's t with ``units - 1`` degrees of freedom (``units``: the fewer of the
     slice's and its rest's resampled units -- rows, groups or time blocks -- or the slice's
-    against a baseline), adjusted over the eligible slices whose p is defined.
+    against a baseline; for a binary classification no more than the rows of the rarer
+    class), adjusted over the eligible slices whose p is defined.
 
     Why t and not the normal: the standard error is itself estimated from the slice's units,
     and on a small slice its noise fattens the tails of ``difference / se`` -- the tails a
     test adjusted for many slices reads. For a mean, ``units - 1`` is the exact correction;
     on slices of thousands of rows it changes nothing. With whole groups resampled, the
-    standard error comes from the slice's groups, so they, not its rows, count.
+    standard error comes from the slice's groups, so they, not its rows, count; a skill's
+    information is in the rarer class, so a slice of 34 rows with 10 positives counts 10
+    (benchmarks/bench_slices_null.py: with the rows alone, 20 unequal slices of 34 to 1,011
+    rows called some slice different in 5.3% of 600 null data sets, every false call in a
+    slice of 70 rows or fewer).
 
     A tie (:func:`chimeraboost._shared.ties.negligible`: the difference and every replicate
     of it are rounding noise, as for a model against an exact copy of itself) is a

@@ -200,9 +200,13 @@ def test_adjusted_pvalues_are_those_of_statsmodels_over_the_tested_slices(adjust
     tested = np.isfinite(r.pvalue)
     assert not tested[r.labels.index("tiny")]
     assert r.verdict[r.labels.index("tiny")] == "not tested: 20 rows, fewer than 30"
-    # p: two-sided, difference / se against Student's t with the slice's rows - 1 (its rest
-    # is larger here) degrees of freedom
-    df = np.minimum(r.n, y.size - r.n)[tested] - 1
+    # p: two-sided, difference / se against Student's t with the fewest of the slice's rows,
+    # its rest's, and their rows of the rarer class, minus 1, degrees of freedom
+    labels = np.asarray(group)
+    counts = np.array([[np.sum(y[labels == lab] == k) for k in (0, 1)] for lab in r.labels])
+    rest = np.array([[np.sum(y[labels != lab] == k) for k in (0, 1)] for lab in r.labels])
+    df = np.minimum.reduce([r.n, y.size - r.n, counts.min(axis=1), rest.min(axis=1)])
+    df = df[tested] - 1
     _same(r.pvalue[tested], 2 * stats.t.sf(np.abs(r.difference[tested] / r.se[tested]), df))
     expected = multipletests(r.pvalue[tested], alpha=0.05, method=reference)[1]
     _same(r.pvalue_adjusted[tested], expected)
