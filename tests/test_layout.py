@@ -83,7 +83,7 @@ PUBLIC = {
         "MultipleTestResult", "GuardrailResult", "MIN_ROWS_DECISION", "nemenyi_q",
     ],
     "chimeraboost.baselines": ["ladder", "one_feature_model", "linear_model"],
-    "chimeraboost.monitor": ["skill_over_time", "SkillOverTime"],
+    "chimeraboost.monitor": ["skill_over_time", "SkillOverTime", "LatestWindowVerdict"],
     "chimeraboost.slices": ["slice_report", "find_weak_slices", "SliceReport"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
