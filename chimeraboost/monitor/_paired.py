@@ -83,7 +83,9 @@ def _paired_periods(task, data, rows_of, refs, scheme, metric, level, labels) ->
     P = len(rows_of)
     out = {"model": np.full(P, np.nan), "baseline": np.full(P, np.nan),
            "difference": np.full(P, np.nan), "interval": np.full((P, 2), np.nan),
-           "defined": np.zeros(P, dtype=np.intp)}
+           "defined": np.zeros(P, dtype=np.intp),
+           "model_replicates": np.full((P, scheme.n_boot), np.nan),
+           "baseline_replicates": np.full((P, scheme.n_boot), np.nan)}
     # A rolling reference does not exist before the first period with history: a skill
     # against it is undefined there, a loss or a ranking is not.
     needs_ref = data["rolling"] and metric.endswith("_skill")
@@ -99,6 +101,8 @@ def _paired_periods(task, data, rows_of, refs, scheme, metric, level, labels) ->
         paired = _resampling.PairedBootstrapResult(model, base)
         out["model"][p] = model.estimate.get(metric, np.nan)
         out["baseline"][p] = base.estimate.get(metric, np.nan)
+        out["model_replicates"][p] = model.replicates[metric]
+        out["baseline_replicates"][p] = base.replicates[metric]
         out["defined"][p] = scheme.n_boot - paired.n_dropped(metric)
         if same_outputs(data[key][rows], data["baseline"][rows]):
             # The tie rule: the same forecasts are the same model, whatever rounding left.

@@ -113,8 +113,11 @@ class SkillOverTime:
     comparison : dict or None
         With ``baseline=`` (the incumbent's predictions): ``metric``, ``level``, ``rope``,
         ``last`` and per period ``model``, ``baseline`` (the incumbent's ``metric``),
-        ``difference`` (``model - baseline``), ``interval`` (P, 2) and ``defined`` (the
-        resamples on which the difference is defined); :meth:`verdict` reads them.
+        ``difference`` (``model - baseline``), ``interval`` (P, 2), ``defined`` (the
+        resamples on which the difference is defined), and ``model_replicates`` /
+        ``baseline_replicates`` (P, n_boot): each model's ``metric`` on the same resamples
+        of the period (their difference is what the interval is read from). :meth:`verdict`
+        reads them.
     """
 
     def __init__(self, *, task, periods, freq, baseline, window, classes, values, ci_level,
@@ -304,7 +307,8 @@ class SkillOverTime:
     def to_dict(self) -> dict:
         """Every number as plain Python values (JSON-ready): ``periods`` (labels),
         ``empty_periods``, ``values`` (key -> list per period), ``intervals`` (key -> list of
-        ``[low, high]``), and with ``baseline=`` the ``comparison`` and the ``verdict``."""
+        ``[low, high]``), and with ``baseline=`` the ``comparison`` (without the
+        replicates) and the ``verdict``."""
         def plain(v):
             return np.asarray(v, dtype=np.float64).tolist()
 
@@ -320,7 +324,7 @@ class SkillOverTime:
         if self.comparison is not None:
             c = self.comparison
             out["comparison"] = {k: (plain(v) if isinstance(v, np.ndarray) else v)
-                                 for k, v in c.items()}
+                                 for k, v in c.items() if not k.endswith("_replicates")}
             out["comparison"]["decision"] = [d for d, _ in decisions(c["metric"], c["interval"],
                                                                      c["rope"])]
             out["verdict"] = self.verdict().to_dict()
