@@ -74,7 +74,7 @@ def comparison_lines(result, verdict, width) -> list[str]:
     notes = [f"low, high: {percent(c['level'])} interval of model - baseline ({method}; the "
              f"same {result.n_boot:,} resamples of each period's {units} score both).",
              f"decision: replace champion if low > rope ({c['rope']:g}); practically "
-             f"equivalent if [low, high] lies inside [-rope, rope]; else keep champion{turned}."]
+             f"equivalent if inside [-rope, rope]; else keep champion{turned}."]
     notes += verdict.lines()
     return lines + [piece for line in notes for piece in _wrap(line, width)]
 
