@@ -11,7 +11,8 @@ Questions this module answers:
   on all rows), and the difference ``model - baseline`` is read by its ``ci_method``
   (:class:`~chimeraboost.resampling.PairedBootstrapResult`).
 - *Does the challenger win in the latest window, and in how many of the last K?* ->
-  :class:`LatestWindowVerdict`, made by ``_verdict`` with the decision rule of
+  :class:`LatestWindowVerdict`, made by :meth:`SkillOverTime.verdict` from ``decisions``, the
+  decision rule of
   :func:`chimeraboost.compare.compare_holdout` (Kruschke 2018): replace the champion if the
   interval of the difference lies above ``rope``, practically equivalent if it lies inside
   ``[-rope, rope]``, keep the champion otherwise.
