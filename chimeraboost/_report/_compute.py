@@ -214,7 +214,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     decision = None
     if threshold is not None or costs is not None:
         decision = _decision(model, incumbent, y, sample_weight, threshold, costs, model_name,
-                             base_name, n_boot, level or 0.95, random_state)
+                             base_name, scheme, level or 0.95)
     out = Report(model.point, model_name, model.task,
                  "y" if targets is None else base_name or "baseline targets",
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
@@ -226,8 +226,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     return out
 
 
-def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, n_boot, level,
-              random_state):
+def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, scheme, level):
     """The decision section: the model's action (and the baseline's) against treat-all and
     treat-none, from :func:`chimeraboost.decisions.decision_report`."""
     for scored, arg in ((model, "estimator"), (incumbent, "baseline")):
@@ -243,13 +242,13 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
             msg = (f"threshold= and costs= act on the probability of the positive class of a "
                    f"binary classifier (or a 0/1 rule); the {arg} {scored.name} gives {what}.")
             raise ValueError(msg)
-    with working(f"report: {n_boot:,} resamples of the decision"):
+    with working(f"report: {scheme.n_boot:,} resamples of the decision"):
         return decisions.decision_report(
             y, model.binary_score,
             baseline_proba=None if incumbent is None else incumbent.binary_score,
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
-            name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
-            random_state=random_state)
+            name=name, baseline_name=base_name or "baseline", level=level,
+            **scheme.as_params())
 
 
 def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):

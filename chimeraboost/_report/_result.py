@@ -291,7 +291,7 @@ class Report(Mapping):
     # ---- pictures
     _scored = None  # the scored targets and predictions, kept by report() for plot()
 
-    def plot(self, *, n_boot=200, random_state=None):
+    def plot(self, *, n_boot=1000, random_state=None):
         """One figure of the scored rows; returns the list of matplotlib Axes.
 
         Classification: the CORP reliability diagram with its consistency band (``n_boot``

@@ -229,9 +229,12 @@ class _PeriodSkills:
         return _replicate_skills(self.task, self.evaluators, counts)
 
 
-def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) -> None:
+def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng,
+                        groups=None) -> None:
     """Per period, the calibration test of the period's rows: the MCB's noise floor, the
-    estimate of the population MCB (``calibration_excess``) with its interval, the p-value."""
+    estimate of the population MCB (``calibration_excess``) with its interval, the p-value;
+    with ``groups`` the test's draws keep each group's rows together (a period with a single
+    group has no test: NaN)."""
     keys = ("calibration_noise_floor", "calibration_excess", "calibration_pvalue")
     for key in keys:
         values[key] = np.full(len(rows_of), np.nan)
@@ -239,11 +242,13 @@ def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) ->
     draws = max(min(n_boot, 1000), 100)  # as a report: min(n_boot, 1000), at least 100
     for p, rows in enumerate(rows_of):
         codes = data["codes"][rows]
-        if np.unique(codes).size < 2:
-            continue  # a single class: said once for the period's skills
+        g = None if groups is None else groups[rows]
+        if np.unique(codes).size < 2 or (g is not None and np.unique(g).size < 2):
+            continue  # a single class (said once for the period's skills), or one group
         w = None if data["weight"] is None else data["weight"][rows]
         test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]),
-                                         sample_weight=w, n_boot=draws, random_state=rng)
+                                         sample_weight=w, n_boot=draws, random_state=rng,
+                                         groups=g)
         for key, v in zip(keys, (test.noise_floor, test.excess, test.pvalue)):
             values[key][p] = v
         intervals["calibration_excess"][p] = test.confidence_interval(level=level)
@@ -388,8 +393,8 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
         With ``baseline=``: how many of the latest periods the verdict counts wins in.
     groups : array-like of shape (n,), default=None
         The unit each row belongs to (a customer with several rows in a period): whole
-        groups are resampled within each period, for every interval here. The calibration
-        test, which draws outcomes row by row, is then left out.
+        groups are resampled within each period, for every interval here, and the
+        calibration test's draws keep each group's rows together.
     ci : float in (0, 1), default=None
         Also give each period's skills a bootstrap interval at this level, rows (or groups)
         resampled within the period (a rolling reference is held fixed: it was known before
@@ -470,9 +475,10 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
     intervals = None
     if level is not None:
         intervals = _period_intervals(task, data, rows_of, refs, level, scheme, labels)
-        if task == "classification" and groups is None:
+        if task == "classification":
+            codes = None if groups is None else scheme.units.codes
             _period_calibration(values, intervals, data, rows_of, level, scheme.n_boot,
-                                scheme.rng)
+                                scheme.rng, codes)
     comparison = None
     if paired:
         shown = [_label(t) for t in labels]

@@ -226,10 +226,6 @@ class SkillOverTime:
             lines.append("excess: the period's population MCB, estimated as MCB minus its "
                          "simulated inflation, with the calibration test's interval and "
                          "p-value (H0: calibrated).")
-        elif self.intervals is not None and self.units == "groups" and \
-                self.task == "classification":
-            lines.append("The calibration test is left out with groups=: it draws outcomes "
-                         "row by row, as if the rows were independent.")
         if len(self.empty_periods):
             lines.append(f"No rows in {_periods_listed(self.empty_periods)}: left out.")
         return [piece for line in lines for piece in _wrap(line, width)]
