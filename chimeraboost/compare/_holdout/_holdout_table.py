@@ -576,7 +576,7 @@ def _calibration(rows, y, w, classes, scheme) -> None:
     n_boot = scheme.n_boot
     draws = calibration_draws(n_boot)
     seed = int(scheme.rng.integers(0, 2**63 - 1))
-    units = {} if scheme.kind == "rows" else {"groups": scheme.units.codes}
+    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
     for row in rows:
         if row.proba is None:
             row.point["calibration_excess"] = np.nan
