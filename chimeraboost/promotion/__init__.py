@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from ._plan import ABMetric, ABTestPlan, ab_metric, plan_ab_test
 from ._readout import ABReadout, read_ab_test
+from ._shadow import ShadowReport, shadow_report
 from ._sample_size import sample_size_auc, sample_size_means, sample_size_proportions
 from ._sequential import (
     crossing_probabilities,
@@ -48,5 +49,5 @@ __all__ = [
     "ABMetric", "ABReadout", "ABTestPlan", "ab_metric", "crossing_probabilities",
     "inflation_factor", "lan_demets_bounds", "obrien_fleming_bounds", "plan_ab_test",
     "read_ab_test", "sample_size_auc", "sample_size_means", "sample_size_proportions",
-    "spent_alpha",
+    "shadow_report", "ShadowReport", "spent_alpha",
 ]
