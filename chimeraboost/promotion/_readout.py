@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._shared.array_checks import as_1d
-from .._shared.format import Col, count, fmt, table
+from .._shared.format import Col, count, fitted_table
 from ._metrics import arm_estimate, row_values
 from ._plan import ABMetric, ABTestPlan
 from ._sequential import lan_demets_bounds
@@ -93,11 +93,12 @@ class ABReadout:
         level = f"{1 - self.alpha:.0%}"
         rows = [[m["name"], m["role"], m["champion"], m["challenger"], m["improvement"],
                  m["low"], m["high"], m["null"], m["z"], m["status"]] for m in self.metrics]
-        lines += table([Col("metric", None), Col("role", None), Col("champion"),
-                        Col("challenger"), Col("improvement", signed=True),
-                        Col(f"{level} low", signed=True), Col("high", signed=True),
-                        Col("null", signed=True), Col("z", 2, signed=True),
-                        Col("status", None)], rows)
+        got, below, _ = fitted_table(
+            [Col("metric", None), Col("role", None), Col("champion"), Col("challenger"),
+             Col("improvement", signed=True), Col(f"{level} low", signed=True),
+             Col("high", signed=True), Col("null", signed=True), Col("z", 2, signed=True),
+             Col("status", None)], rows, indent=2)
+        lines += got + [f"  {b}" for b in below]
         lines.append("  (improvement: challenger minus champion, > 0 better; the interval holds "
                      "at every look at once)")
         return "\n".join(lines)
@@ -202,6 +203,7 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     Examples
     --------
     >>> import numpy as np
+    >>> from chimeraboost.promotion import ab_metric, plan_ab_test
     >>> plan = plan_ab_test(ab_metric("conversion", "proportion", 0.10, 0.12))
     >>> rng = np.random.default_rng(0)
     >>> champion = {"conversion": rng.random(plan.n_champion) < 0.10}

@@ -203,7 +203,7 @@ def sample_size_auc(auc_champion, auc_challenger, *, prevalence, alpha=0.05, pow
     Examples
     --------
     >>> round(sample_size_auc(0.75, 0.80, prevalence=0.2))
-    1786
+    2630
     """
     z_a, z_b, ratio, _ = _common(alpha, power, ratio, alternative)
     prevalence = check_level(prevalence, "prevalence", example="0.2")
