@@ -286,7 +286,7 @@ def _reference(reference_y, reference_champion, reference_challenger, psi_eps):
 
 def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=None,
                   reference_y=None, reference_champion=None, reference_challenger=None,
-                  level=0.95, n_boot=2000, random_state=None,
+                  level=0.95, n_boot=10000, random_state=None,
                   ci_method=resampling.DEFAULT_CI_METHOD, adjust="holm", alpha=0.05,
                   psi_eps=1e-4) -> ShadowReport:
     """How the challenger's scores on live rows compare with the champion's, before labels.
@@ -337,7 +337,7 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> p = rng.uniform(size=500)
-    >>> r = shadow_report(p, p, threshold=0.5, n_boot=200, random_state=0)
+    >>> r = shadow_report(p, p, threshold=0.5, n_boot=1000, random_state=0)
     >>> r.values["flip_rate"], r.values["kappa"]
     (0.0, 1.0)
     """
