@@ -63,3 +63,11 @@ def test_the_inflation_factor_of_one_look_is_one_and_grows_with_looks():
 def test_bad_information_is_refused(information, match):
     with pytest.raises(ValueError, match=match):
         lan_demets_bounds(information)
+
+
+def test_thirty_daily_looks_spend_alpha_though_the_first_cannot_stop():
+    t = np.arange(1, 31) / 30
+    b = lan_demets_bounds(t)
+    assert np.isinf(b[0])  # nothing to spend on the first day
+    up, down = crossing_probabilities(b, t)
+    assert up.sum() + down.sum() == pytest.approx(0.05, abs=1e-8)
