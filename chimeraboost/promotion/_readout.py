@@ -58,7 +58,9 @@ class ABReadout:
     metrics : list of dict
         Per metric (primary first): ``name``, ``role``, ``champion``, ``challenger``,
         ``improvement`` (> 0 better), ``low``, ``high`` (the repeated confidence interval of
-        the improvement), ``null`` (the improvement tested against), ``z``, ``status``.
+        the improvement), ``null`` (the improvement tested against), ``z``, ``status``
+        (primary: ``"better"`` by more than the margin, ``"not better"`` by the margin, or
+        ``"undecided"``; guardrail: ``"holds"``, ``"fails"`` or ``"undecided"``).
     history : list of dict
         Per look: ``information`` (rows over the planned rows), ``z`` and ``bound``.
     alpha : float
@@ -251,8 +253,8 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
 def _status(m, b) -> str:
     if m["role"] == "primary":
         if m["z"] >= b:
-            return "better by more than the margin"
-        return "not better by the margin" if m["z"] <= -b else "undecided"
+            return "better"
+        return "not better" if m["z"] <= -b else "undecided"
     if m["low"] > m["null"]:
         return "holds"
     return "fails" if m["high"] < m["null"] else "undecided"
@@ -267,13 +269,13 @@ def _decide(plan, metrics, b, t, rows):
     final = t >= 1.0
     if failed:
         return KEEP, f"guardrail {', '.join(failed)} worse than its margin", None
-    if p["status"] == "not better by the margin":
+    if p["status"] == "not better":
         return KEEP, "the challenger is shown not better by the margin", None
-    if p["status"] == "better by more than the margin" and not open_:
+    if p["status"] == "better" and not open_:
         return PROMOTE, "better on the primary metric by more than the margin, guardrails hold", None
     if final:
         what = (f"guardrail {', '.join(open_)} not shown within its margin" if
-                p["status"].startswith("better") else "not shown better at the planned rows")
+                p["status"] == "better" else "not shown better at the planned rows")
         return KEEP, what, None
     needed = {"challenger": max(plan.n_challenger - rows["challenger"], 0),
               "champion": max(plan.n_champion - rows["champion"], 0)}

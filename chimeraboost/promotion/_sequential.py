@@ -72,6 +72,18 @@ def spent_alpha(t, alpha=0.05):
     ``4 - 4 Phi(z_{1 - alpha / 4} / sqrt(t))``, and ``alpha(1) = alpha`` (the convention of
     the published K = 5 bounds 4.877 / 3.357 / 2.680 / 2.290 / 2.031).
 
+    Parameters
+    ----------
+    t : float or array-like
+        The information fraction (rows seen over the planned rows), in (0, 1].
+    alpha : float in (0, 1), default=0.05
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
     >>> round(float(spent_alpha(1.0)), 12), float(spent_alpha(0.2)) < 2e-6
     (0.05, True)
     """
@@ -257,6 +269,13 @@ def inflation_factor(bounds, information, power=0.8) -> float:
     -------
     float
         1 for one look at the fixed test's bound; about 1.03 for five O'Brien-Fleming looks.
+
+    Examples
+    --------
+    Five O'Brien-Fleming looks need 2.8% more rows (Jennison & Turnbull, table 2.4: 1.028):
+
+    >>> round(inflation_factor(obrien_fleming_bounds(5), [0.2, 0.4, 0.6, 0.8, 1.0]), 3)
+    1.028
     """
     power = check_level(power, "power", example="0.8")
     up, down = crossing_probabilities(bounds, information)
