@@ -140,18 +140,28 @@ def _take(v, rows):
     return (v[0][rows], v[1][rows]) if isinstance(v, tuple) else v[rows]
 
 
-def _estimate(m: ABMetric, v1, v0):
-    """``(champion, challenger, improvement, se)`` of one metric on the rows so far."""
+def _estimate(m: ABMetric, v1, v0, null: float):
+    """``(champion, challenger, improvement, se, se of the test against null)`` of one
+    metric on the rows so far."""
     if m.kind == "roc_auc":
         for v, arm in ((v1, "challenger"), (v0, "champion")):
             if np.unique(v[0]).size < 2:
                 msg = (f"the {arm}'s rows hold one class so far: {m.name!r} (a ROC-AUC) is "
                        "undefined until both outcomes have arrived in both arms.")
                 raise ValueError(msg)
-    c1, var1, _ = arm_estimate(m.kind, v1)
-    c0, var0, _ = arm_estimate(m.kind, v0)
+    c1, var1, n1 = arm_estimate(m.kind, v1)
+    c0, var0, n0 = arm_estimate(m.kind, v0)
     d = c1 - c0
-    return c0, c1, (d if m.greater_is_better else -d), math.sqrt(var1 + var0)
+    se = math.sqrt(var1 + var0)
+    se_test = se
+    if m.kind == "proportion" and null == 0:
+        # The two-proportion z test: the variance under the null pools the arms. With the
+        # unpooled one an arm that saw few events by chance looks precise, and daily looks
+        # over 30 days called a winner in 6.6% of 2,000 tests with no difference (5.5% at
+        # one look) in benchmarks/bench_promotion.py.
+        pooled = (c1 * n1 + c0 * n0) / (n1 + n0)
+        se_test = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n0))
+    return c0, c1, (d if m.greater_is_better else -d), se, se_test
 
 
 def _looks(look1, look0, plan):
@@ -195,7 +205,8 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     Notes
     -----
     At look ``k`` with a fraction ``t_k`` of the planned rows in, the primary metric's
-    ``z = (improvement - margin) / se`` is compared with the Lan-DeMets bound ``b_k`` of the
+    ``z = (improvement - margin) / se`` (for a proportion against 0, the two-proportion z
+    test's pooled standard error) is compared with the Lan-DeMets bound ``b_k`` of the
     looks taken so far. ``z >= b_k``: the challenger is better by more than the margin;
     then every guardrail must hold (the interval's lower end above ``-margin``) to promote.
     ``z <= -b_k``, or a guardrail whose interval lies wholly below ``-margin``: keep the
@@ -228,7 +239,8 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     p = plan.primary
     history, stop = [], None
     for k, ((r1, r0, t), b) in enumerate(zip(looks, bounds)):
-        _, _, imp, se = _estimate(p, _take(v1[p.name], r1), _take(v0[p.name], r0))
+        _, _, imp, _, se = _estimate(p, _take(v1[p.name], r1), _take(v0[p.name], r0),
+                                     p.margin)
         z = (imp - p.margin) / se if se > 0 else np.nan
         history.append({"information": t, "z": z, "bound": float(b)})
         if abs(z) >= b or k == len(looks) - 1:
@@ -239,12 +251,13 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     rows = {"challenger": int(r1.sum()), "champion": int(r0.sum())}
     metrics = []
     for m in plan.metrics.values():
-        c0, c1, imp, se = _estimate(m, _take(v1[m.name], r1), _take(v0[m.name], r0))
         null = m.margin if m is p else -m.margin
+        c0, c1, imp, se, se_test = _estimate(m, _take(v1[m.name], r1), _take(v0[m.name], r0),
+                                             null)
         metrics.append({"name": m.name, "role": "primary" if m is p else "guardrail",
                         "champion": c0, "challenger": c1, "improvement": imp,
                         "low": imp - b * se, "high": imp + b * se, "null": null,
-                        "z": (imp - null) / se if se > 0 else np.nan, "se": se})
+                        "z": (imp - null) / se_test if se_test > 0 else np.nan, "se": se})
     decision, reason, needed = _decide(plan, metrics, b, t, rows)
     return ABReadout(decision, reason, stop + 1, plan.looks, rows, needed, metrics, history,
                      plan.alpha)
