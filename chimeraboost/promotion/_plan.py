@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .._shared.array_checks import check_aligned, check_same_length
-from .._shared.format import Col, count, fmt, percent, table
+from .._shared.format import WIDTH, Col, count, fmt, percent, table
 from .._shared.param_checks import check_level, check_positive_int
 from ._metrics import KINDS, SCORED, check_kind, row_values, unit_variance
 from ._sample_size import _common, _z_rows, sample_size_proportions
@@ -254,7 +255,9 @@ class ABTestPlan:
                  f"improvement, {self.looks} look(s)",
                  f"  looks: {self.method}"]
         if self.looks > 1:
-            lines.append("  bounds on |z|: " + " ".join(fmt(b, 2) for b in self.bounds))
+            lines += textwrap.wrap(" ".join(fmt(b, 2) for b in self.bounds), WIDTH,
+                                   initial_indent="  bounds on |z|: ",
+                                   subsequent_indent="    ")
         rows = [[m.name, "primary" if m is p else "guardrail", m.champion, m.challenger,
                  m.improvement, m.margin if m is p else -m.margin,
                  fmt(self.guardrail_power.get(m.name, self.power), 3), m.source]

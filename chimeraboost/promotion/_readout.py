@@ -155,10 +155,9 @@ def _estimate(m: ABMetric, v1, v0, null: float):
     se = math.sqrt(var1 + var0)
     se_test = se
     if m.kind == "proportion" and null == 0:
-        # The two-proportion z test: the variance under the null pools the arms. With the
-        # unpooled one an arm that saw few events by chance looks precise, and daily looks
-        # over 30 days called a winner in 6.6% of 2,000 tests with no difference (5.5% at
-        # one look) in benchmarks/bench_promotion.py.
+        # The two-proportion z test, whose variance under the null pools the arms: the test
+        # the plan powered (sample_size_proportions takes the pooled variance under the
+        # null, as R's power.prop.test). The interval keeps the unpooled one.
         pooled = (c1 * n1 + c0 * n0) / (n1 + n0)
         se_test = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n0))
     return c0, c1, (d if m.greater_is_better else -d), se, se_test

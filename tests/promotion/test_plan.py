@@ -155,3 +155,10 @@ def test_looks_inflate_the_rows_and_the_plan_round_trips_through_json(tmp_path):
 def test_bad_input(make, error, match):
     with pytest.raises(error, match=match):
         make()
+
+
+def test_a_plan_of_thirty_looks_prints_within_120_columns():
+    plan = plan_ab_test(ab_metric("conversion", "proportion", 0.10, 0.12), looks=30,
+                        rows_per_day=1000)
+    text = str(plan)
+    assert max(map(len, text.splitlines())) <= 120 and "bounds on |z|: inf" in text
