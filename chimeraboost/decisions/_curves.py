@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.format import fmt
-from .._shared.kernels import replicate_weights
+from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
 from ._checks import check_probability, check_target, check_thresholds, key
 from ._sweep import DecisionEvaluator, Sweep
@@ -299,7 +299,7 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
         warn_degenerate(f"y holds one class only: the {curve.upper()} curve is undefined (NaN).")
     low = high = np.full(g.shape[0], np.nan)
     if n_boot:
-        n_boot = resampling.check_n_boot(n_boot, interval=False)
+        n_boot = resampling.check_n_boot(n_boot, optional=True)
         parts = [_curve_on_grid(*sweep.treated(replicate_weights(w, counts, s.shape[0],
                                                                  integer=True)), g, curve)
                  for counts in resampling.bootstrap_counts(s.shape[0], n_boot, random_state)]

@@ -221,7 +221,7 @@ def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn, required=threshold is None)
     t = resolve_threshold(threshold, c)
     level = check_level(level, "level")
-    n_boot = resampling.check_n_boot(n_boot, decision=True)
+    n_boot = resampling.check_n_boot(n_boot)
     scores = {name: score}
     if baseline_score is not None:
         if baseline_name == name:

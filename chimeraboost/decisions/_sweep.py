@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.kernels import fraction, replicate_weights
+from .._shared.weights import fraction, replicate_weights
 from .._shared.validation import warn_degenerate
 from ._checks import Costs, key
 

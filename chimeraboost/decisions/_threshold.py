@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.format import Col, fmt, percent, table
-from .._shared.kernels import replicate_weights
+from .._shared.weights import replicate_weights
 from .._shared.validation import check_level, check_real, import_pandas
 from ._checks import check_costs, check_target, check_thresholds
 from ._sweep import Sweep

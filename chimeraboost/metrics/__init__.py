@@ -46,7 +46,8 @@ import path; the private modules, by question:
 - ``_report``: :func:`classification_report`.
 - ``_classification``: :func:`classification_evaluator`, :class:`ClassificationEvaluator`,
   the one definition of every classification number (ROC, PR and the isotonic recalibration
-  in ``_curves``).
+  in ``_curves``), on the engine of ``_kernels`` (one sort per score for many weight vectors;
+  ``isotonic_recalibration``, the one isotonic fit behind every MCB).
 - ``_regression``: :func:`regression_report`, :func:`regression_evaluator`,
   :class:`RegressionEvaluator`.
 - ``_accumulators`` (with ``_score_grid``) and ``_regression_accumulator``:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.scores import proper_scores, row_losses
 from ..exceptions import warn as _warn
 from ._classification import _EVALUATOR_KEYS, _baseline_prior

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.kernels import replicate_weights as _weights
+from ._kernels import replicate_weights as _weights
 from .._shared.validation import require_proba
 from ._classification import classification_evaluator
 

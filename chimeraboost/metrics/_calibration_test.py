@@ -54,7 +54,7 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import expit
 
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.results import ConfidenceInterval
 from ._calibration import calibration_decomposition
 from .._shared.validation import (
@@ -252,18 +252,12 @@ class _Cells:
 
         The forecast's squared error uses each cell's mean forecast for its events (exact for
         pooled ties); the recalibrated one sums ``E N / T`` over the isotonic blocks (sums of
-        non-negative terms, no cancellation), as the CORP kernel does.
+        non-negative terms, no cancellation): the CORP kernel's
+        :func:`~chimeraboost.metrics._kernels.isotonic_recalibration`.
         """
         sq_err = self.sq_forecast + events @ (1.0 - 2.0 * self.xbar)
-        sq_iso = np.empty(events.shape[0])
-        keep = self.tot > 0
-        t = self.tot[keep]
-        for b in range(events.shape[0]):
-            e = events[b, keep]
-            fit = isotonic_regression(e / t, weights=t, increasing=True)
-            ev = np.add.reduceat(e, fit.blocks[:-1])
-            tot = np.add.reduceat(t, fit.blocks[:-1])
-            sq_iso[b] = np.sum(ev * _kernels.fraction(tot - ev, tot))
+        sq_iso = _kernels.isotonic_recalibration(
+            events, np.broadcast_to(self.tot, events.shape))["sq_err"]
         return np.maximum(sq_err - sq_iso, 0.0) / self.w_tot
 
     def truth(self, q_sorted: np.ndarray) -> float:

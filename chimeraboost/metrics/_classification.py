@@ -17,8 +17,8 @@ import numpy as np
 
 from . import _curves
 from ._formulas import _mean_defined, confusion_numbers, warn_cases
-from .._shared import kernels as _kernels
-from .._shared.kernels import replicate_weights as _weights
+from . import _kernels
+from ._kernels import replicate_weights as _weights
 # The per-row losses and the proper scores from sums are shared with the layers that sum
 # rows their own way (the slices): one definition.
 from .._shared.scores import proper_scores, row_brier, row_log_loss, row_pred, true_class_proba

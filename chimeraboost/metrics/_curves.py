@@ -1,8 +1,8 @@
 """ROC and precision-recall curves of one binary score, for one weight vector or many.
 
 Private: :mod:`chimeraboost.metrics._classification` builds the ranking numbers and the CORP
-isotonic fit from these two classes, with the shared pieces of :mod:`chimeraboost._shared.kernels`
-(the buffers of a bootstrap, row-wise dot products, the near-tie rule). The questions:
+isotonic fit from these two classes, with the pieces of :mod:`chimeraboost.metrics._kernels`
+(the buffers of a bootstrap, row-wise dot products, the near-tie rule, the isotonic fit). The questions:
 
 - What is the ROC-AUC of one score for ``B`` weight vectors, fast? :class:`BinaryRocAuc`.
 - ROC-AUC, average precision, the rows above a cutoff and the squared error of the isotonic
@@ -14,11 +14,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from .._shared.kernels import (
+from ._kernels import (
     ISOTONIC_TIE_EPS,
     Workspace,
     fraction,
     isotonic_groups,
+    isotonic_recalibration,
     isotonic_starts,
     row_dot,
 )
@@ -330,7 +331,8 @@ class BinaryCurves:
         each replicate keeps the few points near its own majorant (about one in eight at
         100,000 rows), and PAV runs on the increments between them. On each level set of
         weight ``T`` and event weight ``E`` the recalibrated forecast is ``E / T``, and the
-        squared error over its rows is ``E (T - E) / T``.
+        squared error over its rows is ``E (T - E) / T`` (:func:`isotonic_recalibration`,
+        the kernel every MCB is computed with).
         """
         b, g = cp.shape[0], self.pos_bounds.shape[0] - 1
         E = work.get("iso_E", (b, g + 1), cp.dtype)
@@ -345,20 +347,9 @@ class BinaryCurves:
             if keep is not None:
                 at = np.flatnonzero(keep[i])
                 t_i, e_i = t_i[at], e_i[at]
-            d_t, d_e = np.diff(t_i), np.diff(e_i)
-            drawn = np.flatnonzero(d_t > 0)  # PAV needs positive weights
-            if drawn.shape[0] == 0:
-                continue
-            if drawn.shape[0] < d_t.shape[0]:  # (the point estimate: usually none empty)
-                d_t, d_e = d_t[drawn], d_e[drawn]
-            del drawn
             # Points run from the highest forecast down: the fit decreases along them.
-            fit = isotonic_regression(d_e / d_t, weights=d_t, increasing=False)
-            e_l = np.add.reduceat(d_e, fit.blocks[:-1])
-            t_l = np.add.reduceat(d_t, fit.blocks[:-1])
-            # The share first: e (t - e) of weights near 1e-160 would fall below the
-            # smallest normal number and lose its digits.
-            sq_iso[i] = np.sum(e_l * ((t_l - e_l) / t_l))
+            sq_iso[i] = isotonic_recalibration(np.diff(e_i)[None], np.diff(t_i)[None],
+                                               increasing=False)["sq_err"][0]
         return sq_iso
 
     def _hull_candidates(self, T: np.ndarray, E: np.ndarray, work: Workspace) -> np.ndarray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.validation import plain, warn_degenerate
 
 __all__ = ["confusion_numbers", "warn_cases"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared import kernels as _kernels
-from .._shared.kernels import replicate_weights as _weights
+from . import _kernels
+from ._kernels import replicate_weights as _weights
 from .._shared.validation import (
     binary_target,
     check_aligned,

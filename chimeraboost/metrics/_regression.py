@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.kernels import replicate_weights, weighted_quantiles
+from ._kernels import replicate_weights, weighted_quantiles
 from .._shared.validation import (
     check_aligned,
     check_numeric_1d,

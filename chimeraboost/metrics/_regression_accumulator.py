@@ -19,7 +19,7 @@ from ._accumulators import (
     _Pickled,
     _rows,
 )
-from .._shared.kernels import weighted_quantiles
+from ._kernels import weighted_quantiles
 from ._regression import finish
 from .._shared.validation import (
     check_aligned,

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
-from .._shared import kernels as _kernels
+from . import _kernels
 from .._shared.validation import (
     check_aligned,
     check_classes,
@@ -79,7 +78,10 @@ def _pools(x: np.ndarray, w: np.ndarray):
 
 
 def _recalibrate(events: np.ndarray, tot: np.ndarray) -> np.ndarray:
-    return isotonic_regression(events / tot, weights=tot, increasing=True).x
+    """(B, G) event weights per pool -> (B, G) recalibrated forecasts: the isotonic fit that
+    defines MCB (one kernel for both)."""
+    return _kernels.isotonic_recalibration(events, np.broadcast_to(tot, events.shape),
+                                           fitted=True)["fitted"]
 
 
 def _null_curves(x, w, row_pool, tot, n_boot, rng):
@@ -97,8 +99,7 @@ def _null_curves(x, w, row_pool, tot, n_boot, rng):
         # events per pool for each resample: one bincount over (resample, pool) pairs
         keys = (np.arange(b)[:, None] * g + pool[None, :]).ravel()
         events = np.bincount(keys, weights=(draws * w).ravel(), minlength=b * g).reshape(b, g)
-        for i in range(b):
-            curves[start + i] = _recalibrate(events[i], tot)
+        curves[start:start + b] = _recalibrate(events, tot)
     return curves
 
 
@@ -222,5 +223,5 @@ def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, 
         curves = _null_curves(x, w, row_pool, tot, int(n_boot),
                               check_random_state_int(random_state))
         low, high = (_simultaneous if band == "simultaneous" else _pointwise)(curves, level)
-    return ReliabilityCurve(classes[k], forecast, _recalibrate(events, tot), tot, low, high,
+    return ReliabilityCurve(classes[k], forecast, _recalibrate(events[None], tot)[0], tot, low, high,
                             float(level), int(n_boot), band if n_boot else None)

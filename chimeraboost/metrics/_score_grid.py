@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared import kernels as _kernels
+from . import _kernels
 
 # The score grid spans logit(p) in [-20, 20] (p from 2e-9 to 1 - 2e-9); the first and last bins
 # also take everything beyond. Uniform in the logit, so that a rare-event score near 0 and a

@@ -14,8 +14,9 @@ not keep up. Questions worth asking, and where the answer is:
   periods before it, not against its own base rate, which nobody knew in advance.
 - Is a period's change more than noise? ``ci=0.95``: a bootstrap interval of each period's
   skill, rows resampled within the period.
-- What does it look like? :meth:`SkillOverTime.plot`: loss and skill side by side, each with
-  the base rate (the mean of ``y``, for a regressor) on a second axis.
+- What does it look like? :meth:`SkillOverTime.plot`: the loss against its reference, the skill
+  with its interval and the base rate (the mean of ``y``, for a regressor), one panel each on
+  one time axis, drawn by :func:`chimeraboost.plotting.skill_over_time_plot`.
 
 How it is computed: one evaluator from :mod:`chimeraboost.metrics` holds all rows, and each
 period is one weight vector (the rows' sample weights inside the period, zero outside); the
@@ -28,7 +29,7 @@ optional dependency (``pip install "chimeraboost[pandas]"``).
 Where each piece lives (private modules; import from here): ``_inputs`` checks what was passed
 and bins the rows into calendar periods; ``_per_period`` computes each period's numbers and
 holds :func:`skill_over_time`; ``_result`` is the :class:`SkillOverTime` it returns (table,
-HTML, ``to_frame``), and ``_plot`` draws it.
+HTML, ``to_frame``); :mod:`chimeraboost.plotting` draws it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ Questions this module answers:
   the properties ``skill``, ``loss``, ``reference_loss``.
 - *What does each period look like as a table?* -> ``str(result)`` (text), ``_repr_html_``
   (Jupyter), ``to_frame()`` (pandas); ``_label`` names a period for humans.
-- *And as a picture?* -> ``plot()``, drawn by ``_plot`` (matplotlib imported only then).
+- *And as a picture?* -> ``plot()``, drawn by :mod:`chimeraboost.plotting` (matplotlib
+  imported only then).
 
 Nothing here computes a number: :func:`chimeraboost.monitor.skill_over_time` hands them over.
 """
@@ -223,9 +224,10 @@ class SkillOverTime:
         Returns
         -------
         Axes or ndarray of Axes
-            The Axes drawn on, in the order above. Needs matplotlib
+            The Axes drawn on, in the order above. Drawn by
+            :func:`chimeraboost.plotting.skill_over_time_plot`; needs matplotlib
             (``pip install "chimeraboost[plot]"``).
         """
-        from ._plot import plot_skill_over_time
+        from ..plotting import skill_over_time_plot
 
-        return plot_skill_over_time(self, ax)
+        return skill_over_time_plot(self, ax=ax)

@@ -9,23 +9,9 @@ import numpy as np
 
 from .. import decisions
 from ..exceptions import FewResamplesWarning
+from ._parts import new_axes
 
 __all__ = ["cost_curve", "decision_curve", "draw_band"]
-
-_INSTALL = 'pip install "chimeraboost[plot]"'
-
-
-def _axes(ax, what, figsize=(6.0, 4.5)):
-    if ax is not None:
-        return ax
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        msg = f"{what} needs matplotlib, an optional dependency: {_INSTALL}."
-        raise ImportError(msg) from exc
-    _, ax = plt.subplots(figsize=figsize, layout="constrained")
-    return ax
-
 
 def _band_level(band) -> float | None:
     if band is False or band is None:
@@ -94,7 +80,7 @@ def decision_curve(y, proba=None, *, thresholds=None, baseline=None, pos_label=N
     if differences and dc.baseline is None:
         msg = "differences=True needs baseline= (a model name or 'treat all')."
         raise ValueError(msg)
-    ax = _axes(ax, "decision_curve")
+    ax = new_axes(ax, "decision_curve", figsize=(6.0, 4.5))
     t = dc.thresholds
     if differences:
         ax.axhline(0.0, color="0.3", lw=1, label=f"{dc.baseline} (0)")
@@ -143,7 +129,7 @@ def cost_curve(y, proba, *, pos_label=None, sample_weight=None, ax=None):
     matplotlib Axes
     """
     models = proba if isinstance(proba, dict) else {"model": proba}
-    ax = _axes(ax, "cost_curve")
+    ax = new_axes(ax, "cost_curve", figsize=(6.0, 4.5))
     first = None
     for name, p in models.items():
         c = decisions.cost_curve(y, p, pos_label=pos_label, sample_weight=sample_weight)

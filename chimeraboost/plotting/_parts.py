@@ -1,14 +1,81 @@
-"""Pieces several pictures share: how a number reads in a legend, and the histogram of the
-forecasts beneath a reliability diagram (its Axes, glued under the diagram, and its bars).
-Drawing only; every number comes from the caller."""
+"""Pieces several pictures share: matplotlib imported on demand with one message naming the
+``plot`` extra, the model(s) and classes a curve is drawn for, how a number and a model's
+name read in a legend, and the histogram of the forecasts beneath a reliability diagram (its
+Axes, glued under the diagram, and its bars). Drawing only; every number comes from the
+caller."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["legend_number", "diagram_axes", "beneath", "forecast_histogram"]
+from .._shared.validation import as_1d, check_classes, check_no_missing
+
+__all__ = ["INSTALL", "pyplot", "new_axes", "as_models", "class_labels", "legend_label",
+           "legend_number", "diagram_axes", "beneath", "forecast_histogram"]
+
+INSTALL = 'pip install "chimeraboost[plot]"'
+
+
+def pyplot(what: str):
+    """matplotlib.pyplot, or one ImportError naming the extra to install.
+
+    ``what`` is the function or method the user called, so the message names it: matplotlib
+    is optional, and every picture of the package asks for it through here.
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        msg = f"{what} needs matplotlib, an optional dependency: {INSTALL}."
+        raise ImportError(msg) from exc
+    return plt
+
+
+def new_axes(ax, what: str, figsize=(5.0, 5.0)):
+    """``ax``, or the Axes of a new figure of ``figsize`` (matplotlib imported only then)."""
+    plt = pyplot(what)
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def as_models(proba) -> dict:
+    """One model's forecasts, or a dict name -> forecasts, as a dict."""
+    if isinstance(proba, Mapping):
+        if not proba:
+            msg = "proba is an empty dict; pass {model name: predict_proba(X)}."
+            raise ValueError(msg)
+        return {str(name): p for name, p in proba.items()}
+    return {"model": proba}
+
+
+def class_labels(y, classes):
+    """``classes`` as given, else the sorted labels of ``y`` -- and a message about ``y``,
+    not about a ``classes=`` the caller never passed, when ``y`` cannot name them: empty, or
+    a single label (0/1 and bool labels still say what the other class is, as in
+    :func:`chimeraboost.compare.holdout_table`)."""
+    if classes is not None:
+        return check_classes(classes)
+    labels = np.unique(check_no_missing(as_1d(y, "y"), "y"))
+    if labels.shape[0] == 0:
+        msg = "y is empty; at least one row is needed."
+        raise ValueError(msg)
+    if labels.shape[0] == 1:
+        if labels.dtype == bool:
+            return np.array([False, True])
+        if labels.dtype.kind in "iuf" and set(labels.tolist()) <= {0, 1}:
+            return np.array([0, 1])
+        msg = (f"y holds a single label {labels.tolist()}; the classes are read off y, so name "
+               "both: classes=[negative, positive] (the model's classes_).")
+        raise ValueError(msg)
+    return check_classes(labels)
+
+
+def legend_label(name: str, numbers: str) -> str:
+    """A legend entry; a long model name gets its own line so the legend stays narrow."""
+    return f"{name}: {numbers}" if len(name) <= 24 else f"{name}:\n{numbers}"
 
 
 def legend_number(x) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._shared.facts import fact
 from .._shared.format import percent
+from ._parts import new_axes
 
 # Marker colours by verdict: the slices that differ from the rest stand out.
 _COLOURS = {"worse than the rest": "tab:red", "better than the rest": "tab:green",
@@ -37,8 +38,6 @@ def slice_plot(result, metric=None, *, ax=None):
         for slices worse than the rest, green for better, blue for no detectable
         difference, hollow grey for slices not tested.
     """
-    from . import _axes
-
     key = result.metric if metric is None else metric
     if key not in result.values or key not in result.intervals:
         known = sorted(k for k in result.values if k in result.intervals)
@@ -47,7 +46,7 @@ def slice_plot(result, metric=None, *, ax=None):
     labels = [f"{lab} (n={int(n):,})" for lab, n in zip(result.labels, result.n)]
     # Wide enough for the longest label beside a plot of 4.5 inches.
     width = 4.5 + 0.075 * max(len(lab) for lab in labels)
-    ax = _axes(ax, "slice_plot", figsize=(width, 1.4 + 0.4 * len(labels)))
+    ax = new_axes(ax, "slice_plot", figsize=(width, 1.4 + 0.4 * len(labels)))
     ypos = np.arange(len(labels))[::-1]
     value = np.asarray(result.values[key], dtype=np.float64)
     low, high = np.asarray(result.intervals[key], dtype=np.float64).T

@@ -17,7 +17,7 @@ References
 
 from __future__ import annotations
 
-from .._shared.kernels import fraction, replicate_weights
+from .._shared.weights import fraction, replicate_weights
 from .._shared.quantile_checks import check_quantile_pred
 from .._shared.validation import check_sample_weight
 from ._evaluator import _crossed, quantile_evaluator

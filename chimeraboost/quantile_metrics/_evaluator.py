@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.kernels import fraction, replicate_weights, weighted_quantiles
+from .._shared.weights import fraction, replicate_weights, weighted_quantiles
 from .._shared.quantile_checks import check_quantile_levels, check_quantile_pred
 from .._shared.validation import (
     check_aligned,

@@ -16,14 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import metrics as _metrics
-from .._shared import kernels as _kernels
-from .._shared.validation import check_n_jobs, check_random_state_int
-from ._chunks import evaluate_chunks
-from ._draws import _chunk_size, check_n_boot
-from ._intervals import DEFAULT_CI_METHOD, _block_weights, check_ci_method, jackknife_blocks
+from .._shared import weights as _weights
+from ._engine import Resampler
+from ._intervals import DEFAULT_CI_METHOD
 from ._results import BootstrapResult, PairedBootstrapResult
 
-__all__ = ["bootstrap", "joint_bootstrap", "paired_bootstrap"]
+__all__ = ["bootstrap", "joint_bootstrap", "paired_bootstrap", "results", "row_series"]
 
 
 def _check_evaluator(evaluator, name: str):
@@ -64,11 +62,8 @@ def _check_pair(evaluator, baseline_evaluator) -> None:
         raise ValueError(msg)
 
 
-def _replicates(evaluators, n_boot, random_state, metrics, chunk_size, n_jobs=1) -> list[dict]:
-    """Evaluate every evaluator on the same counts: list of dicts of (n_boot,) arrays."""
-    n = evaluators[0].n
-    rng = check_random_state_int(random_state)
-    size = _chunk_size(n, n_boot, chunk_size)
+def _replicates(evaluators, scheme, metrics) -> list[dict]:
+    """Every evaluator on the same counts: list of dicts of (n_boot,) arrays."""
 
     def evaluate(counts, work):
         # Integer counts: the classification kernels cumulate them in integer arithmetic.
@@ -76,7 +71,7 @@ def _replicates(evaluators, n_boot, random_state, metrics, chunk_size, n_jobs=1)
         # evaluations but not twice the cache.
         return [_evaluate(ev, counts, metrics, work) for ev in evaluators]
 
-    chunks = evaluate_chunks(evaluate, n, n_boot, rng=rng, size=size, n_jobs=n_jobs)
+    chunks = scheme.evaluate(evaluate, evaluators[0].n)
     return [
         {key: np.concatenate([c[i][key] for c in chunks]) for key in chunks[0][i]}
         for i in range(len(evaluators))
@@ -97,22 +92,19 @@ def _evaluate(evaluator, counts, metrics, work=None) -> dict:
     }
 
 
-def _jackknife(evaluators, rng, metrics, chunk_size) -> list[dict]:
+def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
     """Every evaluator on the same leave-a-block-out weights: list of dicts of (G,) arrays.
 
-    The blocks are drawn from ``rng`` after the replicates' counts, so that the replicates
-    are those of the same ``random_state`` whatever the interval method; their weights are
-    made chunk by chunk, as the counts are, so that memory stays bounded."""
+    The blocks are drawn from the scheme's generator after the replicates' counts, so that
+    the replicates are those of the same ``random_state`` whatever the interval method; their
+    weights are made chunk by chunk, as the counts are, so that memory stays bounded. The
+    blocks are the scheme's units (groups, time blocks), or single rows with ``rows=True``."""
     first = evaluators[0]
     # An evaluator without sample_weight (a duck-typed one) weighs its rows equally.
-    block = jackknife_blocks(first.n, sample_weight=getattr(first, "sample_weight", None),
-                             random_state=rng)
-    n_blocks = int(block.max()) + 1
-    size = _chunk_size(first.n, n_blocks, chunk_size)
-    work = _kernels.Workspace()
+    block = scheme.jackknife_blocks(first.n, getattr(first, "sample_weight", None), rows=rows)
+    work = _weights.Workspace()
     parts = [[] for _ in evaluators]
-    for start in range(0, n_blocks, size):
-        weights = _block_weights(block, start, min(n_blocks, start + size))
+    for weights in scheme.jackknife_chunks(block):
         for ev, store in zip(evaluators, parts):
             store.append(_evaluate(ev, weights, metrics, work))
     return [{key: np.concatenate([p[key] for p in store]) for key in store[0]}
@@ -140,17 +132,49 @@ def _rows(evaluator) -> tuple[int, float | None]:
     return n_rows, float(np.min(total[present] ** 2 / square[present]))
 
 
-def _results(evaluators, n_boot, random_state, metrics, chunk_size, ci_method,
-             n_jobs=1) -> list:
-    """Replicates and jackknife of every evaluator on the same rows, as BootstrapResults."""
-    ci_method = check_ci_method(ci_method)
-    rng = check_random_state_int(random_state)
-    reps = _replicates(evaluators, n_boot, rng, metrics, chunk_size, n_jobs)
-    jacks = _jackknife(evaluators, rng, metrics, chunk_size)
-    n_rows, events = _rows(evaluators[0])
-    return [BootstrapResult(_point(ev, metrics), r, n_boot, jackknife=j, n_rows=n_rows,
-                            events=events, ci_method=ci_method)
-            for ev, r, j in zip(evaluators, reps, jacks)]
+def row_series(evaluator) -> np.ndarray | None:
+    """A per-row loss of ``evaluator`` (Brier of probabilities, squared error, or the outcome
+    of a ranking), whose serial dependence sets the time blocks' length."""
+    proba = getattr(evaluator, "_proba", None)
+    codes = getattr(evaluator, "codes", None)
+    if proba is not None and codes is not None:
+        p = np.asarray(proba, dtype=np.float64)
+        return np.sum(p * p, axis=1) - 2.0 * p[np.arange(p.shape[0]), codes] + 1.0
+    if codes is not None:
+        return np.asarray(codes, dtype=np.float64)
+    y, pred = getattr(evaluator, "y", None), getattr(evaluator, "pred", None)
+    if y is not None and pred is not None and np.ndim(pred) == 1:
+        return (np.asarray(y, dtype=np.float64) - np.asarray(pred, dtype=np.float64)) ** 2
+    return None
+
+
+def results(evaluators, scheme, metrics=None) -> list:
+    """Replicates and jackknife of every evaluator on the same rows, as BootstrapResults, by
+    one :class:`~chimeraboost.resampling.Resampler`. With dependent units (groups, time) the
+    row jackknife is computed too, for the design effect."""
+    reps = _replicates(evaluators, scheme, metrics)
+    jacks = _jackknife(evaluators, scheme, metrics)
+    row_jacks = [None] * len(evaluators)
+    if scheme.kind != "rows":
+        row_jacks = _jackknife(evaluators, scheme, metrics, rows=True)
+    first = evaluators[0]
+    n_rows, events = _rows(first)
+    w = getattr(first, "sample_weight", None)
+    n_units = scheme.n_units(first.n, w)
+    if scheme.kind != "rows" and events is not None:
+        # Events count no more than the units they sit in.
+        events = min(events, float(n_units))
+    return [BootstrapResult(_point(ev, metrics), r, scheme.n_boot, jackknife=j,
+                            n_rows=n_units, events=events, ci_method=scheme.ci_method,
+                            row_jackknife=rj, units=scheme.kind, rows=n_rows)
+            for ev, r, j, rj in zip(evaluators, reps, jacks, row_jacks)]
+
+
+def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):
+    """The Resampler of the public functions' plain parameters."""
+    return Resampler.for_evaluator(evaluator, n_boot=n_boot, random_state=random_state,
+                                   ci_method=ci_method, n_jobs=n_jobs, groups=groups,
+                                   time=time, chunk_size=chunk_size)
 
 
 def _point(evaluator, metrics) -> dict:
@@ -159,7 +183,7 @@ def _point(evaluator, metrics) -> dict:
 
 
 def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None,
-              ci_method=DEFAULT_CI_METHOD, n_jobs=None):
+              ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
     Parameters
@@ -189,6 +213,15 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
         when cores are free; drawing the rows (about a fifth of a replicate's time at
         100,000 rows) stays on one thread, so more threads gain less. The jackknife of the
         interval methods (100 blocks) runs on the calling thread.
+    groups : array-like of shape (n,), default=None
+        Resample whole groups (the array passed to scikit-learn's ``GroupKFold``: a
+        customer, a patient): every row of a drawn group comes along, and the jackknife
+        leaves out whole groups. Use it when a unit has several rows: resampling single rows
+        then gives intervals far too narrow.
+    time : array-like of shape (n,), default=None
+        Resample blocks of time-ordered rows (a stationary bootstrap whose mean block length
+        is chosen from the rows' losses, Politis & White 2004); rows sharing a time value
+        travel together. With ``groups`` too, whole groups are resampled.
 
     Returns
     -------
@@ -211,15 +244,14 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     """
     _check_evaluator(evaluator, "evaluator")
     metrics = _check_metrics(metrics)
-    n_boot = check_n_boot(n_boot)
-    n_jobs = check_n_jobs(n_jobs)
-    return _results([evaluator], n_boot, random_state, metrics, chunk_size, ci_method,
-                    n_jobs)[0]
+    scheme = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
+                     time)
+    return results([evaluator], scheme, metrics)[0]
 
 
 def paired_bootstrap(
     evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
-    chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None,
+    chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
 
@@ -227,10 +259,9 @@ def paired_bootstrap(
     ----------
     evaluator, baseline_evaluator : evaluators over the same ``n`` rows, in the same order
         (same ``y`` and ``sample_weight``), e.g. the challenger's and the incumbent's.
-    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs
+    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time
         As in :func:`bootstrap`; one count matrix, and one set of jackknife blocks, is shared
-        by both models. Fewer than :data:`MIN_RESAMPLES_DECISION` (200) resamples are
-        refused: a difference's interval is what decisions are taken on.
+        by both models.
 
     Returns
     -------
@@ -248,11 +279,10 @@ def paired_bootstrap(
     _check_evaluator(evaluator, "evaluator")
     _check_evaluator(baseline_evaluator, "baseline_evaluator")
     metrics = _check_metrics(metrics)
-    n_boot = check_n_boot(n_boot, decision=True)
-    n_jobs = check_n_jobs(n_jobs)
     _check_pair(evaluator, baseline_evaluator)
-    model, base = _results([evaluator, baseline_evaluator], n_boot, random_state, metrics,
-                           chunk_size, ci_method, n_jobs)
+    scheme = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
+                     time)
+    model, base = results([evaluator, baseline_evaluator], scheme, metrics)
     return PairedBootstrapResult(model, base)
 
 
@@ -260,16 +290,16 @@ def paired_bootstrap(
 
 
 def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
-                    chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None) -> list:
+                    chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None,
+                    time=None) -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.
 
     Parameters
     ----------
     evaluators : sequence of evaluators over the same ``n`` rows, in the same order (same
         ``y`` and ``sample_weight``), e.g. one per row of a table of models.
-    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs
-        As in :func:`paired_bootstrap`; fewer than :data:`MIN_RESAMPLES_DECISION` resamples
-        are refused, because differences between the models are taken from the replicates.
+    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time
+        As in :func:`paired_bootstrap`.
 
     Returns
     -------
@@ -288,8 +318,8 @@ def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
     for i, ev in enumerate(evaluators):
         _check_evaluator(ev, f"evaluators[{i}]")
     metrics = _check_metrics(metrics)
-    n_boot = check_n_boot(n_boot, decision=True)
-    n_jobs = check_n_jobs(n_jobs)
     for ev in evaluators[1:]:
         _check_pair(ev, evaluators[0])
-    return _results(evaluators, n_boot, random_state, metrics, chunk_size, ci_method, n_jobs)
+    scheme = _scheme(evaluators[0], n_boot, random_state, chunk_size, ci_method, n_jobs,
+                     groups, time)
+    return results(evaluators, scheme, metrics)

@@ -26,8 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._shared import kernels as _kernels
-from ._draws import _count_rows, _draw_rows, _fill_counts
+from .._shared import weights as _weights
 
 __all__ = ["evaluate_chunks"]
 
@@ -36,35 +35,37 @@ __all__ = ["evaluate_chunks"]
 _AHEAD_PER_JOB = 2
 
 
-def evaluate_chunks(evaluate, n: int, n_boot: int, *, rng, size: int, n_jobs: int) -> list:
+def evaluate_chunks(evaluate, units, n_boot: int, *, rng, size: int, n_jobs: int) -> list:
     """``[evaluate(counts, work) for each chunk]``, in chunk order.
 
     ``counts`` is the ``(b, n)`` int64 count matrix of a chunk of ``b <= size`` replicates
     (a view of a buffer reused by the next chunk: ``evaluate`` must not keep it), ``work`` a
-    :class:`~chimeraboost._shared.kernels.Workspace` owned by the evaluating thread. With
+    :class:`~chimeraboost._shared.weights.Workspace` owned by the evaluating thread. With
     ``n_jobs > 1`` the chunks after the first are evaluated on that many threads.
+    ``units`` (:class:`~chimeraboost._shared.units.Units`) says what a replicate draws.
     """
+    n = units.n
     sizes = [min(size, n_boot - start) for start in range(0, n_boot, size)]
     # The count matrix and the evaluators' buffers are allocated once per thread and reused
     # by every chunk, so memory stays bounded by the chunk whatever n_boot is.
-    buffer, work = np.empty((size, n), dtype=np.int64), _kernels.Workspace()
+    buffer, work = np.empty((size, n), dtype=np.int64), _weights.Workspace()
     # The first chunk on the calling thread, whatever n_jobs: evaluators build what they
     # compute once (sorts, hulls) on first use, and the workers then only read it.
-    out = [evaluate(_fill_counts(rng, buffer[: sizes[0]]), work)]
+    out = [evaluate(units.fill(rng, buffer[: sizes[0]]), work)]
     jobs = min(n_jobs, len(sizes) - 1)
     if jobs <= 1:
-        out += [evaluate(_fill_counts(rng, buffer[:b]), work) for b in sizes[1:]]
+        out += [evaluate(units.fill(rng, buffer[:b]), work) for b in sizes[1:]]
         return out
     # One (count buffer, workspace) pair per worker; a task takes a free one for its chunk.
     free = queue.SimpleQueue()
     free.put((buffer, work))
     for _ in range(jobs - 1):
-        free.put((np.empty((size, n), dtype=np.int64), _kernels.Workspace()))
+        free.put((np.empty((size, n), dtype=np.int64), _weights.Workspace()))
 
     def task(draws):
         buf, wk = free.get()
         try:
-            return evaluate(_count_rows(draws, buf[: len(draws)]), wk)
+            return evaluate(units.count(draws, buf[: len(draws)]), wk)
         finally:
             free.put((buf, wk))
 
@@ -72,7 +73,7 @@ def evaluate_chunks(evaluate, n: int, n_boot: int, *, rng, size: int, n_jobs: in
     with ThreadPoolExecutor(jobs, thread_name_prefix="chimeraboost-bootstrap") as pool:
         try:
             for b in sizes[1:]:
-                pending.append(pool.submit(task, _draw_rows(rng, b, n)))
+                pending.append(pool.submit(task, units.draw(rng, b)))
                 if len(pending) > _AHEAD_PER_JOB * jobs:
                     out.append(pending.popleft().result())
             while pending:

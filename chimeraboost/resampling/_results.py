@@ -13,6 +13,7 @@ import numpy as np
 
 from ..exceptions import NarrowIntervalWarning
 from ..exceptions import warn as _warn
+from ._engine import design_effect
 from ._intervals import (
     DEFAULT_CI_METHOD,
     ConfidenceInterval,
@@ -23,8 +24,8 @@ from ._intervals import (
     percentile_interval,
 )
 
-__all__ = ["BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
-           "percentile_interval", "warn_narrow"]
+__all__ = ["MIN_GROUPS", "BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
+           "few_groups_reason", "percentile_interval", "warn_narrow"]
 
 
 class BootstrapResult:
@@ -42,19 +43,31 @@ class BootstrapResult:
         (:func:`~chimeraboost.resampling.jackknife_weights`); what BCa's acceleration and the
         expanded intervals' degrees of freedom are read from.
     n_rows : int or None
-        Rows the jackknife blocks were made of (rows of positive weight).
+        Units the jackknife blocks were made of: rows of positive weight, or with
+        ``groups=`` / ``time=`` the groups or time blocks (what the expanded intervals'
+        degrees of freedom count).
     events : float or None
         Classification: rows of the rarest class present (with weights, Kish's effective
         number ``(sum w)^2 / sum w^2``).
     ci_method : str
         The method :meth:`interval` uses by default; ``"percentile"`` when there is no
         jackknife.
+    units : {"rows", "groups", "time"}
+        What a replicate drew.
+    rows : int or None
+        Rows of positive weight.
+    row_jackknife : dict or None
+        With ``units`` other than rows: the metrics with blocks of single rows left out, for
+        :meth:`design_effect`.
     """
 
     def __init__(self, estimate: dict, replicates: dict, n_boot: int, *, jackknife=None,
-                 n_rows=None, events=None, ci_method=None):
+                 n_rows=None, events=None, ci_method=None, units="rows", rows=None,
+                 row_jackknife=None):
         self.estimate, self.replicates, self.n_boot = estimate, replicates, n_boot
         self.jackknife, self.n_rows, self.events = jackknife, n_rows, events
+        self.units, self.row_jackknife = units, row_jackknife
+        self.rows = n_rows if rows is None else rows
         if ci_method is None:
             ci_method = DEFAULT_CI_METHOD if jackknife is not None else "percentile"
         self.ci_method = check_ci_method(ci_method)
@@ -110,10 +123,22 @@ class BootstrapResult:
             return np.nan
         return effective_df(jack, self.n_rows or len(jack), self.events)
 
+    def design_effect(self, metric) -> float:
+        """The variance of ``metric`` when whole units (groups, time blocks) are resampled
+        over its variance if the rows were independent, from the two jackknifes (NaN with
+        independent rows: 1 by definition, and not computed). ``rows / design_effect`` is
+        the effective number of independent rows."""
+        if self.row_jackknife is None or self.jackknife is None:
+            return np.nan
+        return design_effect(self.jackknife.get(metric, []), self.row_jackknife.get(metric, []))
+
     def _narrow(self, key, estimate):
         if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
             return None
-        return narrow_interval_reason(self.events)
+        reason = narrow_interval_reason(self.events)
+        if reason is None and self.units == "groups":
+            reason = few_groups_reason(self.n_rows)
+        return reason
 
     def n_dropped(self, metric) -> int:
         """How many replicates gave NaN for ``metric`` (e.g. resamples with one class)."""
@@ -128,6 +153,21 @@ class BootstrapResult:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(n_boot={self.n_boot}, ci_method={self.ci_method!r}, "
                 f"metrics={sorted(self.replicates)})")
+
+
+# Below this many groups, resampling whole groups gives intervals that miss more often than
+# their level says (Cameron, Gelbach & Miller 2008): measured in
+# benchmarks/coverage_dependence.py, where the boundary is printed.
+MIN_GROUPS = 30
+
+
+def few_groups_reason(n_groups) -> str | None:
+    """Why an interval from ``n_groups`` resampled groups is likely too narrow, or None."""
+    if n_groups is None or n_groups >= MIN_GROUPS:
+        return None
+    return (f"only {n_groups} groups were resampled: with fewer than {MIN_GROUPS} groups a "
+            "bootstrap of whole groups sees too few of them to know their spread, and its "
+            "intervals miss more often than their level says")
 
 
 def warn_narrow(reasons: dict, level) -> None:
@@ -164,9 +204,15 @@ class PairedBootstrapResult(BootstrapResult):
         if model.jackknife is not None and baseline.jackknife is not None:
             jack = {key: model.jackknife[key] - baseline.jackknife[key] for key in keys
                     if key in model.jackknife and key in baseline.jackknife}
+        row_jack = None
+        if model.row_jackknife is not None and baseline.row_jackknife is not None:
+            row_jack = {key: model.row_jackknife[key] - baseline.row_jackknife[key]
+                        for key in keys
+                        if key in model.row_jackknife and key in baseline.row_jackknife}
         super().__init__(estimate, reps, model.n_boot, jackknife=jack, n_rows=model.n_rows,
                          events=model.events,
-                         ci_method=model.ci_method if jack is not None else None)
+                         ci_method=model.ci_method if jack is not None else None,
+                         units=model.units, rows=model.rows, row_jackknife=row_jack)
 
     def difference(self, metric, level=0.95, method=None) -> tuple[float, float, float]:
         """``(model - baseline, low, high)`` for ``metric``."""

@@ -27,8 +27,8 @@ import numpy as np
 from scipy.special import stdtr
 
 from .. import metrics, resampling
-from ..compare import benjamini_hochberg, holm
-from .._shared.kernels import fraction
+from ..resampling import benjamini_hochberg, holm
+from .._shared.weights import fraction
 from .._shared.scores import proper_scores, ratio_skill
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
 

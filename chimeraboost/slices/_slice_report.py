@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
-from .._report import calibration_draws
+from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
     as_1d,
@@ -243,7 +243,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     """
     level = check_level(ci, "ci")
     alpha = check_level(alpha, "alpha", example="0.05")
-    n_boot = resampling.check_n_boot(n_boot, decision=True)
+    n_boot = resampling.check_n_boot(n_boot)
     min_rows = check_positive_int(min_rows, "min_rows")
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)

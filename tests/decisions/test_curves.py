@@ -116,11 +116,12 @@ def test_curve_band_points_are_sklearns_curves():
     np.testing.assert_allclose(pr.y[1:], expected, atol=1e-14)
 
 
+@pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
 def test_curve_band_is_the_percentile_of_resampled_curves():
     y, p, _ = _data(100, seed=4)
     grid = np.array([0.1, 0.5])
-    b = decisions.curve_band(y, p, grid=grid, n_boot=50, random_state=1)
-    counts = np.vstack(list(resampling.bootstrap_counts(y.shape[0], 50, random_state=1)))
+    b = decisions.curve_band(y, p, grid=grid, n_boot=200, random_state=1)
+    counts = np.vstack(list(resampling.bootstrap_counts(y.shape[0], 200, random_state=1)))
     reps = []
     for w in counts:
         fpr, tpr, _ = roc_curve(y, p, sample_weight=w)

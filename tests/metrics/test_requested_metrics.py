@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from chimeraboost import metrics
-from chimeraboost._shared import kernels
+from chimeraboost.metrics import _kernels as kernels
 from chimeraboost.metrics import _classification, _curves
 
 ROWS = {"base_rate", "positives"}

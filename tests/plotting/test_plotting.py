@@ -425,6 +425,7 @@ def test_decision_curve_draws_the_decisions_numbers():
         plotting.decision_curve(y, p, differences=True, n_boot=0)
 
 
+@pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
 def test_cost_curve_and_roc_pr_bands():
     from chimeraboost import decisions
 
@@ -432,12 +433,56 @@ def test_cost_curve_and_roc_pr_bands():
     ax = plotting.cost_curve(y, {"p": p, "q": q})
     line = [ln for ln in ax.get_lines() if ln.get_label().startswith("p ")][0]
     np.testing.assert_array_equal(line.get_ydata(), decisions.cost_curve(y, p).cost)
-    ax = plotting.roc_curve(y, {"p": p}, band=True, n_boot=50, random_state=0)
+    ax = plotting.roc_curve(y, {"p": p}, band=True, n_boot=200, random_state=0)
     band = [c for c in ax.collections if isinstance(c, PolyCollection)]
     assert len(band) == 1 and "95% bootstrap band" in band[0].get_label()
-    ax = plotting.pr_curve(y, {"p": p}, band=0.8, n_boot=50, random_state=0)
+    ax = plotting.pr_curve(y, {"p": p}, band=0.8, n_boot=200, random_state=0)
     band = [c for c in ax.collections if isinstance(c, PolyCollection)]
     assert len(band) == 1 and "80% bootstrap band" in band[0].get_label()
     with pytest.raises(ValueError, match="band must be True, False or a level"):
         plotting.roc_curve(y, p, band=2)
     plt.close("all")
+
+
+def _over_time_and_across_datasets():
+    """A SkillOverTime over four months and a DatasetComparison of four models on eight sets."""
+    pytest.importorskip("pandas")
+    from chimeraboost import compare, monitor
+
+    rng = np.random.default_rng(3)
+    when = np.datetime64("2024-01-01") + rng.integers(0, 120, 800).astype("timedelta64[D]")
+    p = rng.uniform(0.05, 0.95, 800)
+    y = (rng.random(800) < p).astype(int)
+    scores = rng.uniform(0.6, 0.9, (8, 4)) + np.array([0.0, 0.02, 0.05, 0.1])
+    return (monitor.skill_over_time(y, p, when, freq="MS"),
+            compare.compare_datasets(scores, models=["a", "b", "c", "d"]))
+
+
+def test_the_plot_methods_of_monitor_and_compare_results_draw_with_plotting():
+    over_time, across = _over_time_and_across_datasets()
+    # The skill panel carries the result's skills; .plot() draws the same lines.
+    axes = plotting.skill_over_time_plot(over_time)
+    skill = [ln for ln in axes[1].get_lines() if ln.get_label() == "log_loss_skill"][0]
+    np.testing.assert_allclose(skill.get_ydata(), over_time.skill)
+    again = over_time.plot()
+    assert [ln.get_label() for ln in again[1].get_lines()] == \
+        [ln.get_label() for ln in axes[1].get_lines()]
+    # The critical-difference bar is one CD long, and each name hangs from its average rank.
+    ax = plotting.critical_difference_diagram(across)
+    cd = across.critical_difference
+    bar = [ln for ln in ax.get_lines()
+           if len(ln.get_xdata()) == 2 and np.allclose(ln.get_xdata(), [1, 1 + cd])]
+    assert len(bar) == 1
+    hanging = [ln.get_xdata()[0] for ln in ax.get_lines() if len(ln.get_xdata()) == 3]
+    np.testing.assert_allclose(sorted(hanging), sorted(across.average_ranks.values()))
+    assert across.plot().get_title() == ax.get_title()
+
+
+@pytest.mark.parametrize("name", ["skill_over_time_plot", "critical_difference_diagram"])
+def test_the_moved_plots_name_themselves_and_the_extra_without_matplotlib(name, monkeypatch):
+    over_time, across = _over_time_and_across_datasets()
+    result = over_time if name == "skill_over_time_plot" else across
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=rf'{name} .*pip install "chimeraboost\[plot\]"'):
+        getattr(plotting, name)(result)

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResa
 
 # Small chunks, so that a short bootstrap has many chunks to share out between threads.
 CHUNK = 3
-N_BOOT = 40
+N_BOOT = 200
 
 
 def _equal(a: dict, b: dict) -> None:
@@ -144,22 +144,22 @@ class _RecordingEvaluator:
 def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers():
     # The first chunk builds what evaluators build on first use, on the calling thread.
     ev = _RecordingEvaluator()
-    res = resampling.bootstrap(ev, 30, random_state=0, chunk_size=2, n_jobs=2)
+    res = resampling.bootstrap(ev, 200, random_state=0, chunk_size=2, n_jobs=2)
     assert ev.threads[0] == threading.current_thread().name
-    # 15 chunks of replicates, then the jackknife of the interval methods (10 rows: 10
+    # 100 chunks of replicates, then the jackknife of the interval methods (10 rows: 10
     # blocks, 5 chunks of 2), which runs on the calling thread after them.
-    assert len(ev.threads) == 15 + 5
-    assert set(ev.threads[1:15]) <= {f"chimeraboost-bootstrap_{i}" for i in range(2)}
-    assert set(ev.threads[15:]) == {threading.current_thread().name}
-    np.testing.assert_array_equal(res.replicates["x"], np.full(30, 10.0))  # n draws each
+    assert len(ev.threads) == 100 + 5
+    assert set(ev.threads[1:100]) <= {f"chimeraboost-bootstrap_{i}" for i in range(2)}
+    assert set(ev.threads[100:]) == {threading.current_thread().name}
+    np.testing.assert_array_equal(res.replicates["x"], np.full(200, 10.0))  # n draws each
     ev = _RecordingEvaluator()
-    resampling.bootstrap(ev, 30, random_state=0, chunk_size=2)
+    resampling.bootstrap(ev, 200, random_state=0, chunk_size=2)
     assert set(ev.threads) == {threading.current_thread().name}
 
 
 def test_an_error_on_a_worker_thread_reaches_the_caller():
     with pytest.raises(FloatingPointError, match="chunk 4"):
-        resampling.bootstrap(_RecordingEvaluator(fail_at=4), 60, random_state=0, chunk_size=2,
+        resampling.bootstrap(_RecordingEvaluator(fail_at=4), 200, random_state=0, chunk_size=2,
                              n_jobs=2)
 
 
@@ -171,10 +171,10 @@ def test_bad_n_jobs_is_refused_by_every_entry_point(n_jobs, error):
     ev = _evaluators()["binary"]()
     y = ev.codes
     calls = [
-        lambda: resampling.bootstrap(ev, 10, n_jobs=n_jobs),
+        lambda: resampling.bootstrap(ev, 200, n_jobs=n_jobs),
         lambda: resampling.paired_bootstrap(ev, ev, 200, n_jobs=n_jobs),
         lambda: resampling.joint_bootstrap([ev], 200, n_jobs=n_jobs),
-        lambda: resampling.roc_auc_interval(y, np.arange(ev.n), n_boot=10, n_jobs=n_jobs),
+        lambda: resampling.roc_auc_interval(y, np.arange(ev.n), n_boot=200, n_jobs=n_jobs),
         lambda: cb.report(LogisticRegression().fit(np.c_[y], y), np.c_[y], y, ci=0.9,
                           n_jobs=n_jobs),
         lambda: compare.holdout_table({"a": np.full(ev.n, 0.3)}, np.c_[y], y, n_jobs=n_jobs),

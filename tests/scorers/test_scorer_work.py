@@ -14,7 +14,7 @@ from sklearn.metrics import d2_brier_score, d2_log_loss_score, get_scorer
 
 import chimeraboost as cb
 from chimeraboost import metrics
-from chimeraboost._shared import kernels
+from chimeraboost.metrics import _kernels as kernels
 from chimeraboost.metrics import _curves
 
 

@@ -25,7 +25,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import chimeraboost as cb
-from chimeraboost import compare, metrics, quantile_metrics, resampling
+from chimeraboost import compare, decisions, metrics, quantile_metrics, resampling
 from chimeraboost.exceptions import DegenerateMetricWarning, FewResamplesWarning
 
 
@@ -40,28 +40,33 @@ def fitted():
 # ------------------------------------------------------------ 1. too few resamples
 
 
-def test_too_few_resamples_refuse_decisions_and_warn_for_intervals(fitted):
+def test_too_few_resamples_are_refused_by_one_rule_everywhere(fitted):
+    # One rule for every interval, band, p-value and verdict: fewer than 200 resamples are
+    # refused, fewer than 1000 warn; 0 means "none" only where resampling is optional.
     a, b, X, y = fitted
     floor = resampling.MIN_RESAMPLES_DECISION
-    with pytest.raises(ValueError, match=f"n_boot=1 is too few.*at least {floor}"):
-        compare.compare_holdout(a, b, X, y, n_boot=1)
-    with pytest.raises(ValueError, match=f"n_boot={floor - 1} is too few"):
-        cb.report(a, X, y, baseline=b, n_boot=floor - 1)
+    p = a.predict_proba(X)[:, 1]
     ev = metrics.classification_evaluator(y, [0, 1], proba=a.predict_proba(X))
-    with pytest.raises(ValueError, match="too few"):
-        resampling.paired_bootstrap(ev, ev, floor - 1)
+    calls = {
+        "compare_holdout": lambda n: compare.compare_holdout(a, b, X, y, n_boot=n),
+        "report paired": lambda n: cb.report(a, X, y, baseline=b, n_boot=n),
+        "report": lambda n: cb.report(a, X, y, ci=0.95, n_boot=n),
+        "paired_bootstrap": lambda n: resampling.paired_bootstrap(ev, ev, n),
+        "bootstrap": lambda n: resampling.bootstrap(ev, n),
+        "roc_auc_interval": lambda n: resampling.roc_auc_interval(y, p, n_boot=n),
+        "curve_band": lambda n: decisions.curve_band(y, p, n_boot=n),
+    }
+    for name, call in calls.items():
+        for n in (1, floor - 1):
+            with pytest.raises(ValueError, match=f"n_boot={n} is too few.*at least {floor}"):
+                call(n)
     # From 200 on, a decision is taken, but its interval warns until 1000.
     with pytest.warns(FewResamplesWarning, match="fewer than 1000"):
         res = compare.compare_holdout(a, b, X, y, n_boot=floor, random_state=0)
     assert res.decision in (compare.REPLACE, compare.KEEP, compare.EQUIVALENT)
-    # A plain interval: the "95%" interval of n_boot=1 -- the one replicate, widened to reach
-    # the estimate -- comes with a warning.
     with pytest.warns(FewResamplesWarning):
-        rep = cb.report(a, X, y, ci=0.95, n_boot=1, random_state=0)
-    lo, hi = rep.ci["brier_skill"]
-    assert lo <= rep["brier_skill"] <= hi and rep["brier_skill"] in (lo, hi)
-    with pytest.warns(FewResamplesWarning):
-        resampling.roc_auc_interval(y, a.predict_proba(X)[:, 1], n_boot=999)
+        resampling.roc_auc_interval(y, p, n_boot=999)
+    assert decisions.curve_band(y, p, n_boot=0).low is not None  # optional: no band
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cb.report(a, X, y, ci=0.95, n_boot=resampling.MIN_RESAMPLES_INTERVAL, random_state=0)

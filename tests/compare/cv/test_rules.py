@@ -398,7 +398,7 @@ def _doc_example(heading):
     follows it."""
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "compare.md").read_text()
     section = doc.split(heading)[1]
     code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
     shown = re.search(r"```text\n(.*?)\n```", section[code.end():], flags=re.S).group(1)

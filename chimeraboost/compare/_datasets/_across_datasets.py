@@ -43,10 +43,10 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from .._shared.format import Col, fmt, fmt_p, table
-from .._shared.html import html_block, html_paragraphs, html_table
-from ._paired_tests import holm
-from .._shared.validation import (
+from ..._shared.format import Col, fmt, fmt_p, table
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ...resampling import holm
+from ..._shared.validation import (
     _is_missing_value,
     check_level,
     check_positive_int,
@@ -54,8 +54,8 @@ from .._shared.validation import (
     warn_degenerate,
     to_numpy,
 )
-from ..exceptions import LowPowerWarning
-from ..exceptions import warn as _warn
+from ...exceptions import LowPowerWarning
+from ...exceptions import warn as _warn
 
 __all__ = ["DatasetComparison", "FriedmanResult", "PairwiseResult", "compare_datasets",
            "nemenyi_q"]
@@ -454,52 +454,10 @@ class DatasetComparison:
         The axis carries the average ranks (1, the best, on the left); each model's name hangs
         from its average rank; a thick bar joins each group of models not distinguishable by
         Nemenyi, and a bar of length ``CD`` sits above the axis. The title names the number
-        of models and data sets and the level. Needs matplotlib
-        (``pip install 'chimeraboost[plot]'``).
+        of models and data sets and the level. Drawn by
+        :func:`chimeraboost.plotting.critical_difference_diagram`; needs matplotlib
+        (``pip install "chimeraboost[plot]"``).
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:
-            msg = ("DatasetComparison.plot needs matplotlib, an optional dependency: "
-                   "pip install 'chimeraboost[plot]'.")
-            raise ImportError(msg) from exc
-        k = len(self.models)
-        avg = self.average_ranks
-        order = sorted(self.models, key=lambda m: avg[m])
-        half = (k + 1) // 2
-        groups = [g for g in self.groups if len(g) > 1]
-        # In axis units (one unit a row of text), from the top: the CD bar, the axis label,
-        # the rank numbers, the axis (y = 0), one thick bar per group, then a row per model
-        # name hanging from its rank. The limits hug these rows.
-        first = -(0.6 + 0.15 * len(groups))
-        bottom, top = first - (half - 1) - 0.35, 2.2
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6.5, 0.6 + 0.3 * (top - bottom)),
-                                 layout="constrained")
-        ax.set_xlim(0.5, k + 0.5)
-        ax.set_ylim(bottom, top)
-        ax.axis("off")
-        ax.plot([1, k], [0, 0], color="black", lw=1)
-        for r in range(1, k + 1):
-            ax.plot([r, r], [0, 0.15], color="black", lw=1)
-            ax.text(r, 0.2, str(r), ha="center", va="bottom", fontsize=9)
-        ax.text((1 + k) / 2, 0.8, "average rank (1 = best)", ha="center", va="bottom",
-                fontsize=9)
-        cd = self.critical_difference
-        ax.plot([1, 1 + cd], [1.55, 1.55], color="black", lw=2)
-        ax.text(1 + cd / 2, 1.65, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
-        for i, m in enumerate(order):  # the better half to the left, the rest to the right
-            left = i < half
-            y = first - (i if left else k - 1 - i)
-            x_end = 0.6 if left else k + 0.4
-            ax.plot([avg[m], avg[m], x_end], [0, y, y], color="black", lw=0.8)
-            # The name beyond the end of its line, clear of every other line.
-            ax.text(x_end - 0.05 if left else x_end + 0.05, y, f"{m} ({avg[m]:.2f})",
-                    ha="right" if left else "left", va="center", fontsize=9)
-        for g, group in enumerate(groups):
-            lo, hi = avg[group[0]], avg[group[-1]]
-            y = -0.3 - 0.15 * g
-            ax.plot([lo - 0.03, hi + 0.03], [y, y], color="black", lw=3)
-        ax.set_title(f"Critical difference diagram: {k} models on {self.n_datasets} data sets "
-                     f"(Nemenyi, alpha {self.alpha:g})", fontsize=10)
-        return ax
+        from ...plotting import critical_difference_diagram
+
+        return critical_difference_diagram(self, ax=ax)

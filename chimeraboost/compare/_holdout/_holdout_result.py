@@ -13,9 +13,10 @@ import textwrap
 
 import numpy as np
 
-from .. import resampling
-from .._shared.facts import FACTS, is_loss, needs
-from .._shared.format import (
+from ... import resampling
+from ..._shared.units import resampled, time_span
+from ..._shared.facts import FACTS, is_loss, needs
+from ..._shared.format import (
     EMPTY,
     NA,
     WIDTH,
@@ -26,9 +27,9 @@ from .._shared.format import (
     percent,
     table,
 )
-from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.predictions import lacks
-from .._shared.validation import import_pandas
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ..._shared.predictions import lacks
+from ..._shared.validation import import_pandas
 
 __all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "orient"]
 
@@ -85,8 +86,9 @@ class HoldoutTable:
     """
 
     def __init__(self, rows, *, baseline, primary, keys, labels, split, level, n_boot,
-                 min_lift, kind, ci_method="percentile"):
+                 min_lift, kind, ci_method="percentile", units=None):
         self.baseline, self.primary, self.metrics = baseline, primary, list(keys)
+        self.units = units
         self._labels, self.split, self.level = labels, split, level
         self.n_boot, self.min_lift, self.kind = n_boot, min_lift, kind
         self.ci_method = ci_method
@@ -173,8 +175,12 @@ class HoldoutTable:
         if self.kind == "binary":
             parts[0] += (f", {count(self.positives)} positives (base rate "
                          f"{fmt(self.base_rate, 3)})")
+        span = time_span(self.units)
+        if span is not None:
+            parts.insert(0, span)
+        what = resampled(self.units)
         parts.append(f"every row scored on the same rows and the same {self.n_boot:,} bootstrap "
-                     "resamples")
+                     "resamples" + ("" if what == "rows" else f" of {what}"))
         return " · ".join(parts)
 
     def _fixed(self, key) -> bool:

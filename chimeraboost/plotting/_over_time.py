@@ -1,4 +1,5 @@
-"""Drawing of :class:`chimeraboost.monitor.SkillOverTime` (``result.plot()``).
+"""Did the model get worse over time, or did the base rate move? :func:`skill_over_time_plot`
+draws a :class:`chimeraboost.monitor.SkillOverTime` (also ``result.plot()``).
 
 Kept apart from the computation so that ``chimeraboost.monitor`` holds numbers only; matplotlib
 is imported when a picture is asked for.
@@ -14,20 +15,35 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.format import percent
+from ._parts import pyplot
+
+__all__ = ["skill_over_time_plot"]
 
 _SKILL_KEY = {"classification": "log_loss_skill", "regression": "mse_skill"}
 _TITLE_SIZE = 10  # one size for every panel's title
 
 
-def plot_skill_over_time(result, ax=None):
-    """Loss with its reference, skill, and base rate, one per panel; see
-    :meth:`chimeraboost.monitor.SkillOverTime.plot`."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        msg = ('SkillOverTime.plot needs matplotlib, an optional dependency: '
-               'pip install "chimeraboost[plot]".')
-        raise ImportError(msg) from exc
+def skill_over_time_plot(result, *, ax=None):
+    """Loss with its reference, skill, and base rate: one reading per panel, stacked on one
+    time axis.
+
+    Parameters
+    ----------
+    result : SkillOverTime
+        From :func:`chimeraboost.monitor.skill_over_time`.
+    ax : None, a matplotlib Axes, or a pair or three of Axes
+        ``None`` makes a figure of three panels: the loss against its no-skill reference
+        (the skill is their gap relative to the reference), the skill with its interval, and
+        the base rate (the mean of ``y``, for a regressor) that moves the reference. Three
+        Axes get these three; a pair gets the loss and the skill; a single Axes gets the
+        skill alone.
+
+    Returns
+    -------
+    Axes or ndarray of Axes
+        The Axes drawn on, in the order above.
+    """
+    plt = pyplot("skill_over_time_plot (SkillOverTime.plot)")
     single = ax is not None and hasattr(ax, "plot")
     if ax is None:
         _, axes = plt.subplots(3, 1, figsize=(8.0, 7.5), sharex=True, height_ratios=[3, 3, 2],

@@ -4,7 +4,7 @@
 corrected t-test, Holm-adjusted p-value, Bayesian correlated t-test, decision);
 :class:`ComparisonResult` holds every model's per-fold scores with the rule's choice and shows
 them as text, HTML (Jupyter), a dict or a pandas DataFrame. Both are built by
-:mod:`chimeraboost.compare._compare_cv` and re-exported by :mod:`chimeraboost.compare`.
+:mod:`chimeraboost.compare._cv._compare_cv` and re-exported by :mod:`chimeraboost.compare`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import numpy as np
 
 from . import _rules
 from ._paired_tests import BayesianTTestResult, CorrectedTTestResult
-from .._shared.format import EMPTY, WIDTH, Col, fitted_table, fmt_p, percent
-from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.validation import import_pandas
-from ..resampling import ConfidenceInterval
+from ..._shared.format import EMPTY, WIDTH, Col, fitted_table, fmt_p, percent
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ..._shared.validation import import_pandas
+from ...resampling import ConfidenceInterval
 
 __all__ = ["ChallengerResult", "ComparisonResult"]
 

@@ -290,7 +290,7 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
 def test_docs_recipe_shows_real_output():
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "compare.md").read_text()
     recipe = doc.split("## Recipe 4")[1]
     code = re.search(r"```python\n(.*?)\n```", recipe, flags=re.S).group(1)
     shown = re.search(r"```text\n(.*?)\n```", recipe, flags=re.S).group(1)

@@ -26,13 +26,14 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import decisions as _decisions
-from .. import metrics as _metrics
-from .. import resampling
-from .._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
-from .._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
-from .._report import calibration_draws, score_estimator
-from .._shared.validation import (
+from ... import decisions as _decisions
+from ... import metrics as _metrics
+from ... import resampling
+from ..._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
+from ..._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
+from ..._report import score_estimator
+from ..._shared.draws import calibration_draws
+from ..._shared.validation import (
     as_1d,
     check_baseline_name,
     check_k,
@@ -51,7 +52,7 @@ from .._shared.validation import (
 from ._holdout_decisions import decide as _decide
 from ._holdout_decisions import is_decision_key as _decision_key
 from ._holdout_result import NEEDS_PROBA, HoldoutTable
-from ..exceptions import FewResamplesWarning
+from ...exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
 
@@ -287,7 +288,8 @@ def _check_rows_have(primary, shown, rows, reported, binary) -> None:
 def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
                   ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
                   random_state=None, costs=None, n_jobs=None,
-                  ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
+                  ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+                  time=None) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
     Parameters
@@ -348,6 +350,11 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
         events) come with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
 
+    groups, time : array-like of shape (n,) or column name of X, default=None
+        Rows that are not independent (several rows per customer; time-ordered rows): every
+        row of the table is resampled by whole groups, or by blocks of time (see
+        :func:`chimeraboost.report`), and the header says so; ``time`` also gives the rows'
+        date range in the header.
     Returns
     -------
     HoldoutTable
@@ -418,7 +425,7 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     level = check_level(ci, "ci")
     ci_method = resampling.check_ci_method(ci_method)
     costs = None if costs is None else _decisions.Costs.of(costs)
-    n_boot = resampling.check_n_boot(n_boot, decision=True)  # refused or warned once, here
+    n_boot = resampling.check_n_boot(n_boot)  # refused or warned once, here
     n_jobs = check_n_jobs(n_jobs)
     min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
@@ -459,32 +466,43 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     primary, keys, labels, k_all = _metric_names(primary, metrics, kind, rows)
     primary, keys = _with_calibration_excess(primary, keys)
     rng = check_random_state_int(random_state)
+    # One scheme (the rows, whole groups or time blocks) for every resampled number.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
+        scheme = resampling.Resampler.for_evaluator(
+            next(iter(rows.values())).evaluator, n_boot=n_boot, random_state=rng,
+            ci_method=ci_method, n_jobs=n_jobs, groups=groups, time=time, X=X)
     plain = [k for k in keys if at_threshold(k) is None and k != "expected_cost"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, n_boot, rng,
-                         ci_method, n_jobs)
+        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, scheme)
         if task == "classification":
-            _decide(list(rows.values()), keys, y, classes, w, costs, n_boot, seed, n_jobs)
+            _decide(list(rows.values()), keys, y, classes, w, costs, _on_seed(scheme, seed))
     if "calibration_excess" in keys:
-        _calibration(rows.values(), y, w, classes, n_boot, rng)
+        _calibration(rows.values(), y, w, classes, scheme)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
                         split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind,
-                        ci_method=ci_method)
+                        ci_method=ci_method, units=scheme.units)
 
 
-def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
+def _on_seed(scheme, seed):
+    """A fresh scheme like ``scheme`` whose generator starts at ``seed``: the same counts and
+    jackknife blocks for every group of rows resampled separately."""
+    return resampling.Resampler(scheme.n_boot, random_state=seed, ci_method=scheme.ci_method,
+                                n_jobs=scheme.n_jobs, units=scheme.units)
+
+
+def _resample(rows, keys, task, scheme):
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
     need them (NaN replicates), drawn from the same seed, hence the same counts. Returns the
     seed of a classification table (the decisions are resampled on it too)."""
+    n_boot = scheme.n_boot
     if task != "classification":
-        boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
-                                           random_state=random_state, ci_method=ci_method,
-                                           n_jobs=n_jobs)
+        boots = scheme.bootstrap([r.evaluator for r in rows])
         for row, boot in zip(rows, boots):
             row.boot = boot
         return None
-    seed = int(check_random_state_int(random_state).integers(0, 2**63 - 1))
+    seed = int(scheme.rng.integers(0, 2**63 - 1))
     wanted = set(keys) | {"base_rate", "positives"}
     if "calibration_excess" in wanted:  # its paired differences resample the MCB
         wanted = (wanted - {"calibration_excess"}) | {"calibration_mcb"}
@@ -494,9 +512,8 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
         if not group:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
-        boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
-                                           random_state=seed, metrics=sorted(asked),
-                                           ci_method=ci_method, n_jobs=n_jobs)
+        boots = _on_seed(scheme, seed).bootstrap([r.evaluator for r in group],
+                                                  metrics=sorted(asked))
         for row, boot in zip(group, boots):
             # Metrics a row cannot give are NaN everywhere; the same seed drew the same
             # counts and the same jackknife blocks for both groups.
@@ -506,7 +523,8 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
                 {k: boot.estimate.get(k, np.nan) for k in wanted},
                 {k: boot.replicates.get(k, nan) for k in wanted}, n_boot,
                 jackknife={k: boot.jackknife.get(k, blocks) for k in wanted},
-                n_rows=boot.n_rows, events=boot.events, ci_method=ci_method)
+                n_rows=boot.n_rows, events=boot.events, ci_method=scheme.ci_method,
+                units=boot.units, rows=boot.rows)
     return seed
 
 
@@ -523,24 +541,34 @@ def _with_calibration_excess(primary, keys):
     return primary, keys
 
 
-def _calibration(rows, y, w, classes, n_boot, rng) -> None:
+def _calibration(rows, y, w, classes, scheme) -> None:
     """Each row with probabilities: the calibration test (its interval for the population
     MCB) and replicates of the estimate for the paired differences -- the estimate moved by
-    the resampled MCB's deviations from their mean, reflected, so that the percentile interval
-    of a difference is the basic bootstrap interval around the difference of the estimates
-    (the resampled rows inflate every MCB; the spread of their differences is what is used)."""
+    the resampled MCB's deviations from their mean, reflected, so that a difference's
+    interval is read around the difference of the estimates (the resampled rows inflate
+    every MCB; the spread of their differences is what is used), by the table's
+    ``ci_method``. Every row's test draws the same outcomes' random numbers (one seed): two
+    identical forecasts get identical tests."""
+    n_boot = scheme.n_boot
     draws = calibration_draws(n_boot)
+    seed = int(scheme.rng.integers(0, 2**63 - 1))
+    units = {} if scheme.kind == "rows" else {"groups": scheme.units.codes}
     for row in rows:
         if row.proba is None:
             row.point["calibration_excess"] = np.nan
             row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
             continue
         test = _metrics.calibration_test(y, row.proba, classes, w, n_boot=draws,
-                                         random_state=rng)
+                                         random_state=seed, **units)
         row.calibration = test
         row.point["calibration_excess"] = test.excess
         reps = np.asarray(row.boot.replicates["calibration_mcb"], dtype=float)
-        row.boot.replicates["calibration_excess"] = test.excess + np.nanmean(reps) - reps
+        centre = test.excess + np.nanmean(reps)
+        row.boot.replicates["calibration_excess"] = centre - reps
+        row.boot.estimate["calibration_excess"] = test.excess
+        jack = row.boot.jackknife.get("calibration_mcb") if row.boot.jackknife else None
+        if jack is not None:
+            row.boot.jackknife["calibration_excess"] = centre - np.asarray(jack, dtype=float)
 
 
 # --------------------------------------------------------------------------- the result

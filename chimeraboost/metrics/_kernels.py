@@ -1,26 +1,47 @@
-"""Shared numerical kernels: one sort, many numbers, for one weight vector or many at once.
+"""The metric engine's numerical kernels: one sort, many numbers, for one weight vector or many
+at once.
+
+Questions this module answers (each for ``B`` weight vectors at once):
+
+- Which rows share a score, and what do they weigh together? :class:`GroupSums` (sort once),
+  :func:`dense_group_sums` (integer codes).
+- ROC-AUC and average precision from the weights per tied score? :func:`binary_rank_stats`;
+  recall and precision of the top ``k`` rows? :func:`top_k_stats`.
+- The weighted isotonic (PAV) recalibration of a forecast, and its squared error -- the fit
+  behind every MCB (the CORP decomposition, the calibration test, the reliability curve)?
+  :func:`isotonic_recalibration`, on the pools of :func:`isotonic_groups`.
+- The CORP decomposition of the Brier score? :func:`corp_decomposition`, and
+  :func:`corp_terms` from squared errors.
 
 Every kernel here takes weights of shape ``(B, n)``: ``B`` weight vectors over the same ``n``
 rows. The point estimate is the case ``B = 1``; a bootstrap is ``B`` vectors of resampling
 counts times the sample weights. Because the expensive part (sorting the scores, grouping
 ties) depends only on the rows and not on the weights, it is done once and shared by every
-weight vector and every metric that needs it (ROC-AUC, average precision, recall@k and the
-isotonic recalibration of the CORP decomposition).
+weight vector and every metric that needs it.
 
 The curves of one binary score for many weight vectors (``BinaryCurves``,
 ``BinaryRocAuc``) are in :mod:`chimeraboost.metrics._curves`, built on the pieces here.
 
-This module is private: ``metrics`` builds its public numbers from it; ``resampling``
-reaches it through ``metrics``, and takes from it only the :class:`Workspace` that keeps a
-bootstrap's buffers from one chunk of replicates to the next.
+This module is private to ``metrics``, which builds its public numbers from it. What other
+layers need of the weight plumbing -- the (B, n) replicate weights, the workspace that keeps a
+bootstrap's buffers from one chunk to the next, shares clipped to [0, 1], weighted quantiles
+-- lives in :mod:`chimeraboost._shared.weights` (imported here too), because a package may
+reach another package's private module only through ``_shared``, and ``_shared`` imports no
+package above it: the engine is in ``metrics``, the plumbing every layer shares below it.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy.optimize import isotonic_regression
+
+from .._shared.weights import (  # noqa: F401  (re-used by the modules of metrics as _kernels.*)
+    Workspace,
+    as_float,
+    fraction,
+    replicate_weights,
+    weighted_quantiles,
+)
 
 # Forecasts closer than this are one forecast for the isotonic fit, as in scikit-learn's
 # IsotonicRegression (np.finfo(np.float64).resolution).
@@ -34,103 +55,6 @@ def _einsum_rows(a, b):
 # Row-wise dot products of two (B, m) arrays: numpy >= 2.0's vecdot is a few times faster than
 # einsum on them (and, like it, exact on integers).
 row_dot = getattr(np, "vecdot", _einsum_rows)
-
-
-def fraction(numerator, denominator):
-    """``numerator / denominator`` for a share that lies in [0, 1] by definition.
-
-    The two sums are accumulated in different orders (a BLAS product against a plain sum), so
-    a share of everything can come out as 1 + 2e-16; the clip removes that rounding and
-    nothing else. NaN where the denominator is 0.
-    """
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.clip(numerator / denominator, 0.0, 1.0)
-
-
-class Workspace:
-    """Named buffers kept from one call to the next.
-
-    A bootstrap evaluates many chunks of replicates of one shape. Allocating their
-    row-length temporaries afresh for every chunk makes the C allocator hand the memory back
-    to the system and fault it in again, page by page (measured: a third of the time of a
-    100,000-row report). A kernel asks for a buffer by name and shape; the memory behind a
-    name is kept and reused for any shape that fits in it (the last, shorter chunk; another
-    model's kernel on the same rows, whose blocks differ in number), so evaluators that take
-    turns on the same counts can share one workspace and its cache footprint. Without a
-    workspace (``work=None``) kernels allocate as usual.
-    """
-
-    def __init__(self):
-        self._buffers = {}
-
-    def get(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
-        """An uninitialised C-contiguous array of ``shape`` (reused memory when possible)."""
-        size = math.prod(shape)
-        buf = self._buffers.get((name, dtype))
-        if buf is None or buf.shape[0] < size:
-            buf = self._buffers[(name, dtype)] = np.empty(size, dtype)
-        return buf[:size].reshape(shape)
-
-
-def replicate_weights(sample_weight, counts, n: int, *, integer: bool = False,
-                      work: Workspace | None = None) -> np.ndarray:
-    """(B, n) row weights: resampling ``counts`` (or one vector of ones) times sample weights.
-
-    With ``integer=True``, integer counts without sample weights stay int64: the kernels
-    then cumulate them in integer arithmetic, several times faster than a floating-point
-    cumulative sum (whose every addition waits for the previous one) and exact, so every
-    number equals the floating-point path's. ``work`` holds the product with the sample
-    weights between calls.
-    """
-    if counts is None:
-        return (np.ones(n) if sample_weight is None else sample_weight)[None, :]
-    counts = np.asarray(counts)
-    if counts.ndim == 1:
-        counts = counts[None, :]
-    if counts.ndim != 2 or counts.shape[1] != n:
-        msg = f"counts must have shape (B, {n}) (one column per row), got {counts.shape}."
-        raise ValueError(msg)
-    if sample_weight is None:
-        if integer and counts.dtype.kind in "iub":
-            return counts.astype(np.int64, copy=False)
-        return counts.astype(np.float64, copy=False)
-    out = None if work is None else work.get("weights", counts.shape)
-    return np.multiply(counts, sample_weight, out=out)
-
-
-def as_float(weights: np.ndarray, work: Workspace | None = None) -> np.ndarray:
-    """``weights`` as float64 (into a workspace buffer for integer counts)."""
-    if weights.dtype == np.float64:
-        return weights
-    out = np.empty(weights.shape) if work is None else work.get("float_weights", weights.shape)
-    np.copyto(out, weights)
-    return out
-
-
-def weighted_quantiles(x_sorted: np.ndarray, w_sorted: np.ndarray, levels) -> np.ndarray:
-    """Weighted empirical quantiles by the "averaged inverted cdf", for B weight vectors.
-
-    ``x_sorted`` (n,) ascending values, ``w_sorted`` (B, n) their weights, ``levels`` (K,) in
-    (0, 1) -> (B, K). The quantile at level tau is the first value whose cumulative weight
-    reaches ``tau * W``; when it reaches it exactly (to machine epsilon), the mean of that value
-    and the next one carrying weight. Hyndman & Fan (1996), definition 2; with unit weights
-    numpy's ``method="averaged_inverted_cdf"``, and the median is the usual median. It is the
-    rule behind scikit-learn's ``d2_pinball_score`` and ``d2_absolute_error_score``.
-    """
-    levels = np.atleast_1d(np.asarray(levels, dtype=np.float64))
-    cdf = np.cumsum(w_sorted, axis=1)
-    n = x_sorted.shape[0]
-    out = np.empty((w_sorted.shape[0], levels.shape[0]))
-    for b in range(w_sorted.shape[0]):
-        # tau * 100 / 100 * W, in this order, reproduces scikit-learn's arithmetic bit for
-        # bit, which matters exactly when the target lands on a cumulative weight.
-        target = levels * 100.0 / 100.0 * cdf[b, -1]
-        i = np.minimum(np.searchsorted(cdf[b], target, side="left"), n - 1)
-        on_step = cdf[b, i] - target <= np.finfo(np.float64).eps
-        j = np.searchsorted(cdf[b], cdf[b, i], side="right")  # next row with weight
-        j = np.where(j < n, j, i)
-        out[b] = np.where(on_step, (x_sorted[i] + x_sorted[j]) / 2.0, x_sorted[i])
-    return out
 
 
 class GroupSums:
@@ -288,24 +212,82 @@ def corp_decomposition(
         if nonevents is not None:
             nonevents = np.add.reduceat(nonevents, starts, axis=1)
     w_tot = tot.sum(axis=1)
-    b = tot.shape[0]
-    sq_iso = np.empty(b)
-    for i in range(b):
-        keep = tot[i] > 0
-        t, e = tot[i, keep], events[i, keep]
-        fit = isotonic_regression(e / t, weights=t, increasing=True)
-        if nonevents is None:
-            r = fit.x
-            # sum_g [ t r^2 - 2 r e + e ]: the squared error of the recalibrated forecast.
-            sq_iso[i] = np.sum(t * r * r - 2.0 * r * e + e)
-        else:
-            # Per block (rate E / T): E (1 - r)^2 + N r^2 = E N / T, with T = E + N.
-            ev_b = np.add.reduceat(e, fit.blocks[:-1])
-            ne_b = np.add.reduceat(nonevents[i, keep], fit.blocks[:-1])
-            sq_iso[i] = np.sum(ev_b * fraction(ne_b, ev_b + ne_b))
+    sq_iso = isotonic_recalibration(events, tot, nonevents=nonevents)["sq_err"]
     if nonevents is None:
         return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot)
     return corp_terms(sq_err, sq_iso, events.sum(axis=1), w_tot, nonevents.sum(axis=1))
+
+
+def isotonic_recalibration(
+    events: np.ndarray, tot: np.ndarray, *, nonevents: np.ndarray | None = None,
+    increasing: bool = True, fitted: bool = False,
+) -> dict:
+    """The weighted isotonic (PAV) recalibration of a binary event, for B weight vectors.
+
+    The one fit behind every MCB of the library (the CORP decomposition, the calibration
+    test's draws, the reliability curve and its band): pools of tied forecasts in, the
+    squared error of the recalibrated forecast (and, if asked, the forecast itself) out.
+
+    Parameters
+    ----------
+    events, tot : (B, G) arrays
+        Weight of the rows where the event happened, and of all rows, in each pool of tied
+        forecasts (:func:`isotonic_groups`), pools in ascending forecast order (descending
+        with ``increasing=False``). Integer weights are welcome. Pools of weight zero in a
+        vector are left out of its fit.
+    nonevents : (B, G) array, optional
+        Weight of the rows where the event did not happen, if the caller holds it: the
+        share ``N / T`` is then read off it rather than off ``(T - E) / T``, which cancels
+        when the events outweigh the non-events by more than ``1 / eps``.
+    increasing : bool, default=True
+        Whether the fit rises along the pools (pools in ascending forecast order).
+    fitted : bool, default=False
+        Also return the recalibrated forecast at each pool.
+
+    Returns
+    -------
+    dict
+        ``sq_err`` (B,): the weighted squared error ``sum_rows w (r - o)^2`` of the
+        recalibrated forecast ``r`` (NaN for a vector of weight zero); with ``fitted``,
+        ``fitted`` (B, G): ``r`` at each pool (NaN at pools of weight zero).
+
+    Notes
+    -----
+    PAV (Ayer et al. 1955; Best & Chakravarti 1990) by ``scipy.optimize.isotonic_regression``
+    on the pools' event rates ``E / T`` weighted by ``T``: the weighted least-squares
+    non-decreasing fit, which is scikit-learn's ``IsotonicRegression`` once forecasts within
+    1e-15 are pooled. On a level set of weight ``T`` and event weight ``E`` the fit is
+    ``E / T`` and the squared error over its rows ``E (T - E) / T`` -- a sum of
+    non-negative terms, the share taken first so that weights near 1e-160 keep their digits.
+    The MCB of the forecast is its own squared error minus this one, over the total weight
+    (Dimitriadis, Gneiting & Jordan 2021; :func:`corp_terms`).
+    """
+    b = tot.shape[0]
+    sq_err = np.full(b, np.nan)
+    fit_at = np.full(tot.shape, np.nan) if fitted else None
+    for i in range(b):
+        keep = tot[i] > 0  # PAV needs positive weights
+        if not keep.any():
+            continue
+        every = keep.all()
+        t = tot[i] if every else tot[i, keep]
+        e = events[i] if every else events[i, keep]
+        fit = isotonic_regression(e / t, weights=t, increasing=increasing)
+        starts = fit.blocks[:-1]
+        ev = np.add.reduceat(e, starts)
+        if nonevents is None:
+            t_l = np.add.reduceat(t, starts)
+            share = fraction(t_l - ev, t_l)
+        else:
+            ne = np.add.reduceat(nonevents[i] if every else nonevents[i, keep], starts)
+            share = fraction(ne, ev + ne)
+        sq_err[i] = np.sum(ev * share)
+        if fitted:
+            fit_at[i, keep] = fit.x
+    out = {"sq_err": sq_err}
+    if fitted:
+        out["fitted"] = fit_at
+    return out
 
 
 def corp_terms(sq_err, sq_iso, events, w_tot, nonevents=None) -> dict:

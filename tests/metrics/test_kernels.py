@@ -8,7 +8,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from chimeraboost.metrics import _curves
-from chimeraboost._shared import kernels as _kernels
+from chimeraboost.metrics import _kernels
 
 
 def _grouped(score, event, W):

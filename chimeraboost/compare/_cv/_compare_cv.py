@@ -4,8 +4,8 @@
 :func:`compare_cv_results` reads folds a user already scored with ``cross_validate``; both
 then test each challenger against the champion (corrected t-test, Holm adjustment, Bayesian
 correlated t-test), decide, and let ``rule=`` pick a model (the rules and guardrails are in
-:mod:`chimeraboost.compare._rules`). The result objects are in
-:mod:`chimeraboost.compare._cv_result`. Re-exported by :mod:`chimeraboost.compare`, whose
+:mod:`chimeraboost.compare._cv._rules`). The result objects are in
+:mod:`chimeraboost.compare._cv._cv_result`. Re-exported by :mod:`chimeraboost.compare`, whose
 docstring lists the references.
 """
 
@@ -24,10 +24,11 @@ from sklearn.model_selection import (
 
 from . import _rules
 from ._cv_result import ChallengerResult, ComparisonResult
-from ._paired_tests import fold_moments, holm, posterior_from_moments, ttest_from_moments
+from ...resampling import holm
+from ._paired_tests import fold_moments, posterior_from_moments, ttest_from_moments
 from ._rules import EQUIVALENT, KEEP, REPLACE
-from .._shared.progress import counting
-from .._shared.validation import (
+from ..._shared.progress import counting
+from ..._shared.validation import (
     as_1d,
     check_baseline_name,
     check_level,
@@ -37,9 +38,9 @@ from .._shared.validation import (
     quantile_levels,
     warn_degenerate,
 )
-from .. import scorers
-from ..metrics import regression_report
-from ..quantile_metrics import crps_skill
+from ... import scorers
+from ...metrics import regression_report
+from ...quantile_metrics import crps_skill
 
 __all__ = ["compare_cv", "compare_cv_results"]
 

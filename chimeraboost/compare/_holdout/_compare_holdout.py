@@ -13,13 +13,13 @@ import math
 
 import numpy as np
 
-from .._shared import facts as _facts
-from .._shared.facts import is_loss
-from .._shared.format import fixed_decimals, fmt, fmt_p, percent
-from .._shared.html import html_block, html_paragraphs
-from .._report import distinct_names, report
-from ._rules import EQUIVALENT, KEEP, REPLACE
-from .._shared.validation import (
+from ..._shared import facts as _facts
+from ..._shared.facts import is_loss
+from ..._shared.format import fixed_decimals, fmt, fmt_p, percent
+from ..._shared.html import html_block, html_paragraphs
+from ..._report import distinct_names, report
+from .._cv._rules import EQUIVALENT, KEEP, REPLACE
+from ..._shared.validation import (
     check_fitted,
     check_level,
     check_n_jobs,
@@ -29,8 +29,8 @@ from .._shared.validation import (
     check_rows,
     estimator_family,
 )
-from .. import resampling
-from ..resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
+from ... import resampling
+from ...resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
 
@@ -185,7 +185,8 @@ def _why_no_difference(rep, metric: str, names) -> str:
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
                     n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
                     challenger_name=None, n_jobs=None,
-                    ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutComparison:
+                    ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+                    time=None) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
     Parameters
@@ -216,6 +217,9 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How the paired interval is read off the resamples; see :func:`chimeraboost.report`.
+    groups, time : array-like of shape (n,) or column name of X, default=None
+        Rows that are not independent (several rows per customer; time-ordered rows):
+        whole groups, or blocks of time, are resampled; see :func:`chimeraboost.report`.
 
     Returns
     -------
@@ -253,7 +257,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
-                 n_jobs=n_jobs, ci_method=ci_method)
+                 n_jobs=n_jobs, ci_method=ci_method, groups=groups, time=time)
     metric = _PRIMARY[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))

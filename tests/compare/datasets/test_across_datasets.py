@@ -248,7 +248,7 @@ def test_plot_without_matplotlib_names_the_extra(monkeypatch):
     # None in sys.modules makes the import fail, as when matplotlib is not installed.
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(ImportError, match=r"pip install 'chimeraboost\[plot\]'"):
+    with pytest.raises(ImportError, match=r'pip install "chimeraboost\[plot\]"'):
         res.plot()
 
 
