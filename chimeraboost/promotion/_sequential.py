@@ -285,4 +285,4 @@ def inflation_factor(bounds, information, power=0.8) -> float:
         return float(crossing_probabilities(bounds, information, theta)[0].sum()) - power
 
     theta = brentq(short, 0.0, 20.0, xtol=1e-10)
-    return (theta / (norm.isf(alpha / 2) + norm.ppf(power))) ** 2
+    return float((theta / (norm.isf(alpha / 2) + norm.ppf(power))) ** 2)

@@ -343,7 +343,7 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
     """
     level = check_level(level, "level")
     alpha = check_level(alpha, "alpha", example="0.05")
-    n_boot = resampling.check_n_boot(n_boot, decision=by is not None)
+    n_boot = resampling.check_n_boot(n_boot)
     ci_method = resampling.check_ci_method(ci_method)
     if adjust not in _ADJUST:
         msg = f"adjust must be 'holm' or 'bh', got {adjust!r}."
