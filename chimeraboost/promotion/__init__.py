@@ -24,7 +24,8 @@ asking at each, and which function answers each:
 
 The first step of the path -- the challenger better on the latest time window, not only on
 random cross-validation -- is the comparison over time of :mod:`chimeraboost.compare` and
-:mod:`chimeraboost.monitor`.
+:mod:`chimeraboost.monitor`; its per-window comparison, once resampling takes ``time=``, gets
+a module of its own here beside the three steps below.
 
 Where each question is answered: ``_shadow`` (shadow traffic), ``_metrics`` (what an arm
 measures), ``_sample_size`` and ``_plan`` (the plan), ``_sequential`` (the bounds),
