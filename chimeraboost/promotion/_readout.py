@@ -284,7 +284,8 @@ def _decide(plan, metrics, b, t, rows):
     if p["status"] == "not better":
         return KEEP, "the challenger is shown not better by the margin", None
     if p["status"] == "better" and not open_:
-        return PROMOTE, "better on the primary metric by more than the margin, guardrails hold", None
+        why = "better on the primary metric by more than the margin, guardrails hold"
+        return PROMOTE, why, None
     if final:
         what = (f"guardrail {', '.join(open_)} not shown within its margin" if
                 p["status"] == "better" else "not shown better at the planned rows")

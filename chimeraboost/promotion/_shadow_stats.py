@@ -6,12 +6,12 @@ returns one value per row of it; weight one on every row gives the plain number)
 - *How often do the two models' decisions differ, and do they agree beyond chance?* ->
   :func:`decision_numbers`: flips in each direction, Cohen's kappa [C60]_, each model's
   predicted positive rate.
-- *Do they rank the rows alike?* -> :func:`spearman` (Pearson's correlation of the midranks,
-  ties averaged, as ``scipy.stats.spearmanr``) and :func:`top_k_jaccard` (the overlap of the
+- *Do they rank the rows alike?* -> :func:`spearman` (Pearson's correlation of the midranks
+  of :class:`Midranks`, ties averaged, as ``scipy.stats.spearmanr``) and :func:`top_k_jaccard` (the overlap of the
   two top-K sets).
-- *Have a model's scores moved since offline?* -> :func:`psi` (the population stability index
-  on the offline scores' deciles [Y18]_) and :func:`ks` (the two-sample Kolmogorov-Smirnov statistic,
-  as ``scipy.stats.ks_2samp``), the offline scores held fixed.
+- *Have a model's scores moved since offline?* -> :func:`psi` (the population stability
+  index on the offline scores' deciles [Y18]_) and :class:`KS` (the two-sample
+  Kolmogorov-Smirnov statistic, as ``scipy.stats.ks_2samp``), the offline scores held fixed.
 
 A replicate's weights count how often each row was drawn, so every function computes what it
 would on the resampled rows written out (``np.repeat``), without writing them out.
