@@ -157,6 +157,7 @@ def test_bad_input(make, error, match):
         make()
 
 
+@pytest.mark.slow
 def test_a_plan_of_thirty_looks_prints_within_120_columns():
     plan = plan_ab_test(ab_metric("conversion", "proportion", 0.10, 0.12), looks=30,
                         rows_per_day=1000)
