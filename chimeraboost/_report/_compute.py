@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import decisions, metrics, resampling
 from .._shared.draws import calibration_draws
-from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.facts import ABOUT_THE_ROWS, HEADLINE
 from .._shared.progress import working
 from .._shared.units import resampled, time_span
 from .._shared.validation import (
@@ -206,7 +206,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         # the population MCB replaces it, next to its estimate.
         ci_dict.pop("calibration_mcb", None)
         dropped.pop("calibration_mcb", None)
-        ci_dict["calibration_excess"] = tests[0].confidence_interval(level)
+        ci_dict["calibration_excess"] = tests[0].confidence_interval(level=level)
     base_report, delong = None, None
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
@@ -246,7 +246,7 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
     with working(f"report: {n_boot:,} resamples of the decision"):
         return decisions.decision_report(
             y, model.binary_score,
-            baseline_score=None if incumbent is None else incumbent.binary_score,
+            baseline_proba=None if incumbent is None else incumbent.binary_score,
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
             name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
             random_state=random_state)
@@ -285,7 +285,7 @@ def _calibration_tests(scored, scheme):
         d = s.plot_data
         with working(f"report: calibration test, {draws:,} draws"):
             test = metrics.calibration_test(d["y"], d["proba"], d["classes"],
-                                            d["sample_weight"], n_boot=draws,
+                                            sample_weight=d["sample_weight"], n_boot=draws,
                                             random_state=seed, **units)
         s.point.update(calibration_noise_floor=test.noise_floor,
                        calibration_excess=test.excess, calibration_pvalue=test.pvalue)
@@ -311,7 +311,7 @@ def _calibration_difference(vs, tests, paired, level):
     centre = reps[ok].mean()
     jack = None if paired.jackknife is None else paired.jackknife.get("calibration_mcb")
     lo, hi = resampling.bootstrap_interval(
-        diff - (reps[ok] - centre), diff, level,
+        diff - (reps[ok] - centre), diff, level=level,
         method=paired.ci_method if jack is not None else "percentile",
         jackknife=None if jack is None else -np.asarray(jack, dtype=float),
         n_rows=paired.n_rows, events=paired.events)
@@ -324,7 +324,7 @@ def _dependence(scheme, boot, model):
     if scheme.kind == "rows":
         return None
     units = scheme.units
-    key = _HEADLINE.get(model.task, "roc_auc")
+    key = HEADLINE.get(model.task, "roc_auc")
     deff = np.nan if boot is None else boot.design_effect(key)
     rows = int(model.point.get("n", units.n))
     return {"units": units.kind, "n_units": int(units.n_units), "metric": key,
@@ -332,10 +332,6 @@ def _dependence(scheme, boot, model):
             "design_effect": float(deff),
             "effective_rows": float(rows / deff) if deff and np.isfinite(deff) else np.nan,
             "block_length": units.block_length, "time_range": units.time_range}
-
-
-# The metric whose design effect the report states, per kind of model.
-_HEADLINE = {"classification": "brier_skill", "regression": "r2", "quantile": "crps_skill"}
 
 
 def _delong(model: _Scored, incumbent: _Scored, y, level):
@@ -351,7 +347,7 @@ def _delong(model: _Scored, incumbent: _Scored, y, level):
 def _intervals(boot, point, level):
     keys = [key for key in boot.replicates
             if key in point and _scalar(point[key]) and key not in ("n", "positives")]
-    return boot.intervals(level, metrics=keys), {key: boot.n_dropped(key) for key in keys}
+    return boot.intervals(level=level, metrics=keys), {key: boot.n_dropped(key) for key in keys}
 
 
 def _differences(model_point, base_point, paired, level) -> dict:
@@ -362,5 +358,5 @@ def _differences(model_point, base_point, paired, level) -> dict:
         diff = float(model_point[key]) - float(base_point[key])
         if not math.isnan(diff):
             diffs[key] = diff
-    ci = paired.intervals(level, metrics=list(diffs))
+    ci = paired.intervals(level=level, metrics=list(diffs))
     return {key: (diff, *ci[key]) for key, diff in diffs.items()}

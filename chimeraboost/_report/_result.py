@@ -26,6 +26,7 @@ from .._shared.format import (
     report_lines,
     table,
 )
+from .._shared.ties import negligible
 from .._shared.units import when as _when
 from .._shared.validation import import_pandas, plain
 from ._html import report_html
@@ -319,7 +320,8 @@ def _nan_none(x):
 def _verdict(key, lo, hi) -> str:
     if math.isnan(lo) or math.isnan(hi):
         return "n/a"
-    if lo <= 0 <= hi:
+    # An interval of rounding noise around 0 (two identical models) is no difference.
+    if lo <= 0 <= hi or (negligible(lo) and negligible(hi)):
         return "no clear difference"
     model_better = (hi < 0) if is_loss(key) else (lo > 0)
     return "model better" if model_better else "baseline better"

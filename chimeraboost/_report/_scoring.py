@@ -41,14 +41,14 @@ class _Scored:
             _no_k(k, "a quantile regressor")
             self.levels = out.levels
             self.point = quantile_metrics.quantile_report(y, out.pred, self.levels,
-                                                          sample_weight, baseline=targets)
+                                                          sample_weight=sample_weight, baseline=targets)
             self.evaluator = quantile_metrics.quantile_evaluator(y, out.pred, self.levels,
-                                                                 sample_weight, targets)
+                                                                 sample_weight=sample_weight, baseline=targets)
         else:
             _no_k(k, "a regressor")
             w, pred = sample_weight, out.pred
-            self.point = metrics.regression_report(y, pred, w, baseline=targets)
-            self.evaluator = metrics.regression_evaluator(y, pred, w, baseline=targets)
+            self.point = metrics.regression_report(y, pred, sample_weight=w, baseline=targets)
+            self.evaluator = metrics.regression_evaluator(y, pred, sample_weight=w, baseline=targets)
             self.plot_data = {"y": y, "pred": pred, "sample_weight": w}  # what Report.plot draws
 
     def _classify(self, out, y, w, targets, k):

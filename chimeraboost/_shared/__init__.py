@@ -18,6 +18,8 @@
 - ``format``: numbers, tables and HTML as the reports print them.
 - ``progress``: the progress line of long runs.
 - ``sklearn_scoring``: the one place that touches scikit-learn's private scorer machinery.
+- ``api``: how every public function takes its arguments (the data by position, the rest by
+  keyword), with old spellings and positional calls kept for one release with a warning.
 
 Modules of the public packages import from here and from each other's public names only.
 """

@@ -33,7 +33,7 @@ import numpy as np
 from . import _files
 from ._slices import file_slices
 from ..compare import holdout_table
-from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.facts import ABOUT_THE_ROWS, NEEDS_PROBA
 from .._shared.format import Col, table
 from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
@@ -254,7 +254,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
         y = (y == classes[1]).astype(np.int64)
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows, "
                  f"{len(scores)} columns", verbose=verbose):
-        return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
+        return holdout_table(values, row_numbers(len(y)), y, baseline_name=baseline, primary=primary,
                              split=split, ci=ci, n_boot=n_boot, sample_weight=w,
                              random_state=random_state, costs=costs, n_jobs=n_jobs,
                              ci_method=ci_method, **units)
@@ -273,9 +273,6 @@ CHUNK_ROWS = 500_000
 #: size) take counts up to 2**31 - 1 on every platform, and a chunk that size is already
 #: tens of GB of cells.
 MAX_CHUNK_ROWS = 2**31 - 1
-# The numbers that need probabilities: NaN for a 0/1 rule, as metrics.ranking_report gives.
-NEEDS_PROBA = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
-               "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
 # Distinct labels a text target may show before the first pass stops counting them.
 _MAX_LABELS = 10_000
 
@@ -449,7 +446,7 @@ def _streamed_report(values, name, kind, classes) -> Report:
     values = dict(values, classes=classes)
     if kind == "rule":
         # Without probabilities there is nothing to judge them on (metrics.ranking_report).
-        values.update(dict.fromkeys(NEEDS_PROBA, np.nan))
+        values.update(dict.fromkeys(NEEDS_PROBA & values.keys(), np.nan))
         return Report(values, name, "rule", "y")
     return Report(values, name, "classification", "y")
 

@@ -25,12 +25,14 @@ import os
 import sys
 import warnings
 
+from .._shared.api import public
 from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
 from ._promotion import RUN as PROMOTION_COMMANDS
 from ._promotion import add_commands
 
 
-def demo(out=sys.stdout, n_boot: int = 2000) -> None:
+@public(legacy=("out", "n_boot"))
+def demo(*, out=sys.stdout, n_boot: int = 2000) -> None:
     """Breast-cancer data (ships with scikit-learn): ChimeraBoost judged against the base rate
     it could have known (y_train) with bootstrap intervals; then against a logistic regression
     as the incumbent (paired comparison); then cross-validated with chimeraboost's scoring

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.format import fmt
 from .._shared.validation import check_numeric_1d, import_pandas, warn_degenerate
 from ._checks import (
@@ -102,7 +103,8 @@ class ExpectedCostResult:
                 f"best_threshold={self.best_threshold:g})")
 
 
-def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn=None,
+@public(renamed={"score": "proba"})
+def expected_cost(y, proba, *, threshold=None, costs=None, cost_fp=None, cost_fn=None,
                   benefit_tp=0.0, benefit_tn=0.0, pos_label=None, sample_weight=None):
     """Expected cost per row of treating the rows whose probability is at or above a threshold.
 
@@ -110,7 +112,7 @@ def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn
     ----------
     y : array-like of shape (n,)
         True labels: bool, 0/1 or -1/1, or any labels with ``pos_label``.
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         Probability of the positive class, or a 0/1 rule (1: treat).
     threshold : float in [0, 1], default=None
         Treat the rows with ``score >= threshold``. None: the Bayes threshold the costs imply
@@ -150,8 +152,8 @@ def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn
     (0.2, 0.25, 0.5, 2.0)
     """
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn)
-    event, s, w = check_target(y, score, sample_weight, pos_label)
-    s = check_probability(s)
+    event, s, w = check_target(y, proba, sample_weight, pos_label, "proba")
+    s = check_probability(s, "proba")
     t_star = bayes_threshold(c)
     t = t_star if threshold is None else _check_cutoff(threshold)
     total = float(s.shape[0] if w is None else w.sum())

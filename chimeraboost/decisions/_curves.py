@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
 from .._shared.format import fmt
 from .._shared.weights import replicate_weights
@@ -31,9 +32,9 @@ def _scores(scores) -> dict:
     """One score, or a dict name -> score, as a dict of arrays."""
     if isinstance(scores, Mapping):
         if not scores:
-            msg = "scores is an empty dict; pass {model name: probabilities}."
+            msg = "proba is an empty dict; pass {model name: probabilities}."
             raise ValueError(msg)
-        check_key_names(scores, "scores", "the models")
+        check_key_names(scores, "proba", "the models")
         return dict(scores)
     return {"model": scores}
 
@@ -102,20 +103,22 @@ class DecisionCurve:
                 f" n_boot={self.n_boot})")
 
 
-def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
+@public(legacy=("thresholds",), renamed={"scores": "proba", "baseline": "baseline_name"})
+def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=None,
                    sample_weight=None, n_boot=2000, level=0.95, random_state=None):
     """The decision curve of one or several models, with bootstrap bands.
 
     Parameters
     ----------
     y : array-like of shape (n,)
-    scores : array-like of shape (n,), or dict name -> such an array
+    proba : array-like of shape (n,), or dict name -> such an array
         Probabilities of the positive class (or 0/1 rules), one per model, on the same rows.
     thresholds : array-like of float in (0, 1), default=None
         Threshold probabilities. None: 99 evenly spaced between the 1st and 99th percentiles
         of the scores.
-    baseline : str, default=None
-        A model name, or ``"treat all"``: every model's net benefit minus the baseline's, on
+    baseline_name : str, default=None
+        The model the others are judged against: a model name, or ``"treat all"``: every
+        model's net benefit minus the baseline's, on
         the same resampled rows, with its pointwise band. None: no differences.
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
@@ -140,21 +143,22 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> p = rng.uniform(size=300); y = rng.uniform(size=300) < p
-    >>> dc = decision_curve(y, {"model": p}, [0.2, 0.5], baseline="treat all", n_boot=1000,
-    ...                     random_state=0)
+    >>> dc = decision_curve(y, {"model": p}, thresholds=[0.2, 0.5], n_boot=1000,
+    ...                     baseline_name="treat all", random_state=0)
     >>> bool(np.all(dc.diff_low["model"] > 0))
     True
     """
-    models = _scores(scores)
+    models = _scores(proba)
     level = check_level(level, "level")
     checked = {}
     for name, s in models.items():
-        event, arr, w = check_target(y, s, sample_weight, pos_label, f"scores[{name!r}]")
-        checked[name] = check_probability(arr, f"scores[{name!r}]")
+        event, arr, w = check_target(y, s, sample_weight, pos_label, f"proba[{name!r}]")
+        checked[name] = check_probability(arr, f"proba[{name!r}]")
     t = default_thresholds(list(checked.values())) if thresholds is None else \
         check_thresholds(thresholds)
-    if baseline is not None and baseline != TREAT_ALL and baseline not in checked:
-        msg = f"baseline={baseline!r} is not one of the models {list(checked)} nor 'treat all'."
+    if baseline_name not in (None, TREAT_ALL, *checked):
+        msg = (f"baseline_name={baseline_name!r} is not one of the models {list(checked)} nor "
+               f"'treat all'.")
         raise ValueError(msg)
     names = {"net_benefit", "net_benefit_all"}
     evs = {name: DecisionEvaluator(event, s, t, sample_weight=w, names=names)
@@ -171,10 +175,10 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
     diff, d_lo, d_hi = {}, {}, {}
     if n_boot:
         if len(evs) > 1:
-            boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot,
+            boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot=n_boot,
                                                             random_state=random_state)))
         else:
-            boots = {next(iter(evs)): resampling.bootstrap(first, n_boot,
+            boots = {next(iter(evs)): resampling.bootstrap(first, n_boot=n_boot,
                                                            random_state=random_state)}
         reps = {name: np.column_stack([b.replicates[key("net_benefit", v)] for v in t])
                 for name, b in boots.items()}
@@ -184,15 +188,16 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
         low, high = {}, {}
         for name, r in reps.items():
             low[name], high[name] = np.quantile(r, q, axis=0)
-        if baseline is not None:
+        if baseline_name is not None:
             for name in evs:
-                if name == baseline:
+                if name == baseline_name:
                     continue
-                diff[name] = nb[name] - nb[baseline]
-                d_lo[name], d_hi[name] = np.quantile(reps[name] - reps[baseline], q, axis=0)
-    elif baseline is not None:
-        diff = {name: nb[name] - nb[baseline] for name in evs if name != baseline}
-    return DecisionCurve(thresholds=t, net_benefit=nb, low=low, high=high, baseline=baseline,
+                diff[name] = nb[name] - nb[baseline_name]
+                d_lo[name], d_hi[name] = np.quantile(reps[name] - reps[baseline_name], q, axis=0)
+    elif baseline_name is not None:
+        diff = {name: nb[name] - nb[baseline_name] for name in evs if name != baseline_name}
+    return DecisionCurve(thresholds=t, net_benefit=nb, low=low, high=high,
+                         baseline=baseline_name,
                          difference=diff, diff_low=d_lo, diff_high=d_hi,
                          prevalence=float(points[next(iter(points))]["base_rate"][0]),
                          level=level, n_boot=n_boot)
@@ -302,7 +307,8 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
         n_boot = resampling.check_n_boot(n_boot, optional=True)
         parts = [_curve_on_grid(*sweep.treated(replicate_weights(w, counts, s.shape[0],
                                                                  integer=True)), g, curve)
-                 for counts in resampling.bootstrap_counts(s.shape[0], n_boot, random_state)]
+                 for counts in resampling.bootstrap_counts(s.shape[0], n_boot,
+                                                           random_state=random_state)]
         reps = np.vstack(parts)
         ok = ~np.all(np.isnan(reps), axis=1)
         if ok.any():

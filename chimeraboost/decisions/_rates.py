@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import binomtest
 
+from .._shared.api import public
 from .. import resampling
 from .._shared.format import Col, fmt, percent, table
 from .._shared.validation import check_level, import_pandas, warn_degenerate
@@ -86,7 +87,8 @@ def _integer_weights(w) -> bool:
     return w is None or bool(np.all(w == np.round(w)))
 
 
-def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=None, level=0.95,
+@public(renamed={"score": "proba"})
+def rates_at_threshold(y, proba, threshold, *, pos_label=None, sample_weight=None, level=0.95,
                        method="auto", n_boot=2000, random_state=None) -> RatesResult:
     """Sensitivity, specificity, PPV, NPV and the flagged share of ``score >= threshold``,
     each with an interval.
@@ -94,7 +96,7 @@ def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=Non
     Parameters
     ----------
     y : array-like of shape (n,)
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         Probability of the positive class, or a 0/1 rule.
     threshold : float in (0, 1)
     pos_label : label, default=None
@@ -129,8 +131,8 @@ def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=Non
     >>> r.rates["sensitivity"], r.counts["sensitivity"]
     (0.6666666666666666, (2.0, 3.0))
     """
-    event, s, w = check_target(y, score, sample_weight, pos_label)
-    s = check_probability(s)
+    event, s, w = check_target(y, proba, sample_weight, pos_label, "proba")
+    s = check_probability(s, "proba")
     t = float(check_thresholds(threshold, "threshold")[0])
     level = check_level(level, "level")
     if method not in _METHODS:
@@ -158,8 +160,8 @@ def rates_at_threshold(y, score, threshold, *, pos_label=None, sample_weight=Non
         warn_degenerate(f"{', '.join(empty)} at threshold {t:g}: no row to be a share of "
                         "(a class missing, or nothing flagged / left); NaN.")
     if method == "bootstrap":
-        boot = resampling.bootstrap(ev, n_boot, random_state=random_state)
-        intervals = {r: boot.interval(key(r, t), level) for r in RATES}
+        boot = resampling.bootstrap(ev, n_boot=n_boot, random_state=random_state)
+        intervals = {r: boot.interval(key(r, t), level=level) for r in RATES}
     else:
         intervals = {r: _binomial(*counts[r], level, method) for r in RATES}
     return RatesResult(t, rates, intervals, counts, method, level)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.weights import fraction, replicate_weights
 from .._shared.validation import warn_degenerate
 from ._checks import Costs, key
@@ -127,7 +128,8 @@ class DecisionEvaluator:
         self._back = np.empty_like(order)  # sorted position of each threshold as given
         self._back[order] = np.arange(order.shape[0])
 
-    def evaluate(self, counts=None, warn: bool = True) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn: bool = True) -> dict:
         w = replicate_weights(self.sample_weight, counts, self.n, integer=True)
         tp, fp, pos, neg = self._sweep.treated(w)
         tp, fp = tp[:, self._back], fp[:, self._back]

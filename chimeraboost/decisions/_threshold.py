@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
 from .._shared.format import Col, fmt, percent, table
 from .._shared.weights import replicate_weights
@@ -75,7 +76,8 @@ class _ChoiceEvaluator:
         hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
         return (lo + hi) // 2
 
-    def evaluate(self, counts=None, warn=False) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn=False) -> dict:
         values, flagged = self._values(counts)
         idx = self._choose(values, flagged)
         rows = np.arange(values.shape[0])
@@ -290,7 +292,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
                "rows of both classes.")
         raise ValueError(msg)
     ev = _ChoiceEvaluator(event, s, w, objective, c, at, target)
-    boot = resampling.bootstrap(ev, n_boot, random_state=random_state)
+    boot = resampling.bootstrap(ev, n_boot=n_boot, random_state=random_state)
     reps = boot.replicates
     apparent = float(ev.original[ev.chosen])
     # Two bootstrap copies of the error of the apparent value: the resample's choice scored
@@ -301,7 +303,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     delta = 0.368 * in_sample + 0.632 * out_of_bag
     ok = ~np.isnan(out_of_bag)
     optimism = 0.632 * float(np.mean(out_of_bag[ok])) if ok.any() else np.nan
-    lo_d, hi_d = resampling.percentile_interval(delta, level)[0]
+    lo_d, hi_d = resampling.percentile_interval(delta, level=level)[0]
     if objective == "recall":
         reference = target
     else:
@@ -312,6 +314,6 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         threshold_interval=_order_interval(reps["threshold"], level), apparent=apparent,
         optimism=optimism, estimate=apparent + optimism,
         interval=resampling.ConfidenceInterval(apparent + lo_d, apparent + hi_d),
-        naive_interval=boot.interval("fixed", level), reference=reference,
+        naive_interval=boot.interval("fixed", level=level), reference=reference,
         greater_is_better=objective != "cost", n_boot=n_boot, level=level, at=at,
         target=target, costs=c)

@@ -54,6 +54,7 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import expit
 
+from .._shared.api import public
 from . import _kernels
 from .._shared.results import ConfidenceInterval
 from ._calibration import calibration_decomposition
@@ -134,7 +135,8 @@ class CalibrationTestResult:
     _world_draws: np.ndarray = field(default=None)
     _observed: np.ndarray = field(default=None)
 
-    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval(self, *, level: float = 0.95) -> ConfidenceInterval:
         """Interval for the population MCB (class average) at ``level``; see the Notes of
         :func:`calibration_test`. It always contains ``excess``, and its low end is above 0
         exactly when the test rejects calibration at ``(1 - level) / 2`` (the interval's own
@@ -146,7 +148,8 @@ class CalibrationTestResult:
                               level)
         return ConfidenceInterval(float(low), float(high))
 
-    def confidence_interval_per_class(self, level: float = 0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval_per_class(self, *, level: float = 0.95) -> ConfidenceInterval:
         """The same per class: ``low`` and ``high`` are arrays of shape (K,)."""
         k = self.classes.shape[0]
         if self._world_draws is None:
@@ -371,7 +374,8 @@ def _draw_mcb(cells_by_class, classes_used, q_rows, n_boot, rng, per_row) -> np.
     return np.column_stack([c.mcb(e) for c, e in zip(cells_by_class, events)])
 
 
-def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
+@public(legacy=("sample_weight",))
+def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
                      random_state=None) -> CalibrationTestResult:
     """Test calibration and estimate the population miscalibration behind ``calibration_mcb``.
 
@@ -428,7 +432,7 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     >>> res = calibration_test(y, p, classes=[0, 1], random_state=0)
     >>> bool(abs(res.statistic - res.noise_floor) < 0.002), bool(res.pvalue > 0.05)
     (True, True)
-    >>> low, high = res.confidence_interval(0.95)
+    >>> low, high = res.confidence_interval(level=0.95)
     >>> bool(low <= max(res.excess, 0) <= high)
     True
 
@@ -457,8 +461,8 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     events = [np.bincount(c.cell, weights=c.w * (codes[c.order] == j), minlength=c.n_cells)
               for c, j in zip(cells, classes_used)]
     # The statistic is calibration_mcb's own number, by the same code.
-    exact = calibration_decomposition(codes, proba, np.arange(k), w)["per_class"]["mcb"][
-        classes_used]
+    exact = calibration_decomposition(codes, proba, np.arange(k),
+                                      sample_weight=w)["per_class"]["mcb"][classes_used]
     observed = np.array([c.mcb(e[None, :])[0] for c, e in zip(cells, events)])
     per_row = not binary or not cells[0].equal_weights
 

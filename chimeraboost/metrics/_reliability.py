@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._shared.api import public
 from . import _kernels
 from .._shared.validation import (
     check_aligned,
@@ -134,7 +135,8 @@ def _simultaneous(curves, level):
     return np.clip(center - u * down, 0.0, 1.0), np.clip(center + u * up, 0.0, 1.0)
 
 
-def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, n_boot=0,
+@public(legacy=("sample_weight",))
+def reliability_curve(y, proba, classes, *, sample_weight=None, pos_label=None, n_boot=0,
                       level=0.9, band="simultaneous", random_state=None) -> ReliabilityCurve:
     """The CORP reliability curve of one class: forecasts against their isotonic recalibration.
 

@@ -94,10 +94,11 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     with_band = n_boot and len(models) * len(labels) == 1
     drawn = []  # (forecasts, weights, color) of every curve, for the histogram
     for name, p in models.items():
-        dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
+        dec = metrics.calibration_decomposition(y, p, classes,
+                                                sample_weight=sample_weight)["per_class"]
         for label in labels:
             curve = metrics.reliability_curve(
-                y, p, classes, sample_weight, pos_label=label,
+                y, p, classes, sample_weight=sample_weight, pos_label=label,
                 n_boot=n_boot if with_band else 0, level=level, band=band,
                 random_state=random_state)
             k = int(np.flatnonzero(classes == curve.label)[0])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .. import metrics as _metrics
 from .._shared import weights as _weights
 from ._engine import Resampler
@@ -182,7 +183,8 @@ def _point(evaluator, metrics) -> dict:
     return {key: float(v[0]) for key, v in out.items()}
 
 
-def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None,
+@public(legacy=("n_boot",))
+def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_size=None,
               ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
@@ -226,7 +228,7 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     Returns
     -------
     BootstrapResult
-        ``result.interval("roc_auc", 0.95)`` is the interval by ``ci_method``;
+        ``result.interval("roc_auc", level=0.95)`` is the interval by ``ci_method``;
         ``method="percentile"`` gives the percentile interval [ET93]_.
 
     Notes
@@ -249,8 +251,9 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     return results([evaluator], scheme, metrics)[0]
 
 
+@public(legacy=("n_boot",))
 def paired_bootstrap(
-    evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
+    evaluator, baseline_evaluator, *, n_boot=2000, random_state=None, metrics=None,
     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
@@ -289,7 +292,8 @@ def paired_bootstrap(
 # --------------------------------------------------------------------------- several models
 
 
-def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
+@public(legacy=("n_boot",))
+def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
                     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None,
                     time=None) -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.

@@ -199,10 +199,10 @@ class Resampler:
                  events=None, method=None) -> ConfidenceInterval:
         """The interval of one number by this scheme's ``ci_method`` (``"percentile"`` when
         no jackknife is given)."""
-        method = self.ci_method if method is None else check_ci_method(method, "method")
+        method = self.ci_method if method is None else check_ci_method(method, name="method")
         if jackknife is None:
             method = "percentile"
-        return bootstrap_interval(replicates, estimate, level, method=method,
+        return bootstrap_interval(replicates, estimate, level=level, method=method,
                                   jackknife=jackknife, n_rows=n_units, events=events)
 
     def band(self, replicates, estimate, level=0.95, *, jackknife=None, n_units=None,

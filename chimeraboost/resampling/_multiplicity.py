@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.validation import check_level, check_pvalues
 
 __all__ = ["MultipleTestResult", "benjamini_hochberg", "holm"]
@@ -42,7 +43,8 @@ class MultipleTestResult(NamedTuple):
     reject: np.ndarray
 
 
-def holm(pvalues, alpha=0.05) -> MultipleTestResult:
+@public(legacy=("alpha",))
+def holm(pvalues, *, alpha=0.05) -> MultipleTestResult:
     """Holm's step-down adjustment: controls the family-wise error rate at ``alpha``.
 
     Parameters
@@ -71,7 +73,8 @@ def holm(pvalues, alpha=0.05) -> MultipleTestResult:
     return MultipleTestResult(adjusted, adjusted <= alpha)
 
 
-def benjamini_hochberg(pvalues, alpha=0.05) -> MultipleTestResult:
+@public(legacy=("alpha",))
+def benjamini_hochberg(pvalues, *, alpha=0.05) -> MultipleTestResult:
     """Benjamini & Hochberg's step-up adjustment: controls the false discovery rate.
 
     Parameters

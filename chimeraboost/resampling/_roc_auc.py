@@ -20,6 +20,7 @@ import numpy as np
 from scipy.stats import norm, rankdata
 
 from .. import metrics as _metrics
+from .._shared.ties import negligible
 from .._shared.validation import (
     binary_target,
     check_aligned,
@@ -115,10 +116,10 @@ def roc_auc_interval(
     order = np.argsort(s, kind="stable")
     ev = _metrics.classification_evaluator(codes[order], [0, 1], score=s[order])
     groups, time = (None if v is None else np.asarray(v)[order] for v in (groups, time))
-    res = bootstrap(ev, n_boot, random_state=random_state, metrics=["roc_auc"],
+    res = bootstrap(ev, n_boot=n_boot, random_state=random_state, metrics=["roc_auc"],
                     chunk_size=chunk_size, ci_method=ci_method, n_jobs=n_jobs,
                     groups=groups, time=time)
-    return res.estimate["roc_auc"], res.interval("roc_auc", level), res.n_dropped("roc_auc")
+    return res.estimate["roc_auc"], res.interval("roc_auc", level=level), res.n_dropped("roc_auc")
 
 
 def _delong_components(codes: np.ndarray, scores: np.ndarray):
@@ -205,12 +206,12 @@ def _wald(estimate, var, level, null, bounds) -> DeLongResult:
     se = float(np.sqrt(max(var, 0.0)))
     z = norm.ppf(0.5 + level / 2)
     lo, hi = np.clip([estimate - z * se, estimate + z * se], *bounds)
-    if se > 0:
+    if not negligible(se) and not negligible(estimate - null):
         pvalue = float(2 * norm.sf(abs(estimate - null) / se))
     else:
-        # No spread at all: the estimate equals the null exactly (two identical scores), or
-        # it does not; either way no division by a zero variance.
-        pvalue = 1.0 if abs(estimate - null) <= 1e-12 else 0.0
+        # No spread, or a difference of rounding noise (two identical scores): no division
+        # by a variance of zero.
+        pvalue = 1.0 if negligible(estimate - null) else 0.0
     return DeLongResult(float(estimate), se, float(lo), float(hi), pvalue)
 
 

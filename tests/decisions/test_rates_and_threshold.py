@@ -45,8 +45,8 @@ def test_integer_weights_are_repeated_rows_and_real_weights_take_the_bootstrap()
     assert c.method == "bootstrap"
     boot = resampling.bootstrap(
         decisions.DecisionEvaluator(y.astype(bool), p, [0.3], sample_weight=real,
-                                    names={"sensitivity"}), 1000, random_state=0)
-    assert c.intervals["sensitivity"] == boot.interval("sensitivity@0.3", 0.95)
+                                    names={"sensitivity"}), n_boot=1000, random_state=0)
+    assert c.intervals["sensitivity"] == boot.interval("sensitivity@0.3", level=0.95)
     with pytest.raises(ValueError, match="non-integer weights"):
         decisions.rates_at_threshold(y, p, 0.3, sample_weight=real, method="wilson")
     with pytest.raises(ValueError, match="method must be one of"):

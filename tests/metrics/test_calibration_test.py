@@ -116,8 +116,8 @@ def test_interval_contains_the_estimate_at_every_level(design):
     if design == "ties":
         p = np.round(p, 1)
     res = metrics.calibration_test(y, p, [0, 1], sample_weight=w, n_boot=200, random_state=0)
-    outer = res.confidence_interval(0.95)
-    inner = res.confidence_interval(0.8)
+    outer = res.confidence_interval(level=0.95)
+    inner = res.confidence_interval(level=0.8)
     assert outer.low <= inner.low <= res.excess <= inner.high <= outer.high
     assert outer.low >= min(res.excess, 0.0)  # clipped at 0, never above the estimate
 
@@ -223,7 +223,7 @@ def test_the_interval_excludes_zero_exactly_when_the_test_rejects_in_its_tail(po
     y, p = _calibrated(600, seed=18)
     q = 1 / (1 + ((1 - p) / p) ** power)
     res = metrics.calibration_test(y, q, [0, 1], n_boot=400, random_state=1)
-    low, high = res.confidence_interval(0.95)
+    low, high = res.confidence_interval(level=0.95)
     if res.excess > 0:
         assert (low > 0) == (res.pvalue < 0.025), (res.pvalue, low)
     assert low <= res.excess <= high

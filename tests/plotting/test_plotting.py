@@ -49,7 +49,7 @@ def _bands(ax):
 
 def test_reliability_curve_is_sklearns_isotonic_regression(binary):
     y, p, w = binary
-    c = metrics.reliability_curve(y, p, [0, 1], w)
+    c = metrics.reliability_curve(y, p, [0, 1], sample_weight=w)
     iso = IsotonicRegression().fit(p, y, sample_weight=w)
     np.testing.assert_allclose(c.recalibrated, iso.predict(c.forecast), atol=1e-12)
     assert np.all(np.diff(c.forecast) > 0) and np.isclose(c.weight.sum(), w.sum())
@@ -57,10 +57,10 @@ def test_reliability_curve_is_sklearns_isotonic_regression(binary):
 
 def test_reliability_curve_gives_calibration_decompositions_mcb(binary):
     y, p, w = binary
-    c = metrics.reliability_curve(y, p, [0, 1], w)
+    c = metrics.reliability_curve(y, p, [0, 1], sample_weight=w)
     r = np.interp(p, c.forecast, c.recalibrated)
     mcb = (np.sum(w * (p - y) ** 2) - np.sum(w * (r - y) ** 2)) / w.sum()
-    assert mcb == pytest.approx(metrics.calibration_decomposition(y, p, [0, 1], w)["mcb"],
+    assert mcb == pytest.approx(metrics.calibration_decomposition(y, p, [0, 1], sample_weight=w)["mcb"],
                                 abs=1e-12)
 
 
@@ -100,7 +100,7 @@ def test_reliability_diagram_artists(binary):
     ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=50, random_state=0)
     assert len(ax.lines) == 2  # the diagonal and the curve
     assert len(_bands(ax)) == 1
-    d = metrics.calibration_decomposition(y, p, [0, 1], w)
+    d = metrics.calibration_decomposition(y, p, [0, 1], sample_weight=w)
     text = _legend(ax)[1]
     for key in ("mcb", "dsc", "unc"):
         shown = float(re.search(rf"{key.upper()} ([0-9.]+)", text).group(1))
@@ -210,7 +210,7 @@ def test_reliability_diagram_multiclass_one_curve_per_class():
 
 def test_roc_and_pr_curves_carry_the_reports_aucs(binary):
     y, p, w = binary
-    rep = metrics.classification_report(y, p, [0, 1], w)
+    rep = metrics.classification_report(y, p, [0, 1], sample_weight=w)
     ax = plotting.roc_curve(y, p, sample_weight=w)
     assert len(ax.lines) == 2
     assert _legend(ax) == ["no skill (AUC 0.500)", f"model: ROC-AUC {rep['roc_auc']:.3f}"]
@@ -308,7 +308,7 @@ def test_forest_plot_of_compare_cv_and_holdout_table(fitted):
     ax = plotting.forest_plot(res)
     assert len(ax.patches) == 1 and f"ROPE ±{res.rope:g}" in _legend(ax)
     assert [t.get_text() for t in ax.get_yticklabels()] == list(res.challengers)
-    table = holdout_table({"good": good, "weak": weak}, X[300:], y[300:], baseline="weak",
+    table = holdout_table({"good": good, "weak": weak}, X[300:], y[300:], baseline_name="weak",
                           n_boot=1000, random_state=0)
     ax = plotting.forest_plot(table)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["good"]
@@ -409,7 +409,7 @@ def test_decision_curve_draws_the_decisions_numbers():
     from chimeraboost import decisions
 
     y, p, q = _decision_data()
-    dc = decisions.decision_curve(y, {"p": p, "q": q}, [0.1, 0.3, 0.5], baseline="q",
+    dc = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=[0.1, 0.3, 0.5], baseline_name="q",
                                   n_boot=1000, random_state=0)
     ax = plotting.decision_curve(dc)
     lines = {line.get_label(): line for line in ax.get_lines()}

@@ -37,9 +37,9 @@ def test_groups_of_repeated_rows_resample_as_the_rows_themselves(data):
     y, p, q = data
     m = 4
     g = np.repeat(np.arange(y.size), m)
-    one = resampling.paired_bootstrap(_ev(y, p), _ev(y, q), 500, random_state=3)
+    one = resampling.paired_bootstrap(_ev(y, p), _ev(y, q), n_boot=500, random_state=3)
     many = resampling.paired_bootstrap(_ev(np.repeat(y, m), np.repeat(p, m)),
-                                       _ev(np.repeat(y, m), np.repeat(q, m)), 500,
+                                       _ev(np.repeat(y, m), np.repeat(q, m)), n_boot=500,
                                        random_state=3, groups=g)
     for key in ("brier_skill", "log_loss", "roc_auc", "calibration_mcb"):
         np.testing.assert_allclose(many.replicates[key], one.replicates[key], rtol=1e-9,
@@ -51,7 +51,7 @@ def test_groups_of_repeated_rows_resample_as_the_rows_themselves(data):
     assert many.n_rows == y.size  # the degrees of freedom count groups, not rows
     # Without groups= the copies pass for independent rows: the interval is about half as
     # wide, and the design effect says how much (about m).
-    naive = resampling.bootstrap(_ev(np.repeat(y, m), np.repeat(p, m)), 500, random_state=3)
+    naive = resampling.bootstrap(_ev(np.repeat(y, m), np.repeat(p, m)), n_boot=500, random_state=3)
     lo, hi = naive.interval("brier_skill")
     lo_g, hi_g = many.model.interval("brier_skill")
     assert (hi - lo) < 0.65 * (hi_g - lo_g)
@@ -60,14 +60,14 @@ def test_groups_of_repeated_rows_resample_as_the_rows_themselves(data):
 
 def test_groups_of_one_row_in_row_order_are_the_row_bootstrap(data):
     y, p, _ = data
-    rows = resampling.bootstrap(_ev(y, p), 300, random_state=1)
-    groups = resampling.bootstrap(_ev(y, p), 300, random_state=1, groups=np.arange(y.size))
+    rows = resampling.bootstrap(_ev(y, p), n_boot=300, random_state=1)
+    groups = resampling.bootstrap(_ev(y, p), n_boot=300, random_state=1, groups=np.arange(y.size))
     for key in rows.replicates:
         np.testing.assert_array_equal(groups.replicates[key], rows.replicates[key])
     # Any relabelling of the groups gives the same distribution: the design effect of
     # independent rows is about 1.
     labels = np.random.default_rng(5).permutation(y.size).astype(str)
-    other = resampling.bootstrap(_ev(y, p), 1000, random_state=1, groups=labels)
+    other = resampling.bootstrap(_ev(y, p), n_boot=1000, random_state=1, groups=labels)
     assert 0.7 < other.design_effect("brier_skill") < 1.4
 
 
@@ -194,11 +194,11 @@ def test_few_groups_come_with_a_warning_naming_their_number(data):
 
     y, p, _ = data
     few = np.arange(y.size) % 12
-    res = resampling.bootstrap(_ev(y, p), 1000, random_state=0, groups=few)
+    res = resampling.bootstrap(_ev(y, p), n_boot=1000, random_state=0, groups=few)
     with pytest.warns(NarrowIntervalWarning, match="only 12 groups were resampled"):
         res.interval("brier_skill")
     enough = np.arange(y.size) % resampling.MIN_GROUPS
-    res = resampling.bootstrap(_ev(y, p), 1000, random_state=0, groups=enough)
+    res = resampling.bootstrap(_ev(y, p), n_boot=1000, random_state=0, groups=enough)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res.interval("brier_skill")

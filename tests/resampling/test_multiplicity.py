@@ -64,7 +64,7 @@ def _bh_step_up(p, alpha):
 @given(pvalue_vectors, st.sampled_from([0.01, 0.05, 0.1, 0.2]))
 def test_multiplicity_against_the_procedures_and_invariants(p, alpha):
     p = np.asarray(p)
-    h, bh = resampling.holm(p, alpha), resampling.benjamini_hochberg(p, alpha)
+    h, bh = resampling.holm(p, alpha=alpha), resampling.benjamini_hochberg(p, alpha=alpha)
     np.testing.assert_array_equal(h.reject, _holm_step_down(p, alpha))
     np.testing.assert_array_equal(bh.reject, _bh_step_up(p, alpha))
     bonferroni = np.minimum(1, len(p) * p)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._shared.api import public
 from . import _rules
 from ._paired_tests import BayesianTTestResult, CorrectedTTestResult
 from ..._shared.format import EMPTY, WIDTH, Col, fitted_table, fmt_p, percent
@@ -145,7 +146,8 @@ class ComparisonResult:
             lines += ["", f"chosen ({self.rule}): {self.chosen} -- {self.reason}"]
         return lines
 
-    def to_text(self, width=WIDTH) -> str:
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
         """The comparison as text that fits ``width`` characters (120 by default): the
         decision of each model goes below the table when the line would be wider, then
         columns are left out from the right, and the text says so. ``width=None``: every

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..._shared.api import public
 from ..._shared.validation import (
     check_level,
     check_real,
@@ -97,7 +98,8 @@ class CorrectedTTestResult:
     correction: float
     alternative: str
 
-    def confidence_interval(self, level=0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval(self, *, level=0.95) -> ConfidenceInterval:
         """Interval for the mean difference at ``level``, one-sided if ``alternative`` is.
 
         ``mean -+ t_{df}((1 + level) / 2) * std_error`` for two-sided; ``(mean - t_{df}(level)
@@ -135,7 +137,8 @@ def ttest_from_moments(J, mean, var, correction, alternative) -> CorrectedTTestR
     return CorrectedTTestResult(t, min(p, 1.0), df, mean, se, J, correction, alternative)
 
 
-def corrected_ttest(diffs, n_train, n_test, alternative="two-sided") -> CorrectedTTestResult:
+@public(legacy=("alternative",))
+def corrected_ttest(diffs, n_train, n_test, *, alternative="two-sided") -> CorrectedTTestResult:
     """Nadeau & Bengio's corrected resampled t-test on per-fold score differences.
 
     Parameters
@@ -214,7 +217,8 @@ class BayesianTTestResult:
         """The posterior as a frozen ``scipy.stats.t`` (None if it is a point mass)."""
         return stats.t(self.df, loc=self.mean, scale=self.scale) if self.scale > 0 else None
 
-    def credible_interval(self, level=0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def credible_interval(self, *, level=0.95) -> ConfidenceInterval:
         """Central posterior interval of the mean difference at ``level``."""
         level = check_level(level, "level")
         if self.scale == 0:
@@ -237,7 +241,8 @@ def posterior_from_moments(J, mean, var, correction, rope) -> BayesianTTestResul
     return BayesianTTestResult(left, inside, right, mean, scale, J - 1, rope)
 
 
-def bayesian_ttest(diffs, n_train, n_test, rope=0.01) -> BayesianTTestResult:
+@public(legacy=("rope",))
+def bayesian_ttest(diffs, n_train, n_test, *, rope=0.01) -> BayesianTTestResult:
     """Benavoli et al.'s Bayesian correlated t-test on per-fold score differences.
 
     Parameters

@@ -13,9 +13,11 @@ import textwrap
 
 import numpy as np
 
+from ..._shared.api import public
 from ... import resampling
+from ..._shared.ties import negligible
 from ..._shared.units import resampled, time_span
-from ..._shared.facts import FACTS, is_loss, needs
+from ..._shared.facts import FACTS, is_loss
 from ..._shared.format import (
     EMPTY,
     NA,
@@ -31,9 +33,8 @@ from ..._shared.html import html_block, html_paragraphs, html_table
 from ..._shared.predictions import lacks
 from ..._shared.validation import import_pandas
 
-__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "orient"]
+__all__ = ["HoldoutTable", "REFERENCE", "WIDTH", "orient"]
 
-NEEDS_PROBA = frozenset(k for k in FACTS if needs(k) == "probabilities")
 # A split that already says what the rows are ("30% holdout", "held-out rows") gets no
 # second "holdout".
 _NAMES_HELD_OUT = re.compile(r"(?i)\b(hold[- ]?out|held[- ]?out)")
@@ -108,13 +109,13 @@ class HoldoutTable:
         out = {}
         for i, (name, row) in enumerate(rows.items()):
             values = {"kind": row.kind}
-            cis = row.boot.intervals(level, metrics=self.metrics, warn=False)
-            self._narrow.update(row.boot.narrow(self.metrics))
+            cis = row.boot.intervals(level=level, metrics=self.metrics, warn=False)
+            self._narrow.update(row.boot.narrow(metrics=self.metrics))
             for key in self.metrics:
                 values[key] = float(row.point[key])
                 lo, hi = cis[key] if not math.isnan(values[key]) else (np.nan, np.nan)
                 if key == "calibration_excess" and row.calibration is not None:
-                    lo, hi = row.calibration.confidence_interval(level)
+                    lo, hi = row.calibration.confidence_interval(level=level)
                 elif key == "calibration_mcb" and "calibration_excess" in self.metrics:
                     # The resampled in-sample MCB covers no population value; the interval
                     # is calibration_excess's.
@@ -143,8 +144,11 @@ class HoldoutTable:
         if math.isnan(d) or paired.n_boot - paired.n_dropped(p) < \
                 resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan
-        lo, hi = (orient(p, v) for v in paired.interval(p, self.level, warn=False))
-        self._narrow.update({f"{p} difference": r for r in paired.narrow([p]).values()})
+        lo, hi = (orient(p, v) for v in paired.interval(p, level=self.level, warn=False))
+        self._narrow.update({f"{p} difference": r for r in paired.narrow(metrics=[p]).values()})
+        scale = float(row.point[p])
+        if negligible(d, scale) and negligible(lo, scale) and negligible(hi, scale):
+            return 0.0, 0.0, 0.0  # two identical rows: no difference, whatever the seed
         return d, min(lo, hi), max(lo, hi)
 
     def _notes(self, row, worse) -> list:
@@ -265,7 +269,8 @@ class HoldoutTable:
                                                      for k in others)])
         return table(columns, body, indent=0)
 
-    def to_text(self, width=WIDTH) -> str:
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
         """The table as text that fits ``width`` characters (a terminal's 120 by default).
 
         The compact layout: the primary metric with its interval, its paired difference

@@ -26,10 +26,18 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..._shared.api import public
 from ... import decisions as _decisions
 from ... import metrics as _metrics
 from ... import resampling
-from ..._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
+from ..._shared.facts import (
+    ABOUT_THE_ROWS,
+    AT_THRESHOLD,
+    FACTS,
+    HEADLINE,
+    NEEDS_PROBA,
+    at_threshold,
+)
 from ..._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
 from ..._report import score_estimator
 from ..._shared.draws import calibration_draws
@@ -51,7 +59,7 @@ from ..._shared.validation import (
 )
 from ._holdout_decisions import decide as _decide
 from ._holdout_decisions import is_decision_key as _decision_key
-from ._holdout_result import NEEDS_PROBA, HoldoutTable
+from ._holdout_result import HoldoutTable
 from ...exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
@@ -216,11 +224,7 @@ def _metric_names(primary, metrics, kind, rows):
     """
     binary = kind == "binary"
     if primary is None:
-        primary = {"binary": "brier_skill", "multiclass": "brier_skill", "regression": "r2",
-                   "quantile": "crps_skill"}[kind]
-        if kind in ("binary", "multiclass") and any(
-                lacks(r.task, primary) for r in rows.values()):
-            primary = "roc_auc"  # a rule or a score has no Brier skill, but it ranks
+        primary = _default_primary(rows, kind)
     wanted = list(_DEFAULT_METRICS[kind]) if metrics is None else (
         [metrics] if isinstance(metrics, str) else list(metrics))
     if not wanted:
@@ -261,6 +265,21 @@ def _metric_names(primary, metrics, kind, rows):
     return keys[0], keys, labels, next(iter(ks.values()), None)
 
 
+def _default_primary(rows, kind) -> str:
+    """The headline of the rows' one kind of output; for rows of several kinds, the first
+    headline every row can give, by the kinds that give the most: probabilities, then
+    rankings, then 0/1 rules (a rule ranks by its flag: its ROC AUC is its balanced
+    accuracy). Where none fits, the rules' headline, refused by name later."""
+    tasks = {r.task for r in rows.values()}
+    if kind not in ("binary", "multiclass") or len(tasks) == 1:
+        return HEADLINE[next(iter(tasks))] if len(tasks) == 1 else HEADLINE[kind]
+    binary = kind == "binary"
+    for task in ("classification", "ranking", "rule"):
+        if not any(lacks(r.task, HEADLINE[task], binary=binary) for r in rows.values()):
+            return HEADLINE[task]
+    return HEADLINE["rule"]
+
+
 _LACKED = {"probabilities": "probabilities", "decision": "a decision (a class per row)",
            "ranking": "a ranking of the rows",
            "threshold": "a probability (or a 0/1 rule) to act on at a threshold"}
@@ -285,8 +304,9 @@ def _check_rows_have(primary, shown, rows, reported, binary) -> None:
     raise ValueError(msg)
 
 
-def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
-                  ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
+@public(renamed={"baseline": "baseline_name", "min_lift": "rope"})
+def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=None, split=None,
+                  ci=0.95, n_boot=2000, rope=0.0, sample_weight=None,
                   random_state=None, costs=None, n_jobs=None,
                   ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
                   time=None) -> HoldoutTable:
@@ -303,8 +323,9 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         The held-out rows, as the estimators expect them (unused by array rows).
     y : array-like of shape (n,)
         True targets (labels may be strings).
-    baseline : str, default=None
-        Name of the row every other row is compared with; None: the first row.
+    baseline_name : str, default=None
+        Name of the row every other row is compared with (the baseline); None: the first
+        row. Formerly ``baseline=``.
     primary : str, default=None
         The metric of the paired comparison: a report key (``"brier_skill"``, ``"roc_auc"``,
         ``"log_loss"``, ``"r2"``, ...) or ``"recall@400"`` / ``"precision@5%"`` (the top 400
@@ -332,8 +353,10 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     n_boot : int, default=2000
         Bootstrap resamples, shared by every row; fewer than 200 are refused (the table
         decides ``beats_baseline``), fewer than 1,000 warn.
-    min_lift : float >= 0, default=0.0
-        ``beats_baseline`` needs the lower end of the paired interval above this margin.
+    rope : float >= 0, default=0.0
+        ``beats_baseline`` needs the lower end of the paired interval above this margin (the
+        region of practical equivalence, as in :func:`compare_holdout`). Formerly
+        ``min_lift=``.
     sample_weight : array-like of shape (n,), default=None
     random_state : None or int
         Seeds the resampling.
@@ -416,8 +439,9 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         msg = (f"metrics must be a metric name or a list of names (in the order shown), got a "
                f"{type(metrics).__name__}.")
         raise TypeError(msg)
-    if baseline is not None and not isinstance(baseline, str):
-        msg = f"baseline must be the name (str) of one of the models or None, got {baseline!r}."
+    if baseline_name is not None and not isinstance(baseline_name, str):
+        msg = (f"baseline_name must be the name (str) of one of the models or None, got "
+               f"{baseline_name!r}.")
         raise TypeError(msg)
     if check_no_missing(to_numpy(y, "y"), "y").dtype.kind in "mMc":  # NaN: never a negative
         msg = f"y holds {to_numpy(y, 'y').dtype} values; pass class labels or a real target."
@@ -427,13 +451,13 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     costs = None if costs is None else _decisions.Costs.of(costs)
     n_boot = resampling.check_n_boot(n_boot)  # refused or warned once, here
     n_jobs = check_n_jobs(n_jobs)
-    min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
+    min_lift = check_real(rope, "rope", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
     if split is not None and not (isinstance(split, str) and split.strip()):
         msg = f"split must be a non-empty string or None, got {split!r}."
         raise TypeError(msg)
-    baseline = check_baseline_name(baseline, models)
+    baseline = check_baseline_name(baseline_name, models)
     task = _task(models, y)
     if task == "regression" and to_numpy(y, "y").dtype.kind in "USO":
         msg = ("y holds labels (strings or objects) but the models are regressors; pass the "
@@ -558,7 +582,7 @@ def _calibration(rows, y, w, classes, scheme) -> None:
             row.point["calibration_excess"] = np.nan
             row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
             continue
-        test = _metrics.calibration_test(y, row.proba, classes, w, n_boot=draws,
+        test = _metrics.calibration_test(y, row.proba, classes, sample_weight=w, n_boot=draws,
                                          random_state=seed, **units)
         row.calibration = test
         row.point["calibration_excess"] = test.excess

@@ -64,8 +64,8 @@ def test_corrected_ttest_without_correction_is_scipys_paired_ttest(alternative):
         np.testing.assert_allclose(ours.statistic, ref.statistic, **TOL)
         np.testing.assert_allclose(ours.pvalue, ref.pvalue, **TOL)
         assert ours.df == ref.df == 11
-        np.testing.assert_allclose(ours.confidence_interval(0.9), ref.confidence_interval(0.9),
-                                   **TOL)
+        np.testing.assert_allclose(ours.confidence_interval(level=0.9),
+                                   ref.confidence_interval(0.9), **TOL)
     np.testing.assert_allclose(ours.mean_difference, np.mean(a - b), **TOL)
 
 
@@ -97,14 +97,14 @@ def test_corrected_variance_exceeds_naive(d, n_train, n_test):
     assert corrected.std_error > naive.std_error
     assert abs(corrected.statistic) <= abs(naive.statistic)
     assert corrected.pvalue >= naive.pvalue - 1e-15
-    lo, hi = corrected.confidence_interval(0.95)
+    lo, hi = corrected.confidence_interval(level=0.95)
     assert lo <= corrected.mean_difference <= hi
-    assert (hi - lo) > np.subtract(*naive.confidence_interval(0.95)[::-1])
+    assert (hi - lo) > np.subtract(*naive.confidence_interval(level=0.95)[::-1])
 
 
 def test_corrected_ttest_one_sided_interval():
     res = compare.corrected_ttest([0.1, 0.2, 0.15, 0.3], 100, 25, alternative="greater")
-    lo, hi = res.confidence_interval(0.9)
+    lo, hi = res.confidence_interval(level=0.9)
     assert hi == math.inf and lo < res.mean_difference
     assert compare.corrected_ttest([0.1, 0.2, 0.15, 0.3], 100, 25,
                                    alternative="less").confidence_interval().low == -math.inf
@@ -160,8 +160,8 @@ def test_bayesian_ttest_against_scipy_t(rope):
     np.testing.assert_allclose(res.scale, scale, **TOL)
     assert res.df == 9 and res.rope == rope
     # The posterior's central interval is the corrected t-test's confidence interval.
-    np.testing.assert_allclose(res.credible_interval(0.9),
-                               compare.corrected_ttest(d, n_train, n_test).confidence_interval(0.9),
+    np.testing.assert_allclose(res.credible_interval(level=0.9),
+                               compare.corrected_ttest(d, n_train, n_test).confidence_interval(level=0.9),
                                **TOL)
 
 
@@ -279,7 +279,7 @@ def test_compare_cv_identical_models_are_not_declared_different(cancer):
     assert math.isnan(c.pvalue) and c.pvalue_holm == 1.0
     # Nearly identical models, other folds: never a replacement.
     res = compare.compare_cv({"a": _logreg(1.0), "b": _logreg(0.9)}, X, y, cv=5,
-                             baseline="b")
+                             baseline_name="b")
     assert res.champion == "b" and res.n_folds == 5
     assert res.decisions["a"] in ("practically equivalent", "keep champion")
 
@@ -300,11 +300,11 @@ def test_compare_cv_regressors_default_to_r2():
         (DummyClassifier(), {}, TypeError, "models must be a dict"),
         ({"a": DummyClassifier(), "b": "svm"}, {}, TypeError, r"models\['b'\] must be"),
         ({"a": DummyClassifier(), "b": DummyRegressor()}, {}, ValueError, "models mix tasks"),
-        (None, dict(baseline="c"), ValueError, "baseline='c' is not one of the models"),
+        (None, dict(baseline_name="c"), ValueError, "baseline_name='c' is not one of the models"),
         (None, dict(alpha=1.5), ValueError, "alpha=1.5"),
         (None, dict(rope=-1), ValueError, "rope must be"),
-        (None, dict(threshold=1), ValueError, "threshold=1"),
-        (None, dict(threshold=0.4), ValueError, "threshold=0.4 must be above 0.5"),
+        (None, dict(min_posterior=1), ValueError, "min_posterior=1"),
+        (None, dict(min_posterior=0.4), ValueError, "min_posterior=0.4 must be above 0.5"),
         (None, dict(scoring=["brier_skill", "roc_auc"]), TypeError, "scoring must be one"),
     ],
 )

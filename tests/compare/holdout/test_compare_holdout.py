@@ -97,7 +97,7 @@ def test_compare_holdout_regressors():
     [
         (dict(metric="rmse"), ValueError, "metric='rmse' is not a number of a classification report"),
         (dict(rope=-0.1), ValueError, "rope must be"),
-        (dict(ci=95), ValueError, r"ci=95 is outside \(0, 1\)"),
+        (dict(level=95), ValueError, r"level=95 is outside \(0, 1\)"),
         (dict(n_boot=0), ValueError, "n_boot must be >= 1"),
     ],
 )
