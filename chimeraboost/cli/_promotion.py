@@ -126,7 +126,7 @@ def add_commands(sub) -> None:
                         "guardrail is lower-is-better with kind mean-, higher with mean+")
     p.add_argument("--alpha", type=float, default=0.05, help="two-sided error (default 0.05)")
     p.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
-    p.add_argument("--split", type=float, default=0.5,
+    p.add_argument("--challenger-share", type=float, default=0.5, metavar="SHARE",
                    help="the challenger's share of traffic (default 0.5)")
     p.add_argument("--rows-per-day", type=float, metavar="N", help="rows entering the test a day")
     p.add_argument("--looks", type=int, default=1, help="planned looks (default 1)")
@@ -250,7 +250,8 @@ def run_plan(args, out):
     guards = [_metric(args, name, kind, c0, c1, _number(m, "--guardrail MARGIN"))
               for name, kind, c0, c1, m in args.guardrail]
     plan = plan_ab_test(primary, guardrails=guards, alpha=args.alpha, power=args.power,
-                        split=args.split, rows_per_day=args.rows_per_day, looks=args.looks)
+                        challenger_share=args.challenger_share,
+                        rows_per_day=args.rows_per_day, looks=args.looks)
     if args.out:
         plan.save(args.out)
     _print(plan, args.json, out)

@@ -175,7 +175,7 @@ class ABTestPlan:
     ----------
     primary : ABMetric
     guardrails : tuple of ABMetric
-    alpha, power, split : float
+    alpha, power, challenger_share : float
         Two-sided error, power at the offline improvement, the challenger's share of traffic.
     rows_per_day : float or None
         Rows entering the test per day, both arms together.
@@ -198,7 +198,7 @@ class ABTestPlan:
     guardrails: tuple = ()
     alpha: float = 0.05
     power: float = 0.8
-    split: float = 0.5
+    challenger_share: float = 0.5
     rows_per_day: float | None = None
     looks: int = 1
     n_challenger: int = 0
@@ -250,7 +250,7 @@ class ABTestPlan:
         lines = [f"A/B test plan: primary {p.name} ({p.kind}, "
                  f"{'greater' if p.greater_is_better else 'lower'} is better)",
                  f"  rows: challenger {self.n_challenger:,}, champion {self.n_champion:,} "
-                 f"(split {self.split:g}){days}",
+                 f"(challenger's share {self.challenger_share:g}){days}",
                  f"  alpha {self.alpha:g} two-sided, power {percent(self.power)} at the offline "
                  f"improvement, {self.looks} look(s)",
                  f"  looks: {self.method}"]
@@ -270,8 +270,9 @@ class ABTestPlan:
     __repr__ = __str__
 
 
-def _check_split(split, rows_per_day, looks):
-    split = check_level(split, "split", example="0.5 (half the traffic to the challenger)")
+def _check_share(share, rows_per_day, looks):
+    share = check_level(share, "challenger_share",
+                        example="0.5 (half the traffic to the challenger)")
     if rows_per_day is not None:
         if isinstance(rows_per_day, bool) or not isinstance(rows_per_day, (int, float,
                                                                             np.number)):
@@ -281,7 +282,7 @@ def _check_split(split, rows_per_day, looks):
             msg = (f"rows_per_day must be > 0 (rows entering the test per day, both arms), "
                    f"got {rows_per_day!r}; pass None to leave the duration out.")
             raise ValueError(msg)
-    return split, check_positive_int(looks, "looks")
+    return share, check_positive_int(looks, "looks")
 
 
 def _fixed_rows(m: ABMetric, alpha, power, ratio) -> float:
@@ -306,7 +307,7 @@ def _guardrail_power(g: ABMetric, n1, n0, alpha) -> float:
     return float(ndtr((g.improvement + g.margin) / se - ndtri(1 - alpha / 2)))
 
 
-def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, split=0.5,
+def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, challenger_share=0.5,
                  rows_per_day=None, looks=1) -> ABTestPlan:
     """Plan a randomised online test of the challenger against the champion.
 
@@ -321,8 +322,8 @@ def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, split=0.5,
         Two-sided error over all looks.
     power : float in (0, 1), default=0.8
         Power at the offline improvement.
-    split : float in (0, 1), default=0.5
-        The challenger's share of the traffic.
+    challenger_share : float in (0, 1), default=0.5
+        The challenger's share of the traffic (the rest goes to the champion).
     rows_per_day : float > 0, default=None
         Rows entering the test per day (both arms); gives the duration in days.
     looks : int, default=1
@@ -358,20 +359,20 @@ def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, split=0.5,
         raise ValueError(msg)
     alpha = check_level(alpha, "alpha", example="0.05")
     power = check_level(power, "power", example="0.8")
-    split, looks = _check_split(split, rows_per_day, looks)
-    ratio = (1 - split) / split
+    share, looks = _check_share(challenger_share, rows_per_day, looks)
+    ratio = (1 - share) / share
     n_fixed = _fixed_rows(primary, alpha, power, ratio)
     bounds = [float(ndtri(1 - alpha / 2))]
     factor = 1.0
     if looks > 1:
         t = np.arange(1, looks + 1) / looks
-        b = lan_demets_bounds(t, alpha)
-        factor = inflation_factor(b, t, power)
+        b = lan_demets_bounds(t, alpha=alpha)
+        factor = inflation_factor(b, t, power=power)
         bounds = [float(x) for x in b]
     n1 = math.ceil(n_fixed * factor - 1e-9)
     n0 = math.ceil(n1 * ratio - 1e-9)
     days = None if rows_per_day is None else math.ceil((n1 + n0) / float(rows_per_day) - 1e-9)
     gp = {g.name: _guardrail_power(g, n1, n0, alpha) for g in guardrails}
-    return ABTestPlan(primary, guardrails, alpha, power, split,
+    return ABTestPlan(primary, guardrails, alpha, power, share,
                       None if rows_per_day is None else float(rows_per_day), looks, n1, n0,
                       math.ceil(n_fixed - 1e-9), days, bounds, gp)

@@ -234,7 +234,7 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     v1, l1 = _arm(plan, challenger, look_challenger, "challenger")
     v0, l0 = _arm(plan, champion, look_champion, "champion")
     looks = _looks(l1, l0, plan)
-    bounds = lan_demets_bounds([t for *_, t in looks], plan.alpha)
+    bounds = lan_demets_bounds([t for *_, t in looks], alpha=plan.alpha)
     p = plan.primary
     history, stop = [], None
     for k, ((r1, r0, t), b) in enumerate(zip(looks, bounds)):

@@ -43,7 +43,7 @@ def row_bootstrap(stat, n: int, *, n_boot: int, random_state, level: float, ci_m
     jack = {k: np.concatenate([c[k] for c in jack_chunks]) for k in point}
     intervals = {}
     for k, est in point.items():
-        ci = resampling.bootstrap_interval(reps[k], est, level, method=ci_method,
+        ci = resampling.bootstrap_interval(reps[k], est, level=level, method=ci_method,
                                            jackknife=jack[k], n_rows=n)
         intervals[k] = (float(ci.low), float(ci.high))
     return point, intervals, reps

@@ -67,7 +67,7 @@ def _fractions(information) -> np.ndarray:
     return np.minimum(t, 1.0)
 
 
-def spent_alpha(t, alpha=0.05):
+def spent_alpha(t, *, alpha=0.05):
     """The O'Brien-Fleming-type spending function of Lan & DeMets [LD83]_, both sides.
 
     Each side spends ``alpha / 2`` by the one-sided function ``2 - 2 Phi(z_{1 - alpha / 4} /
@@ -136,8 +136,7 @@ class _Paths:
         self.t, self.s, self.f, self.w = t, s, f, w
 
 
-def crossing_probabilities(bounds, information, drift=0.0, *,
-                           grid=None) -> tuple[np.ndarray, np.ndarray]:
+def crossing_probabilities(bounds, information, *, drift=0.0) -> tuple[np.ndarray, np.ndarray]:
     """The chance that a test with two-sided ``bounds`` on the z scale first crosses at each
     look, upwards and downwards.
 
@@ -149,8 +148,6 @@ def crossing_probabilities(bounds, information, drift=0.0, *,
         The information fraction at each look, increasing in (0, 1].
     drift : float, default=0.0
         The mean of ``Z`` at information 1 (0: no difference).
-    grid : int, default=None
-        Points of the density's grid at each look (None: :data:`GRID`).
 
     Returns
     -------
@@ -165,12 +162,16 @@ def crossing_probabilities(bounds, information, drift=0.0, *,
     >>> round(float(up[0] + down[0]), 6)
     0.05
     """
+    return _crossing(bounds, information, float(drift), GRID)
+
+
+def _crossing(bounds, information, drift: float, grid: int):
+    """:func:`crossing_probabilities` with ``grid`` points at each look."""
     t = _fractions(information)
     b = np.asarray(bounds, dtype=np.float64).ravel()
     if b.shape != t.shape or np.any(~(b > 0)):
         msg = f"bounds must be {t.size} positive numbers (one per look), got {b.tolist()}."
         raise ValueError(msg)
-    grid = GRID if grid is None else check_positive_int(grid, "grid", minimum=3)
     paths, up, down = _Paths(float(drift), grid), np.zeros(t.size), np.zeros(t.size)
     for k in range(t.size):
         up[k], down[k] = paths.cross(t[k], b[k])
@@ -183,7 +184,7 @@ def crossing_probabilities(bounds, information, drift=0.0, *,
 def _spending(t: tuple, alpha: float) -> tuple:
     paths, bounds, spent = _Paths(0.0), [], 0.0
     for k, tk in enumerate(t):
-        target = float(spent_alpha(tk, alpha)) - spent
+        target = float(spent_alpha(tk, alpha=alpha)) - spent
         if target <= 1e-15:
             bounds.append(np.inf)  # nothing left to spend at this look
         else:
@@ -197,7 +198,7 @@ def _spending(t: tuple, alpha: float) -> tuple:
     return tuple(bounds)
 
 
-def lan_demets_bounds(information, alpha=0.05) -> np.ndarray:
+def lan_demets_bounds(information, *, alpha=0.05) -> np.ndarray:
     """Two-sided bounds on the z scale from Lan & DeMets' O'Brien-Fleming-type spending.
 
     Parameters
@@ -228,7 +229,7 @@ def lan_demets_bounds(information, alpha=0.05) -> np.ndarray:
     return np.array(_spending(tuple(np.round(t, 12).tolist()), alpha))
 
 
-def obrien_fleming_bounds(k, alpha=0.05) -> np.ndarray:
+def obrien_fleming_bounds(k, *, alpha=0.05) -> np.ndarray:
     """The classical O'Brien-Fleming bounds for ``k`` equally spaced looks.
 
     Parameters
@@ -261,7 +262,7 @@ def obrien_fleming_bounds(k, alpha=0.05) -> np.ndarray:
     return brentq(excess, 1.0, 10.0, xtol=1e-10) * shape
 
 
-def inflation_factor(bounds, information, power=0.8) -> float:
+def inflation_factor(bounds, information, *, power=0.8) -> float:
     """How many more rows a sequential test needs than the test with one look, at the same
     power: ``(theta / (z_{1 - alpha/2} + z_{power}))^2``, with ``theta`` the drift at which the
     bounds stop upwards with probability ``power`` ([JT00]_, section 2.6).
@@ -292,7 +293,7 @@ def inflation_factor(bounds, information, power=0.8) -> float:
     def short(theta):
         # A coarser grid: the factor is wanted to about 1e-4, and 30 looks on the fine grid
         # cost seconds at each of the root finder's steps.
-        got = crossing_probabilities(bounds, information, theta, grid=_POWER_GRID)[0].sum()
+        got = _crossing(bounds, information, theta, _POWER_GRID)[0].sum()
         return float(got) - power
 
     theta = brentq(short, 0.0, 20.0, xtol=1e-8)

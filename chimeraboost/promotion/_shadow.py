@@ -207,7 +207,7 @@ def _slice_tests(slices, point, intervals, reps, adjust, alpha) -> list:
     p = np.array(p)
     tested = np.isfinite(p)
     if tested.any():
-        adj = _ADJUST[adjust](p[tested], alpha)
+        adj = _ADJUST[adjust](p[tested], alpha=alpha)
         for i, (pa, rej) in zip(np.flatnonzero(tested), zip(adj.pvalues_adjusted, adj.reject)):
             out[i]["pvalue_adjusted"] = float(pa)
             out[i]["verdict"] = ("no detectable difference" if not rej else

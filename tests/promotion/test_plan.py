@@ -120,7 +120,8 @@ def test_looks_inflate_the_rows_and_the_plan_round_trips_through_json(tmp_path):
     guard = ab_metric("revenue", "mean", np.arange(100.0), np.arange(100.0) + 1,
                       greater_is_better=True, margin=5.0)
     one = plan_ab_test(primary, guardrails=[guard])
-    five = plan_ab_test(primary, guardrails=[guard], looks=5, split=0.2, rows_per_day=1000)
+    five = plan_ab_test(primary, guardrails=[guard], looks=5, challenger_share=0.2,
+                        rows_per_day=1000)
     assert five.n_fixed == pytest.approx(
         sample_size_proportions(0.10, 0.12, ratio=4.0), abs=1)
     assert five.n_champion == math.ceil(five.n_challenger * 4 - 1e-9)

@@ -33,10 +33,10 @@ def test_one_look_is_the_fixed_test():
 
 def test_the_bounds_spend_exactly_alpha_under_no_difference():
     t = np.array([0.1, 0.35, 0.5, 0.9, 1.0])
-    b = lan_demets_bounds(t, 0.05)
+    b = lan_demets_bounds(t, alpha=0.05)
     up, down = crossing_probabilities(b, t)
-    np.testing.assert_allclose(np.cumsum(up + down), spent_alpha(t, 0.05), atol=1e-7)
-    assert spent_alpha(1.0, 0.1) == pytest.approx(0.1, abs=1e-12)
+    np.testing.assert_allclose(np.cumsum(up + down), spent_alpha(t, alpha=0.05), atol=1e-7)
+    assert spent_alpha(1.0, alpha=0.1) == pytest.approx(0.1, abs=1e-12)
 
 
 def test_crossing_probabilities_agree_with_a_simulation():
