@@ -313,9 +313,11 @@ SURFACES = [
             lambda c: decisions.expected_cost(c["y"], c["p"], threshold=0.3, cost_fp=1,
                                               cost_fn=3, pos_label=c.pos, sample_weight=c.w)),
     Surface("decisions.rates_at_threshold",
+            # method="wilson" reads integer weights as frequencies (repeated rows); "auto"
+            # takes the bootstrap for unequal weights, scale-invariant like every interval.
             lambda c: decisions.rates_at_threshold(c["y"], c["p"], 0.3, pos_label=c.pos,
                                                    sample_weight=c.w, n_boot=N_BOOT,
-                                                   random_state=0)),
+                                                   random_state=0, method="wilson")),
     Surface("decisions.choose_threshold",
             lambda c: decisions.choose_threshold(c["y"], c["p"], cost_fp=1, cost_fn=3,
                                                  pos_label=c.pos, sample_weight=c.w,

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 
 import numpy as np
 
 from .. import decisions, metrics, resampling
 from .._shared.draws import calibration_draws
 from .._shared.facts import ABOUT_THE_ROWS, HEADLINE
+from ..exceptions import FewResamplesWarning
 from .._shared.progress import working
 from .._shared.units import resampled, time_span
 from .._shared.validation import (
@@ -210,11 +212,11 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     base_report, delong = None, None
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
-        delong = _delong(model, incumbent, y, level or 0.95)
+        delong = _delong(model, incumbent, y, level or 0.95, scheme)
     decision = None
     if threshold is not None or costs is not None:
         decision = _decision(model, incumbent, y, sample_weight, threshold, costs, model_name,
-                             base_name, n_boot, level or 0.95, random_state)
+                             base_name, scheme, level or 0.95)
     out = Report(model.point, model_name, model.task,
                  "y" if targets is None else base_name or "baseline targets",
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
@@ -226,8 +228,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     return out
 
 
-def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, n_boot, level,
-              random_state):
+def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, scheme, level):
     """The decision section: the model's action (and the baseline's) against treat-all and
     treat-none, from :func:`chimeraboost.decisions.decision_report`."""
     for scored, arg in ((model, "estimator"), (incumbent, "baseline")):
@@ -243,13 +244,13 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
             msg = (f"threshold= and costs= act on the probability of the positive class of a "
                    f"binary classifier (or a 0/1 rule); the {arg} {scored.name} gives {what}.")
             raise ValueError(msg)
-    with working(f"report: {n_boot:,} resamples of the decision"):
+    with working(f"report: {scheme.n_boot:,} resamples of the decision"):
         return decisions.decision_report(
             y, model.binary_score,
             baseline_proba=None if incumbent is None else incumbent.binary_score,
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
-            name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
-            random_state=random_state)
+            name=name, baseline_name=base_name or "baseline", level=level,
+            **scheme.as_params())
 
 
 def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):
@@ -276,7 +277,7 @@ def _calibration_tests(scored, scheme):
     draws = calibration_draws(scheme.n_boot)
     # One model: the scheme's generator itself, as before; two: one seed for both.
     seed = scheme.rng if len(scored) == 1 else int(scheme.rng.integers(0, 2**63 - 1))
-    units = {} if scheme.kind == "rows" else {"groups": scheme.units.codes}
+    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
     out = []
     for s in scored:
         if s.task != "classification":
@@ -334,14 +335,18 @@ def _dependence(scheme, boot, model):
             "block_length": units.block_length, "time_range": units.time_range}
 
 
-def _delong(model: _Scored, incumbent: _Scored, y, level):
-    """DeLong's paired ROC-AUC test, model minus baseline, for two binary rankers."""
+def _delong(model: _Scored, incumbent: _Scored, y, level, scheme):
+    """DeLong's paired ROC-AUC test, model minus baseline, for two binary rankers (with
+    ``groups=``, Obuchowski's clustered variance; with ``time=``, none: it has no form for
+    serially dependent rows)."""
     scores = (getattr(model, "binary_score", None), getattr(incumbent, "binary_score", None))
     if any(s is None for s in scores) or np.isnan(model.point.get("roc_auc", np.nan)):
         return None  # not binary rankers, or one class only in y
+    if scheme.kind == "time":
+        return None
     return resampling.delong_roc_auc_difference(
-        y, scores[0], scores[1], pos_label=model.classes[1], level=level
-    )
+        y, scores[0], scores[1], pos_label=model.classes[1], level=level,
+        groups=scheme.units.codes if scheme.kind == "groups" else None)
 
 
 def _intervals(boot, point, level):

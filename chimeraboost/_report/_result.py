@@ -144,10 +144,10 @@ class Report(Mapping):
                 f"{fmt(deff, 2)}")
         out = [line]
         if np.isfinite(deff) and deff > DESIGN_EFFECT_NOTE:
-            out.append(f"  these {rows:,} rows carry the information of about "
-                       f"{dep['effective_rows']:,.0f} independent ones: an interval that "
-                       "resampled single rows would be about "
-                       f"{np.sqrt(deff):.1f}x too narrow")
+            out += [f"  these {rows:,} rows carry the information of about "
+                    f"{dep['effective_rows']:,.0f} independent ones:",
+                    f"  an interval that resampled single rows would be about "
+                    f"{np.sqrt(deff):.1f}x too narrow"]
         return out
 
     def headline(self) -> str:
@@ -206,8 +206,9 @@ class Report(Mapping):
         return out
 
     def _ci_caption(self) -> str:
+        what = "the rows" if self.dependence is None else self.dependence["resampled"]
         return (f"{percent(self.ci_level)} bootstrap intervals "
-                f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of the rows)")
+                f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of {what})")
 
     def _vs_table(self):
         """(title, columns, rows, DeLong sentence or None) of the paired comparison, shared by
@@ -291,7 +292,7 @@ class Report(Mapping):
     # ---- pictures
     _scored = None  # the scored targets and predictions, kept by report() for plot()
 
-    def plot(self, *, n_boot=200, random_state=None):
+    def plot(self, *, n_boot=1000, random_state=None):
         """One figure of the scored rows; returns the list of matplotlib Axes.
 
         Classification: the CORP reliability diagram with its consistency band (``n_boot``

@@ -16,4 +16,4 @@ CALIBRATION_DRAWS = 1000
 
 def calibration_draws(n_boot: int) -> int:
     """Draws of the calibration test in a report or table of ``n_boot`` resamples."""
-    return max(min(n_boot, CALIBRATION_DRAWS), 100)  # 100: calibration_test's minimum
+    return min(n_boot, CALIBRATION_DRAWS)  # n_boot is at least the one rule's minimum

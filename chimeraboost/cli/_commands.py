@@ -255,7 +255,7 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows, "
                  f"{len(scores)} columns", verbose=verbose):
         return holdout_table(values, row_numbers(len(y)), y, baseline_name=baseline, primary=primary,
-                             split=split, ci=ci, n_boot=n_boot, sample_weight=w,
+                             split=split, level=ci, n_boot=n_boot, sample_weight=w,
                              random_state=random_state, costs=costs, n_jobs=n_jobs,
                              ci_method=ci_method, **units)
 

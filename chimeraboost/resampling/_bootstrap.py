@@ -112,9 +112,11 @@ def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
             for store in parts]
 
 
-def _rows(evaluator) -> tuple[int, float | None]:
+def _rows(evaluator, units=None) -> tuple[int, float | None]:
     """Rows of positive weight, and for classification the (effective) rows of the rarest
-    class present (None with one class): how many rows an interval rests on."""
+    class present (None with one class): how many rows an interval rests on. With units that
+    are not rows (groups, time points), the events are counted in units: Kish's effective
+    number of the units' weights of the class, so that a group's copies count once."""
     w = getattr(evaluator, "sample_weight", None)
     w = np.ones(evaluator.n) if w is None else np.asarray(w, dtype=np.float64)
     n_rows = int(np.sum(w > 0))
@@ -124,7 +126,12 @@ def _rows(evaluator) -> tuple[int, float | None]:
     codes = np.asarray(codes, dtype=np.intp)
     k = getattr(evaluator, "n_classes", None) or int(codes.max(initial=0)) + 1
     total = np.bincount(codes, weights=w, minlength=k)
-    square = np.bincount(codes, weights=w * w, minlength=k)
+    if units is not None and units.codes is not None:
+        per_unit = np.zeros((units.n_units, k))
+        np.add.at(per_unit, (units.codes, codes), w)
+        square = np.sum(per_unit * per_unit, axis=0)
+    else:
+        square = np.bincount(codes, weights=w * w, minlength=k)
     present = total > 0
     if present.sum() < 2:
         # One class only: the skills and rankings are undefined (said elsewhere), and the
@@ -159,12 +166,9 @@ def results(evaluators, scheme, metrics=None) -> list:
     if scheme.kind != "rows":
         row_jacks = _jackknife(evaluators, scheme, metrics, rows=True)
     first = evaluators[0]
-    n_rows, events = _rows(first)
+    n_rows, events = _rows(first, None if scheme.kind == "rows" else scheme.units_of(first.n))
     w = getattr(first, "sample_weight", None)
     n_units = scheme.n_units(first.n, w)
-    if scheme.kind != "rows" and events is not None:
-        # Events count no more than the units they sit in.
-        events = min(events, float(n_units))
     return [BootstrapResult(_point(ev, metrics), r, scheme.n_boot, jackknife=j,
                             n_rows=n_units, events=events, ci_method=scheme.ci_method,
                             row_jackknife=rj, units=scheme.kind, rows=n_rows)

@@ -141,6 +141,19 @@ class Resampler:
             out.units = None
         return out
 
+    def as_params(self) -> dict:
+        """This scheme as the plain parameters a public function takes (``n_boot``,
+        ``random_state`` -- a seed drawn from this scheme's generator --, ``ci_method``,
+        ``groups`` / ``time`` as unit codes): how one surface hands its scheme to another
+        (the report to its decision section and its slices) as one value."""
+        out = {"n_boot": self.n_boot, "random_state": int(self.rng.integers(0, 2**63 - 1)),
+               "ci_method": self.ci_method}
+        if self.units is not None and self.units.kind == "groups":
+            out["groups"] = self.units.codes
+        elif self.units is not None and self.units.kind == "time":
+            out["time"] = self.units.codes
+        return out
+
     @property
     def kind(self) -> str:
         return "rows" if self.units is None else self.units.kind

@@ -26,7 +26,7 @@ def test_decision_curve_points_and_bands_are_net_benefit_per_resample(intervals_
     y, p, q = _data()
     t = [0.1, 0.3, 0.5]
     dc = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=t, baseline_name="q", n_boot=1000,
-                                  random_state=3)
+                                  random_state=3, ci_method="percentile")
     np.testing.assert_array_equal(dc.net_benefit["p"], decisions.net_benefit(y, p, t).net_benefit)
     np.testing.assert_array_equal(dc.net_benefit["treat all"],
                                   decisions.net_benefit(y, p, t).treat_all)
@@ -40,7 +40,7 @@ def test_decision_curve_points_and_bands_are_net_benefit_per_resample(intervals_
                     np.quantile(reps_p - reps_q, [0.025, 0.975], axis=0))
     again = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=t, baseline_name="q",
                                      n_boot=1000,
-                                     random_state=3)
+                                     random_state=3, ci_method="percentile")
     np.testing.assert_array_equal(again.diff_low["p"], dc.diff_low["p"])  # one seed, one curve
     frame = dc.to_frame()
     assert set(frame["model"]) == {"p", "q", "treat all", "treat none"}
@@ -68,7 +68,8 @@ def test_decision_curve_refuses_an_unknown_baseline_and_non_probabilities():
 def test_decision_report_numbers_and_paired_differences(intervals_agree):
     y, p, q = _data(300, seed=1)
     d = decisions.decision_report(y, p, baseline_proba=q, cost_fp=1, cost_fn=3, n_boot=1000,
-                                  random_state=0, name="p", baseline_name="q")
+                                  random_state=0, name="p", baseline_name="q",
+                                  ci_method="percentile")
     assert d.threshold == 0.25
     nb = decisions.net_benefit(y, p, 0.25)
     assert d.actions["p"]["net_benefit"] == pytest.approx(nb.net_benefit[0], abs=1e-15)
@@ -125,7 +126,8 @@ def test_curve_band_points_are_sklearns_curves():
 def test_curve_band_is_the_percentile_of_resampled_curves(intervals_agree):
     y, p, _ = _data(100, seed=4)
     grid = np.array([0.1, 0.5])
-    b = decisions.curve_band(y, p, grid=grid, n_boot=1000, random_state=1)
+    b = decisions.curve_band(y, p, grid=grid, n_boot=1000, random_state=1,
+                             ci_method="percentile")
     reps = []
     for w in _independent_counts(y.shape[0]):
         fpr, tpr, _ = roc_curve(y, p, sample_weight=w)

@@ -68,8 +68,8 @@ def test_consistency_band_is_seeded_and_covers_a_calibrated_curve():
     rng = np.random.default_rng(1)
     p = np.round(rng.uniform(0, 1, 2000), 2)
     y = (rng.random(2000) < p).astype(int)  # calibrated by construction
-    a = metrics.reliability_curve(y, p, [0, 1], n_boot=100, random_state=3)
-    b = metrics.reliability_curve(y, p, [0, 1], n_boot=100, random_state=3)
+    a = metrics.reliability_curve(y, p, [0, 1], n_boot=1000, random_state=3)
+    b = metrics.reliability_curve(y, p, [0, 1], n_boot=1000, random_state=3)
     np.testing.assert_array_equal(a.band_low, b.band_low)
     assert np.all(a.band_low <= a.band_high)
     inside = (a.band_low - 1e-12 <= a.forecast) & (a.forecast <= a.band_high + 1e-12)
@@ -97,7 +97,7 @@ def _histogram(ax):
 
 def test_reliability_diagram_artists(binary):
     y, p, w = binary
-    ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=50, random_state=0)
+    ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=1000, random_state=0)
     assert len(ax.lines) == 2  # the diagonal and the curve
     assert len(_bands(ax)) == 1
     d = metrics.calibration_decomposition(y, p, [0, 1], sample_weight=w)
@@ -201,7 +201,7 @@ def test_reliability_diagram_multiclass_one_curve_per_class():
     per = metrics.calibration_decomposition(y, proba, [0, 1, 2])["per_class"]
     assert len(ax.lines) == 4 and not _bands(ax)
     assert f"class 2: MCB {per['mcb'][2]:.3f}" in _legend(ax)[3]
-    ax = plotting.reliability_diagram(y, proba, classes=[0, 1, 2], pos_label=1, n_boot=20)
+    ax = plotting.reliability_diagram(y, proba, classes=[0, 1, 2], pos_label=1, n_boot=1000)
     assert len(ax.lines) == 2 and len(_bands(ax)) == 1
 
 
@@ -322,7 +322,7 @@ def test_forest_plot_of_compare_cv_and_holdout_table(fitted):
 def test_report_plot_classification(fitted):
     X, y, good, _ = fitted
     r = cb.report(good, X[300:], y[300:])
-    axes = r.plot(n_boot=20, random_state=0)
+    axes = r.plot(n_boot=1000, random_state=0)
     assert len(axes) == 3 and len(axes[0].figure.axes) == 4  # and the histogram
     assert [a.get_title().split(" (")[0] for a in axes] == [
         "Reliability diagram", "ROC curve", "Precision-recall curve"]

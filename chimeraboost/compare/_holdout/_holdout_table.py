@@ -304,9 +304,9 @@ def _check_rows_have(primary, shown, rows, reported, binary) -> None:
     raise ValueError(msg)
 
 
-@public(renamed={"baseline": "baseline_name", "min_lift": "rope"})
+@public(renamed={"baseline": "baseline_name", "min_lift": "rope", "ci": "level"})
 def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=None, split=None,
-                  ci=0.95, n_boot=2000, rope=0.0, sample_weight=None,
+                  level=0.95, n_boot=2000, rope=0.0, sample_weight=None,
                   random_state=None, costs=None, n_jobs=None,
                   ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
                   time=None) -> HoldoutTable:
@@ -348,7 +348,7 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
         What the held-out rows are (``"2024-Q4"``, ``"test"``: "2024-Q4 holdout"), for the
         header and the sentences of :meth:`HoldoutTable.summary`; a split that says so
         itself (``"30% holdout"``, ``"held-out rows"``) is used as it is.
-    ci : float in (0, 1), default=0.95
+    level : float in (0, 1), default=0.95
         Level of every interval.
     n_boot : int, default=2000
         Bootstrap resamples, shared by every row; fewer than 200 are refused (the table
@@ -446,7 +446,7 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
     if check_no_missing(to_numpy(y, "y"), "y").dtype.kind in "mMc":  # NaN: never a negative
         msg = f"y holds {to_numpy(y, 'y').dtype} values; pass class labels or a real target."
         raise TypeError(msg)
-    level = check_level(ci, "ci")
+    level = check_level(level, "level")
     ci_method = resampling.check_ci_method(ci_method)
     costs = None if costs is None else _decisions.Costs.of(costs)
     n_boot = resampling.check_n_boot(n_boot)  # refused or warned once, here
@@ -576,7 +576,7 @@ def _calibration(rows, y, w, classes, scheme) -> None:
     n_boot = scheme.n_boot
     draws = calibration_draws(n_boot)
     seed = int(scheme.rng.integers(0, 2**63 - 1))
-    units = {} if scheme.kind == "rows" else {"groups": scheme.units.codes}
+    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
     for row in rows:
         if row.proba is None:
             row.point["calibration_excess"] = np.nan
