@@ -30,7 +30,6 @@ References
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
@@ -38,11 +37,11 @@ import numpy as np
 from .. import metrics as _metrics
 from .. import resampling as _resampling
 from .._shared import facts as _facts
+from .._shared.rules import KEEP, REPLACE, decide_interval
 from .._shared.ties import negligible, same_outputs
 from ..exceptions import FewResamplesWarning
 
 # The words of compare's rules, so that a period reads as compare_holdout reads.
-REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"
 
 
 def _check_metric(metric, task, ev, reference_from) -> str:
@@ -119,25 +118,12 @@ def _paired_periods(task, data, rows_of, refs, scheme, metric, level, labels) ->
     return out
 
 
-def _decide(lo, hi, rope) -> tuple[str, str]:
-    """compare_holdout's rule on an interval oriented so that positive favours the model."""
-    if math.isnan(lo) or math.isnan(hi):
-        return KEEP, "difference undefined"
-    if lo > rope:
-        return REPLACE, "whole interval above +rope"
-    if -rope <= lo and hi <= rope:
-        return EQUIVALENT, "whole interval inside the rope"
-    if hi < -rope:
-        return KEEP, "whole interval below -rope (champion better)"
-    return KEEP, "no clear difference"
-
-
 def decisions(metric, intervals, rope) -> list[tuple[str, str]]:
     """Each period's decision and its reason, the interval turned around for a loss."""
     lo, hi = intervals[:, 0], intervals[:, 1]
     if _facts.is_loss(metric):
         lo, hi = -hi, -lo
-    return [_decide(float(a), float(b), rope) for a, b in zip(lo, hi)]
+    return [decide_interval(float(a), float(b), rope) for a, b in zip(lo, hi)]
 
 
 class LatestWindowVerdict:
