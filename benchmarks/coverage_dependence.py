@@ -212,7 +212,7 @@ def simulate(task) -> dict:
     cell, chunk, sims, n_boot = task
     target = TRUTH
     rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
-    covered, width, warned, deff, dfs = {}, {}, 0, {}, {}
+    covered, width, warned, deff, dfs, trace = {}, {}, 0, {}, {}, []
     for _ in range(sims):
         y, p, q, units = draw(rng, cell)
         cls, dec = _evaluators(y, p, q)
@@ -222,8 +222,10 @@ def simulate(task) -> dict:
                 warnings.simplefilter("always")
                 parts = _bootstrap(cls, dec, seed, n_boot, **kw)
             fired = any(w.category.__module__.startswith("chimeraboost") for w in caught)
+            found = {}
             for method in methods:
                 ci, more = _intervals(parts, method)
+                found[method] = ci
                 if col != "rows" and method == DEFAULT:
                     warned += fired or more
                 for k, (lo, hi) in ci.items():
@@ -231,12 +233,26 @@ def simulate(task) -> dict:
                         bool(lo <= target[k] <= hi)
                     width[col, method, k] = width.get((col, method, k), 0.0) + (hi - lo)
             if kw and cell[0] != "iid":
+                trace += _trace(parts, found, target)
                 res = parts[0][0]
                 for k in ("brier_skill", "roc_auc"):
                     deff.setdefault(k, []).append(res.design_effect(k))
                     dfs.setdefault(k, []).append(res.effective_df(k))
     return {"task": task, "covered": covered, "width": width, "warned": warned,
-            "deff": deff, "df": dfs}
+            "deff": deff, "df": dfs, "trace": trace}
+
+
+def _trace(parts, found, target) -> list:
+    """(number, the default interval's degrees of freedom, covered by the default, covered
+    by the percentile interval) of every number: where to warn."""
+    out = []
+    for i, (res, keys) in enumerate(parts):
+        for k in keys:
+            label = k if i < 2 else f"Δ {k}"
+            hit = {m: bool(found[m][label][0] <= target[label] <= found[m][label][1])
+                   for m in found}
+            out.append((label, res.effective_df(k), hit[DEFAULT], hit.get("percentile")))
+    return out
 
 
 TRUTH = truth()  # computed once per process (about 5 s)
@@ -264,7 +280,8 @@ def _merge(outs) -> dict:
     for out in outs:
         cell, _, sims, _ = out["task"]
         t = total.setdefault(cell, {"covered": {}, "width": {}, "warned": 0, "sims": 0,
-                                    "deff": {}, "df": {}})
+                                    "deff": {}, "df": {}, "trace": []})
+        t["trace"] += out.get("trace", [])
         t["sims"] += sims
         t["warned"] += out["warned"]
         for what in ("covered", "width"):
@@ -340,7 +357,33 @@ def report(name, cells_, total) -> list[str]:
     if name != "fewgroups":
         cols.append(("rows", ("rows", DEFAULT)))
     lines += coverage_table(cells_, total, cols) + [""] + _footer(cells_, total) + [""]
+    if name == "fewgroups":
+        lines += df_table([t for c in cells_ for t in total[c]["trace"]])
     return lines
+
+
+DF_EDGES = (1, 3, 5, 8, 12, 20, 40, np.inf)
+
+
+def df_table(trace) -> list[str]:
+    """Coverage by the default interval's degrees of freedom, pooled over the cells: the
+    number the expanded interval widens by, and where it stops being enough."""
+    heads = [f"{lo:g}-{hi:g}" if np.isfinite(hi) else f">= {lo:g}"
+             for lo, hi in zip(DF_EDGES[:-1], DF_EDGES[1:])]
+    lines = ["Coverage by the default interval's degrees of freedom (`effective_df`), pooled "
+             "over the cells above:", "", "| numbers | " + " | ".join(heads) + " |",
+             "|" + "---|" * (len(heads) + 1)]
+    groups = {"metrics": [t for t in trace if not t[0].startswith("Δ")],
+              "differences": [t for t in trace if t[0].startswith("Δ")]}
+    for name, rows in groups.items():
+        for col, label in ((2, DEFAULT), (3, "percentile")):
+            cells = []
+            for lo, hi in zip(DF_EDGES[:-1], DF_EDGES[1:]):
+                hit = [t[col] for t in rows if lo <= t[1] < hi]
+                cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
+                             else f"- ({len(hit)})")
+            lines.append(f"| {name}, {label} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def main(argv=None) -> None:
