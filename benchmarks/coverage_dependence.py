@@ -210,6 +210,8 @@ def _schemes(cell, units):
 def simulate(task) -> dict:
     """Coverage counts, widths and warnings of ``sims`` data sets of one cell."""
     cell, chunk, sims, n_boot = task
+    if cell[0] == "discordant":
+        return simulate_discordant(task)
     target = TRUTH
     rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
     covered, width, warned, deff, dfs, trace = {}, {}, 0, {}, {}, []
@@ -242,6 +244,46 @@ def simulate(task) -> dict:
             "deff": deff, "df": dfs, "trace": trace}
 
 
+def simulate_discordant(task) -> dict:
+    """The paired difference of net benefit only, with the number of groups on which the two
+    models decide differently at the threshold (the rows it rests on)."""
+    cell, chunk, sims, n_boot = task
+    rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
+    trace, label = [], f"Δ {NB}"
+    for _ in range(sims):
+        y, p, q, units = draw_snapshot(rng, cell[1], cell[2], cell[3])
+        _, dec = _evaluators(y, p, q)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a, b = resampling.joint_bootstrap(dec, n_boot, random_state=int(rng.integers(2**31)),
+                                              groups=units)
+            res = resampling.PairedBootstrapResult(a, b)
+            hit = [res.interval(NB, LEVEL, m, warn=False) for m in (DEFAULT, "percentile")]
+        disc = np.unique(units[(p >= THRESHOLD) != (q >= THRESHOLD)]).size
+        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in hit)))
+    return {"task": task, "covered": {}, "width": {}, "warned": 0, "deff": {}, "df": {},
+            "trace": trace}
+
+
+DISCORDANT_EDGES = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, np.inf)
+
+
+def discordant_table(trace) -> list[str]:
+    heads = [f"{lo:g}" if hi == lo + 1 else (f"{lo:g}-{hi - 1:g}" if np.isfinite(hi)
+                                             else f">= {lo:g}")
+             for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:])]
+    lines = ["| Δ net benefit @0.2 | " + " | ".join(heads) + " |",
+             "|" + "---|" * (len(heads) + 1)]
+    for col, label in ((1, DEFAULT), (2, "percentile")):
+        cells = []
+        for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:]):
+            hit = [t[col] for t in trace if lo <= t[0] < hi]
+            cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
+                         else f"- ({len(hit)})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def _trace(parts, found, target) -> list:
     """(number, the default interval's degrees of freedom, covered by the default, covered
     by the percentile interval) of every number: where to warn."""
@@ -271,6 +313,8 @@ def cells(args) -> dict:
         "iid": [(("iid", 1200), named)],
         "fewgroups": [(("fewgroups", g, 600 // g, 0.7), other)
                       for g in (5, 10, 15, 20, 30, 50)],
+        "discordant": [(("discordant", g, 12, rho), other) for rho in (0.3, 0.7)
+                       for g in (25, 50, 100, 200, 400)],
     }
     return {k: v for k, v in out.items() if k in args.sections}
 
@@ -301,7 +345,7 @@ def _label(cell) -> str:
         return f"φ={cell[2]:g}, n={cell[1]}"
     if kind == "iid":
         return f"n={cell[1]}"
-    return f"G={cell[1]}, m={cell[2]}"
+    return f"G={cell[1]}, m={cell[2]}"  # few groups, discordant
 
 
 def coverage_table(cells_, total, columns) -> list[str]:
@@ -340,6 +384,12 @@ def _width_ratio(t, col, base, method) -> str:
 
 def report(name, cells_, total) -> list[str]:
     lines = [f"### {name}", ""]
+    if name == "discordant":
+        sims = ", ".join(f"{_label(c)} ρ={c[3]:g}: {total[c]['sims']}" for c in cells_)
+        return lines + [f"Coverage of the paired difference of net benefit at 0.2 (groups "
+                        f"resampled) by the number of customers on which the two models decide "
+                        f"differently (data sets in brackets; {sims} data sets):", ""] + \
+            discordant_table([t for c in cells_ for t in total[c]["trace"]])
     if name == "iid":
         cols = [(f"{col} {m}", (col, m)) for col in ("rows", "groups of one", "time")
                 for m in (DEFAULT, "percentile")]
