@@ -339,7 +339,7 @@ def threads(args, data, row):
     jobs = {
         "report": lambda n_jobs: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
                                         random_state=0, n_jobs=n_jobs).ci,
-        "bootstrap": lambda n_jobs: resampling.bootstrap(ev, args.n_boot, random_state=0,
+        "bootstrap": lambda n_jobs: resampling.bootstrap(ev, n_boot=args.n_boot, random_state=0,
                                                          n_jobs=n_jobs).replicates,
     }
     for what, run in jobs.items():
@@ -371,11 +371,11 @@ def interval_method(args, data, row):
     ev = metrics.classification_evaluator(y, fitted.classes_, proba=fitted.predict_proba(X))
 
     def intervals(method):
-        return resampling.bootstrap(ev, args.n_boot, random_state=0).intervals(
-            LEVEL, method, warn=False)
+        return resampling.bootstrap(ev, n_boot=args.n_boot, random_state=0).intervals(
+            level=LEVEL, method=method, warn=False)
 
-    t_bca = timed(lambda: intervals("expanded_bca"), args.repeats)[0]
-    t_pct = timed(lambda: intervals("percentile"), args.repeats)[0]
+    t_bca = timed(lambda: intervals(level="expanded_bca"), args.repeats)[0]
+    t_pct = timed(lambda: intervals(level="percentile"), args.repeats)[0]
     t_jack = timed(lambda: ev.evaluate(resampling.jackknife_weights(
         args.n, random_state=0), warn=False), args.repeats)[0]
     base_cpu = max(t_pct.cpu - t_jack.cpu, 1e-9)

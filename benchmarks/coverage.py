@@ -110,7 +110,7 @@ class Section:
 
 def _evaluators(design, y, forecasts, weight):
     if design.kind == "regression":
-        return [metrics.regression_evaluator(y, f, weight) for f in forecasts]
+        return [metrics.regression_evaluator(y, f, sample_weight=weight) for f in forecasts]
     classes = [0, 1] if design.kind == "binary" else [0, 1, 2]
     return [metrics.classification_evaluator(y, classes, proba=f, sample_weight=weight)
             for f in forecasts]
@@ -120,7 +120,7 @@ def _intervals(result, keys, method):
     """Intervals of ``keys`` by ``method``, and whether a NarrowIntervalWarning fired."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", NarrowIntervalWarning)
-        ci = result.intervals(LEVEL, method, metrics=keys)
+        ci = result.intervals(level=LEVEL, method=method, metrics=keys)
     return ci, any(issubclass(w.category, NarrowIntervalWarning) for w in caught)
 
 
@@ -151,7 +151,7 @@ def simulate_cell(task) -> dict:
             y, forecasts, weight = design.draw(rng, n, rate)
             evs = _evaluators(design, y, forecasts, weight)
             seed = int(rng.integers(2**31))
-            res = resampling.joint_bootstrap(evs, n_boot, random_state=seed, metrics=list(keys))
+            res = resampling.joint_bootstrap(evs, n_boot=n_boot, random_state=seed, metrics=list(keys))
             paired = resampling.PairedBootstrapResult(res[0], res[1])
             found = {}
             for method in METHODS:

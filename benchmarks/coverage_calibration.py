@@ -122,7 +122,7 @@ def simulate(cell, reps, n_boot, seed=0):
             w = rng.uniform(0.2, 1.8, n) if kind == "weighted" else None
         res = cb.metrics.calibration_test(y, f, classes, sample_weight=w, n_boot=n_boot,
                                           random_state=rng)
-        low, high = res.confidence_interval(0.95)
+        low, high = res.confidence_interval(level=0.95)
         rows.append((res.statistic, res.noise_floor, res.excess, res.pvalue, low, high))
     a = np.array(rows)
     return dict(cell, truth=truth, mean_mcb=a[:, 0].mean(), noise_floor=a[:, 1].mean(),

@@ -43,6 +43,7 @@ import copy
 
 import numpy as np
 
+from ._shared.api import public
 from . import metrics as _metrics
 from ._shared.validation import (
     check_1d_shape,
@@ -61,7 +62,8 @@ __all__ = ["classification_report", "regression_report"]
 SPLIT_EVERY = 8
 
 
-def classification_report(y, proba, classes, sample_weight=None, baseline=None) -> dict:
+@public(legacy=("sample_weight", "baseline"))
+def classification_report(y, proba, classes, *, sample_weight=None, baseline=None) -> dict:
     """:func:`chimeraboost.metrics.classification_report` of rows held in dask collections.
 
     Parameters
@@ -121,7 +123,8 @@ def classification_report(y, proba, classes, sample_weight=None, baseline=None) 
     return _accumulate(template, inputs, n_classes=len(classes))
 
 
-def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
+@public(legacy=("sample_weight", "baseline"))
+def regression_report(y, pred, *, sample_weight=None, baseline=None) -> dict:
     """:func:`chimeraboost.metrics.regression_report` of rows held in dask collections.
 
     Parameters

@@ -5,10 +5,10 @@ What is checked here, so that the tree keeps showing the architecture:
 - every public import path keeps its public names (the contract users code against);
 - no module reaches into another package's private module, except the one private package
   every layer shares (``chimeraboost._shared``);
-- imports point down the layers; the few upward imports (the ``.plot()`` methods of
+- imports point down the layers; the only upward imports (the ``.plot()`` methods of
   ``Report``, ``SliceReport``, ``SkillOverTime`` and ``DatasetComparison`` drawing with
-  ``chimeraboost.plotting``, ``report(by=...)`` slicing with
-  ``chimeraboost.slices``) happen inside a function, never at import time;
+  ``chimeraboost.plotting``, as scikit-learn's Display objects do) happen inside a function,
+  never at import time;
 - the table of packages in ``docs/index.md`` lists every top-level entry and exactly what each
   imports, read off the code;
 - the installed distribution ships every module: each one imports in a fresh interpreter
@@ -65,7 +65,8 @@ PUBLIC = {
         "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
         "check_ci_method", "bootstrap_interval", "jackknife_weights", "jackknife_blocks",
         "acceleration", "effective_df", "narrow_interval_reason", "warn_narrow",
-        "Resampler", "design_effect", "jackknife_variance",
+        "Resampler", "MIN_GROUPS", "design_effect", "jackknife_variance",
+        "MultipleTestResult", "holm", "benjamini_hochberg",
     ],
     "chimeraboost.decisions": [
         "net_benefit", "NetBenefitResult", "expected_cost", "ExpectedCostResult", "Costs",
@@ -109,19 +110,19 @@ LAYERS = [
     # decisions sits beside resampling: its intervals and re-chosen thresholds resample
     # through it, and the report, the tables and the scorers use its numbers.
     ["scorers", "resampling", "decisions"],
+    # slices sit below the report: they take arrays (and, for the weak-slice search, call an
+    # estimator through _shared); report(by=...) hands its outputs down to them.
+    ["slices"],
     ["_report", "pipeline", "estimators"],
-    ["compare", "baselines", "monitor", "slices", "dask"],
+    ["compare", "baselines", "monitor", "dask"],
     ["plotting", "cli"],
     ["__init__", "__main__"],
 ]
 LAYER_OF = {entry: i for i, layer in enumerate(LAYERS) for entry in layer}
-# The only imports that point up a layer, each inside a function (never at import time).
+# The only imports that point up a layer, each inside a function (never at import time): a
+# result's .plot() hands it to plotting, which draws it (scikit-learn's Display pattern).
 UPWARD_INSIDE_A_FUNCTION = {
     ("_report", "plotting"): "Report.plot() hands the report to plotting, which draws it",
-    ("_report", "slices"): "report(by=...) hands its scored outputs to slices.slice_report, "
-                           "which slices them with the report's own evaluators (the work "
-                           "lives in slices, a layer above, so that the report stays one "
-                           "model on one set of rows)",
     ("slices", "plotting"): "SliceReport.plot() hands the result to plotting, which draws it",
     ("monitor", "plotting"): "SkillOverTime.plot() hands the result to plotting, which draws it",
     ("compare", "plotting"): "DatasetComparison.plot() hands the result to plotting, which "

@@ -13,10 +13,10 @@ Questions worth asking, and what answers each:
 - How sure is each number? ``ci=0.95``: :attr:`Report.ci` holds bootstrap intervals, read
   off the resamples by ``ci_method`` (see :mod:`chimeraboost.resampling`).
 
-This is the only layer that calls ``predict_proba`` / ``decision_function`` / ``predict``; the
-numbers themselves come from :mod:`chimeraboost.metrics` and
-:mod:`chimeraboost.quantile_metrics`, so a report says exactly what those functions say on the
-model's output.
+The model's outputs come from :mod:`chimeraboost._shared.estimator_outputs`, the one place that
+calls ``predict_proba`` / ``decision_function`` / ``predict``; the numbers themselves come from
+:mod:`chimeraboost.metrics` and :mod:`chimeraboost.quantile_metrics`, so a report says exactly
+what those functions say on the model's output.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 from ._naming import distinct_names
 from ._scoring import score_estimator
 # The public call, its result object and the mixin that puts it on an estimator.
-from ._compute import calibration_draws, report
+from ._compute import report
 from ._result import Report
 from ._mixin import ReportMixin
 

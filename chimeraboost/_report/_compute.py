@@ -9,40 +9,35 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 
 import numpy as np
 
 from .. import decisions, metrics, resampling
-from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.draws import calibration_draws
+from .._shared.facts import ABOUT_THE_ROWS, HEADLINE
+from ..exceptions import FewResamplesWarning
 from .._shared.progress import working
+from .._shared.units import resampled, time_span
 from .._shared.validation import (
     check_level,
     check_n_jobs,
     check_positive_int,
-    check_random_state_int,
     check_rows,
     check_sample_weight,
 )
+from ..slices import slice_report
 from ._naming import _names
 from ._result import Report, _scalar
 from ._scoring import _check_fitted, _check_same_task, _Scored
 
-__all__ = ["calibration_draws", "report"]
-
-# Outcome draws of the calibration test in a report: min(n_boot, this), at least its minimum.
-# 1,000 resolve p-values to 0.001 and the interval's 2.5% tails; more cost time, not accuracy.
-CALIBRATION_DRAWS = 1000
-
-
-def calibration_draws(n_boot: int) -> int:
-    """Draws of the calibration test in a report or table of ``n_boot`` resamples."""
-    return max(min(n_boot, CALIBRATION_DRAWS), 100)  # 100: calibration_test's minimum
-
+__all__ = ["report"]
 
 def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boot=2000,
            random_state=None, k=None, name=None, baseline_name=None, threshold=None,
            costs=None, by=None, bins=5, min_rows=30, min_events=10, adjust="holm",
-           n_jobs=None, ci_method=resampling.DEFAULT_CI_METHOD) -> Report:
+           n_jobs=None, ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+           time=None) -> Report:
     """Score a fitted estimator on ``(X, y)`` against a stated reference.
 
     Parameters
@@ -115,6 +110,22 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning`. Not read this way: the
         calibration test's interval (outcome draws) and the per-slice intervals of ``by``
         (percentile intervals, and said so).
+    groups : array-like of shape (n,) or column name of X, default=None
+        The unit each row belongs to when a unit has several rows (a customer's monthly
+        snapshots, a patient's visits: the array passed to scikit-learn's ``GroupKFold``).
+        Every interval, p-value and verdict then resamples whole groups, the jackknife behind
+        BCa leaves out whole groups, and the expanded intervals' degrees of freedom count
+        groups, not rows. A column name is looked up in ``X``; ``X`` still goes to the
+        estimator whole. The report then says how much the dependence costs: the design
+        effect of the headline metric (its variance over what it would be if the rows were
+        independent) and the effective number of rows. Sample weights still weigh rows
+        inside a group; the group is what is resampled.
+    time : array-like of shape (n,) or column name of X, default=None
+        The date (or any sortable value) of each row, for time-ordered rows such as a
+        holdout made of the latest months: blocks of consecutive time points are resampled
+        (a stationary bootstrap whose mean block length is chosen from the headline metric's
+        per-row losses, Politis & White 2004), and the header gives the date range. With
+        ``groups`` too, whole groups are resampled and ``time`` only dates the rows.
 
     Returns
     -------
@@ -160,6 +171,11 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         incumbent = _Scored(base_est, X, y, sample_weight, None, k, "baseline",
                             classes=getattr(model, "classes", None))
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
+    # One resampling scheme for every resampled number of the report: the paired or single
+    # bootstrap, the calibration tests, the decision section, the slices.
+    scheme = resampling.Resampler.for_evaluator(
+        model.evaluator, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
+        n_jobs=n_jobs, groups=groups, time=time, X=X)
     # The slices first, so that a bad by= is said before any resampling; a generator is
     # copied for them, so that the report's own resamples are those it has without by=.
     per_slice = None if by is None else _slices(
@@ -168,27 +184,23 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
              ci=level or 0.95, n_boot=n_boot, random_state=copy.deepcopy(random_state),
              name=model_name, baseline_name=base_name,
              reference_name=base_name or "baseline targets"))
-    ci_dict, dropped, vs, tests = None, {}, None, (None,)
-    # One generator for the resamples and then the calibration test's draws: reproducible
-    # from one seed, and the two never share random numbers.
-    rng = check_random_state_int(random_state)
+    ci_dict, dropped, vs, tests, boot = None, {}, None, (None,), None
     if incumbent is not None:
         # A status line on a terminal only, and only past 2 s (see _progress): silent in
         # notebooks, pipes, logs and tests.
         with working(f"report: {n_boot:,} paired resamples"):
-            paired = resampling.paired_bootstrap(model.evaluator, incumbent.evaluator, n_boot,
-                                                 random_state=rng, ci_method=ci_method,
-                                                 n_jobs=n_jobs)
-        tests = _calibration_tests((model, incumbent), n_boot, rng)
+            model_boot, base_boot = scheme.bootstrap([model.evaluator, incumbent.evaluator])
+            paired = resampling.PairedBootstrapResult(model_boot, base_boot)
+        tests = _calibration_tests((model, incumbent), scheme)
         vs = _differences(model.point, incumbent.point, paired, level or 0.95)
         _calibration_difference(vs, tests, paired, level or 0.95)
+        boot = paired.model
         if level is not None:
             ci_dict, dropped = _intervals(paired.model, model.point, level)
     elif level is not None:
         with working(f"report: {n_boot:,} resamples"):
-            boot = resampling.bootstrap(model.evaluator, n_boot, random_state=rng,
-                                        ci_method=ci_method, n_jobs=n_jobs)
-        tests = _calibration_tests((model,), n_boot, rng)
+            boot = scheme.bootstrap([model.evaluator])[0]
+        tests = _calibration_tests((model,), scheme)
         ci_dict, dropped = _intervals(boot, model.point, level)
     if ci_dict is not None and tests[0] is not None:
         # MCB's percentile interval would sit above the population value (the in-sample fit
@@ -196,27 +208,27 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         # the population MCB replaces it, next to its estimate.
         ci_dict.pop("calibration_mcb", None)
         dropped.pop("calibration_mcb", None)
-        ci_dict["calibration_excess"] = tests[0].confidence_interval(level)
+        ci_dict["calibration_excess"] = tests[0].confidence_interval(level=level)
     base_report, delong = None, None
     if incumbent is not None:
         base_report = Report(incumbent.point, base_name, incumbent.task, "y")
-        delong = _delong(model, incumbent, y, level or 0.95)
+        delong = _delong(model, incumbent, y, level or 0.95, scheme)
     decision = None
     if threshold is not None or costs is not None:
         decision = _decision(model, incumbent, y, sample_weight, threshold, costs, model_name,
-                             base_name, n_boot, level or 0.95, random_state)
+                             base_name, scheme, level or 0.95)
     out = Report(model.point, model_name, model.task,
                  "y" if targets is None else base_name or "baseline targets",
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong,
-                 decision=decision, ci_method=ci_method)
+                 decision=decision, ci_method=ci_method,
+                 dependence=_dependence(scheme, boot, model))
     out._scored = getattr(model, "plot_data", None)
     out.slices = per_slice
     return out
 
 
-def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, n_boot, level,
-              random_state):
+def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, scheme, level):
     """The decision section: the model's action (and the baseline's) against treat-all and
     treat-none, from :func:`chimeraboost.decisions.decision_report`."""
     for scored, arg in ((model, "estimator"), (incumbent, "baseline")):
@@ -232,13 +244,13 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
             msg = (f"threshold= and costs= act on the probability of the positive class of a "
                    f"binary classifier (or a 0/1 rule); the {arg} {scored.name} gives {what}.")
             raise ValueError(msg)
-    with working(f"report: {n_boot:,} resamples of the decision"):
+    with working(f"report: {scheme.n_boot:,} resamples of the decision"):
         return decisions.decision_report(
             y, model.binary_score,
-            baseline_score=None if incumbent is None else incumbent.binary_score,
+            baseline_proba=None if incumbent is None else incumbent.binary_score,
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
-            name=name, baseline_name=base_name or "baseline", n_boot=n_boot, level=level,
-            random_state=random_state)
+            name=name, baseline_name=base_name or "baseline", level=level,
+            **scheme.as_params())
 
 
 def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):
@@ -248,9 +260,6 @@ def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options
         msg = (f"by= slices classifiers and regressors; {model.name} predicts quantiles. "
                "Score each slice's rows with report() instead.")
         raise ValueError(msg)
-    # The slices sit a layer above the report and use it; imported when asked for.
-    from ..slices import slice_report
-
     base = {} if incumbent is None else incumbent.output
     return slice_report(y, model.output["pred"], by, X=X, task=model.task,
                         classes=getattr(model, "classes", None),
@@ -260,10 +269,15 @@ def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options
                         baseline_y_pred=base.get("y_pred"), reference=targets, **options)
 
 
-def _calibration_tests(scored, n_boot, rng):
+def _calibration_tests(scored, scheme):
     """The calibration test of every model with probabilities (None for the others); its
-    noise floor, excess and p-value join the model's numbers."""
-    draws = calibration_draws(n_boot)
+    noise floor, excess and p-value join the model's numbers. Two models' tests share their
+    outcome draws (common random numbers), so that two identical forecasts get identical
+    tests and a difference of exactly 0."""
+    draws = calibration_draws(scheme.n_boot)
+    # One model: the scheme's generator itself, as before; two: one seed for both.
+    seed = scheme.rng if len(scored) == 1 else int(scheme.rng.integers(0, 2**63 - 1))
+    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
     out = []
     for s in scored:
         if s.task != "classification":
@@ -272,7 +286,8 @@ def _calibration_tests(scored, n_boot, rng):
         d = s.plot_data
         with working(f"report: calibration test, {draws:,} draws"):
             test = metrics.calibration_test(d["y"], d["proba"], d["classes"],
-                                            d["sample_weight"], n_boot=draws, random_state=rng)
+                                            sample_weight=d["sample_weight"], n_boot=draws,
+                                            random_state=seed, **units)
         s.point.update(calibration_noise_floor=test.noise_floor,
                        calibration_excess=test.excess, calibration_pvalue=test.pvalue)
         out.append(test)
@@ -282,36 +297,62 @@ def _calibration_tests(scored, n_boot, rng):
 def _calibration_difference(vs, tests, paired, level):
     """Paired difference of the population MCBs, model minus baseline: the difference of the
     two estimates, with the spread of the paired bootstrap's MCB differences around their own
-    mean (the resampled rows inflate both MCBs, so the raw percentiles are shifted; the
-    spread is not). Replaces the in-sample MCB's row."""
+    mean, reflected (the resampled rows inflate both MCBs, so the raw percentiles are
+    shifted; the spread is not), read by the report's ``ci_method``. Replaces the in-sample
+    MCB's row."""
     vs.pop("calibration_mcb", None)
     reps = paired.replicates.get("calibration_mcb")
     if tests[0] is None or tests[1] is None or reps is None:
         return
     diff = tests[0].excess - tests[1].excess
     reps = np.asarray(reps, dtype=float)
-    reps = reps[~np.isnan(reps)]
-    if math.isnan(diff) or reps.size == 0:
+    ok = ~np.isnan(reps)
+    if math.isnan(diff) or not ok.any():
         return
-    alpha = (1.0 - level) / 2.0
-    q_lo, q_hi = np.quantile(reps - reps.mean(), [alpha, 1.0 - alpha])
-    vs["calibration_excess"] = (diff, min(diff - q_hi, diff), max(diff - q_lo, diff))
+    centre = reps[ok].mean()
+    jack = None if paired.jackknife is None else paired.jackknife.get("calibration_mcb")
+    lo, hi = resampling.bootstrap_interval(
+        diff - (reps[ok] - centre), diff, level=level,
+        method=paired.ci_method if jack is not None else "percentile",
+        jackknife=None if jack is None else -np.asarray(jack, dtype=float),
+        n_rows=paired.n_rows, events=paired.events)
+    vs["calibration_excess"] = (diff, lo, hi)
 
 
-def _delong(model: _Scored, incumbent: _Scored, y, level):
-    """DeLong's paired ROC-AUC test, model minus baseline, for two binary rankers."""
+def _dependence(scheme, boot, model):
+    """With ``groups=`` / ``time=``: what was resampled and what the dependence costs the
+    headline metric (its design effect and the rows' effective number); None otherwise."""
+    if scheme.kind == "rows":
+        return None
+    units = scheme.units
+    key = HEADLINE.get(model.task, "roc_auc")
+    deff = np.nan if boot is None else boot.design_effect(key)
+    rows = int(model.point.get("n", units.n))
+    return {"units": units.kind, "n_units": int(units.n_units), "metric": key,
+            "resampled": resampled(units), "time_span": time_span(units),
+            "design_effect": float(deff),
+            "effective_rows": float(rows / deff) if deff and np.isfinite(deff) else np.nan,
+            "block_length": units.block_length, "time_range": units.time_range}
+
+
+def _delong(model: _Scored, incumbent: _Scored, y, level, scheme):
+    """DeLong's paired ROC-AUC test, model minus baseline, for two binary rankers (with
+    ``groups=``, Obuchowski's clustered variance; with ``time=``, none: it has no form for
+    serially dependent rows)."""
     scores = (getattr(model, "binary_score", None), getattr(incumbent, "binary_score", None))
     if any(s is None for s in scores) or np.isnan(model.point.get("roc_auc", np.nan)):
         return None  # not binary rankers, or one class only in y
+    if scheme.kind == "time":
+        return None
     return resampling.delong_roc_auc_difference(
-        y, scores[0], scores[1], pos_label=model.classes[1], level=level
-    )
+        y, scores[0], scores[1], pos_label=model.classes[1], level=level,
+        groups=scheme.units.codes if scheme.kind == "groups" else None)
 
 
 def _intervals(boot, point, level):
     keys = [key for key in boot.replicates
             if key in point and _scalar(point[key]) and key not in ("n", "positives")]
-    return boot.intervals(level, metrics=keys), {key: boot.n_dropped(key) for key in keys}
+    return boot.intervals(level=level, metrics=keys), {key: boot.n_dropped(key) for key in keys}
 
 
 def _differences(model_point, base_point, paired, level) -> dict:
@@ -322,5 +363,5 @@ def _differences(model_point, base_point, paired, level) -> dict:
         diff = float(model_point[key]) - float(base_point[key])
         if not math.isnan(diff):
             diffs[key] = diff
-    ci = paired.intervals(level, metrics=list(diffs))
+    ci = paired.intervals(level=level, metrics=list(diffs))
     return {key: (diff, *ci[key]) for key, diff in diffs.items()}

@@ -1,6 +1,7 @@
 """What is each model called in a report, so that a reader can tell two apart?
 
-- A model's own name, ``Pipeline(StandardScaler, LogisticRegression)``? :func:`_name`.
+- A model's own name, ``Pipeline(StandardScaler, LogisticRegression)``? :func:`_name`
+  (:func:`chimeraboost._shared.estimator_outputs.estimator_name`).
 - Two models of the same class? :func:`distinct_names` adds the parameters in which they
   differ, or their roles.
 - The names a :func:`~chimeraboost.report` call prints, given ones checked? :func:`_names`.
@@ -8,21 +9,10 @@
 
 from __future__ import annotations
 
+from .._shared.estimator_outputs import estimator_name as _name
 from .._shared.validation import check_optional_name
 
 __all__ = ["distinct_names"]
-
-
-def _name(estimator) -> str:
-    """``LogisticRegression``; ``Pipeline(StandardScaler, LogisticRegression)``;
-    ``GridSearchCV(LogisticRegression)``: enough to tell two models apart in a header."""
-    name = type(estimator).__name__
-    if hasattr(estimator, "steps"):
-        return f"{name}({', '.join(_name(step) for _, step in estimator.steps)})"
-    inner = getattr(estimator, "best_estimator_", None)
-    if inner is not None:
-        return f"{name}({_name(inner)})"
-    return name
 
 
 def distinct_names(first, second, roles=("model", "baseline")) -> tuple[str, str]:

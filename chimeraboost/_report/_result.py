@@ -26,6 +26,8 @@ from .._shared.format import (
     report_lines,
     table,
 )
+from .._shared.ties import negligible
+from .._shared.units import when as _when
 from .._shared.validation import import_pandas, plain
 from ._html import report_html
 
@@ -68,6 +70,14 @@ class Report(Mapping):
         treat-none and the fitted baseline, by net benefit and expected cost.
     slices : chimeraboost.slices.SliceReport or None
         With ``by=``: the report per slice, printed below the report.
+    dependence : dict or None
+        With ``groups=`` or ``time=``: ``units`` ("groups" or "time"), ``n_units`` (groups,
+        or distinct time points), ``block_length`` (time: the mean block length, in time
+        points), ``time_range`` (first and last time value, or None), ``metric`` (the
+        headline metric), ``design_effect`` (its variance when whole units are resampled over
+        its variance if the rows were independent, from the two jackknifes) and
+        ``effective_rows`` (rows over the design effect: how many independent rows carry the
+        same information). None when rows were resampled as independent.
     """
 
     slices = None  # report(..., by=...) sets the report per slice
@@ -75,7 +85,7 @@ class Report(Mapping):
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
                  baseline_report=None, delong_vs_baseline=None, decision=None,
-                 ci_method="percentile"):
+                 ci_method="percentile", dependence=None):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
@@ -85,6 +95,7 @@ class Report(Mapping):
         self.vs_baseline, self.baseline_report = vs_baseline, baseline_report
         self.delong_vs_baseline = delong_vs_baseline
         self.decision = decision
+        self.dependence = dependence
 
     def __getitem__(self, key):
         return self._values[key]
@@ -118,7 +129,26 @@ class Report(Mapping):
         elif "base_rate" in v:
             parts.append(f"class rates {rates(v['base_rate'], v.get('classes'))}")
         parts.append(f"judged against: {self.reference()}")
+        if self.dependence is not None and self.dependence["time_span"] is not None:
+            parts.insert(1, self.dependence["time_span"])
         return " · ".join(parts)
+
+    def _dependence_lines(self) -> list[str]:
+        """What was resampled, and -- past a design effect of 1.5 -- what the dependence
+        costs, in one sentence."""
+        dep = self.dependence
+        if dep is None:
+            return []
+        deff, rows = dep["design_effect"], int(self._values.get("n", 0))
+        line = (f"Intervals resample {dep['resampled']}; design effect of {dep['metric']} "
+                f"{fmt(deff, 2)}")
+        out = [line]
+        if np.isfinite(deff) and deff > DESIGN_EFFECT_NOTE:
+            out += [f"  these {rows:,} rows carry the information of about "
+                    f"{dep['effective_rows']:,.0f} independent ones:",
+                    f"  an interval that resampled single rows would be about "
+                    f"{np.sqrt(deff):.1f}x too narrow"]
+        return out
 
     def headline(self) -> str:
         """The four-number line: the loss, the base rate (and the baseline's prior or mean when
@@ -133,6 +163,8 @@ class Report(Mapping):
         else:
             text = "\n".join(report_lines(self._values, header=False))
         lines = [self.header(), "", text]
+        if self.dependence is not None:
+            lines += ["", *self._dependence_lines()]
         if self.ci:
             lines += ["", *self._ci_lines()]
         if self.vs_baseline is not None:
@@ -174,8 +206,9 @@ class Report(Mapping):
         return out
 
     def _ci_caption(self) -> str:
+        what = "the rows" if self.dependence is None else self.dependence["resampled"]
         return (f"{percent(self.ci_level)} bootstrap intervals "
-                f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of the rows)")
+                f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of {what})")
 
     def _vs_table(self):
         """(title, columns, rows, DeLong sentence or None) of the paired comparison, shared by
@@ -231,6 +264,12 @@ class Report(Mapping):
             out["decision"] = self.decision.to_dict()
         if self.slices is not None:
             out["slices"] = self.slices.to_dict()
+        if self.dependence is not None:
+            out["dependence"] = {key: (None if v is None else plain(v) if key != "time_range"
+                                       else [_when(t) for t in v])
+                                 for key, v in self.dependence.items()}
+            out["dependence"]["design_effect"] = _nan_none(self.dependence["design_effect"])
+            out["dependence"]["effective_rows"] = _nan_none(self.dependence["effective_rows"])
         return out
 
     def to_frame(self):
@@ -253,7 +292,7 @@ class Report(Mapping):
     # ---- pictures
     _scored = None  # the scored targets and predictions, kept by report() for plot()
 
-    def plot(self, *, n_boot=200, random_state=None):
+    def plot(self, *, n_boot=1000, random_state=None):
         """One figure of the scored rows; returns the list of matplotlib Axes.
 
         Classification: the CORP reliability diagram with its consistency band (``n_boot``
@@ -268,10 +307,22 @@ class Report(Mapping):
         return plot_report(self, n_boot=n_boot, random_state=random_state)
 
 
+# Past this design effect the report says in words how many independent rows the rows are
+# worth: below it, the intervals widen by less than a quarter.
+DESIGN_EFFECT_NOTE = 1.5
+
+
+def _nan_none(x):
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
+
+
 def _verdict(key, lo, hi) -> str:
     if math.isnan(lo) or math.isnan(hi):
         return "n/a"
-    if lo <= 0 <= hi:
+    # An interval of rounding noise around 0 (two identical models) is no difference.
+    if lo <= 0 <= hi or (negligible(lo) and negligible(hi)):
         return "no clear difference"
     model_better = (hi < 0) if is_loss(key) else (lo > 0)
     return "model better" if model_better else "baseline better"

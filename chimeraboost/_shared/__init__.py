@@ -11,9 +11,15 @@
   CORP decomposition) is private to ``metrics``, in ``chimeraboost.metrics._kernels``.
 - ``scores``: the proper scores' per-row losses, no-skill references and skills from sums,
   shared by the metrics' evaluators and the layers that sum rows their own way (slices).
+- ``estimator_outputs``: the one place that calls a fitted model's ``predict_proba`` /
+  ``decision_function`` / ``predict`` (for the report and the weak-slice search), its task
+  and its name.
+- ``draws``: how many outcome draws the calibration test takes beside ``n_boot`` resamples.
 - ``format``: numbers, tables and HTML as the reports print them.
 - ``progress``: the progress line of long runs.
 - ``sklearn_scoring``: the one place that touches scikit-learn's private scorer machinery.
+- ``api``: how every public function takes its arguments (the data by position, the rest by
+  keyword), with old spellings and positional calls kept for one release with a warning.
 
 Modules of the public packages import from here and from each other's public names only.
 """

@@ -2,17 +2,19 @@
 
 For each key of a report dict: whether greater is better (a score) or lower (a loss),
 whether it describes the rows rather than the model (a base rate, the loss of the no-skill
-forecast: such a number gets no paired difference and no decision), and the label a table
-prints. ``report``, ``compare``, ``scorers`` and the formatter import it; none keeps its own
-list.
+forecast: such a number gets no paired difference and no decision), the label a table
+prints and what a classifier's output must offer for it (:data:`NEEDS_PROBA`: the numbers
+that need probabilities). And the default headline number per kind of prediction
+(:data:`HEADLINE`). ``report``, ``compare``, ``slices``, ``scorers``, the command line and
+the formatter import it; none keeps its own list.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "at_threshold", "is_loss", "fact",
-           "needs"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "HEADLINE", "NEEDS_PROBA",
+           "at_threshold", "is_loss", "fact", "needs"]
 
 
 class Fact(NamedTuple):
@@ -36,17 +38,19 @@ def _score(label, needs=None):
     return Fact(True, False, label, needs)
 
 
-def _rows(label):
-    return Fact(None, True, label)
+def _rows(label, needs=None):
+    return Fact(None, True, label, needs)
 
 
 FACTS: dict[str, Fact] = {
     # classification
     "log_loss": _loss("log loss", "probabilities"),
-    "log_loss_ref": _rows("log loss of the no-skill forecast"),
+    # A reference loss (and UNC) is shown only beside the probability score it is the
+    # reference of: without probabilities it is NaN with them (metrics.ranking_report).
+    "log_loss_ref": _rows("log loss of the no-skill forecast", "probabilities"),
     "log_loss_skill": _score("log-loss skill", "probabilities"),
     "brier": _loss("Brier (sum)", "probabilities"),
-    "brier_ref": _rows("Brier of the no-skill forecast"),
+    "brier_ref": _rows("Brier of the no-skill forecast", "probabilities"),
     "brier_skill": _score("Brier skill", "probabilities"),
     "calibration_mcb": _loss("miscalibration (MCB)", "probabilities"),
     # The calibration test (metrics.calibration_test): the population MCB's estimate is a
@@ -55,7 +59,7 @@ FACTS: dict[str, Fact] = {
     "calibration_noise_floor": _rows("MCB noise floor"),
     "calibration_pvalue": _rows("calibration test p-value"),
     "discrimination_dsc": _score("discrimination (DSC)", "probabilities"),
-    "uncertainty_unc": _rows("uncertainty (UNC)"),
+    "uncertainty_unc": _rows("uncertainty (UNC)", "probabilities"),
     "roc_auc": _score("ROC AUC", "ranking"),
     "pr_auc": _score("PR AUC", "ranking"),
     "pr_auc_lift": _rows("PR AUC / base rate"),
@@ -114,6 +118,31 @@ FACTS: dict[str, Fact] = {
 }
 
 ABOUT_THE_ROWS = frozenset(k for k, f in FACTS.items() if f.about_the_rows)
+
+# The numbers that exist only with probabilities: NaN for a 0/1 rule or for scores.
+NEEDS_PROBA = frozenset(k for k, f in FACTS.items() if f.needs == "probabilities")
+
+# The headline number -- the one a comparison decides on and a table leads with when the
+# caller names none -- by the kind of prediction (the report's task; "scores" is an array
+# that only ranks).
+# - Probabilities: the Brier skill, a proper score against the no-skill forecast.
+# - Ranking-only scores: ROC AUC, the one number a score without a threshold gives.
+# - A 0/1 rule: balanced accuracy, the mean of the per-class recalls. Plain accuracy moves
+#   with the base rate (a rule that flags no one scores 1 - prevalence, and a slice or a
+#   period with fewer positives makes any rule look better); balanced accuracy is 1/2 for
+#   every rule that ignores the rows, whatever the base rate. For a binary 0/1 rule it is
+#   also its ROC AUC ((TPR + TNR) / 2, ties counted half), so a rule and a ranking model
+#   stand on one scale.
+# - A regression: r2 (sklearn's r2_score: the MSE skill against the scored rows' mean).
+# - Quantiles: the CRPS skill against the constant quantiles.
+HEADLINE = {
+    "classification": "brier_skill",
+    "ranking": "roc_auc",
+    "scores": "roc_auc",
+    "rule": "balanced_accuracy",
+    "regression": "r2",
+    "quantile": "crps_skill",
+}
 
 # Numbers of a decision at a threshold, keyed "name@t" (t a float in (0, 1)).
 AT_THRESHOLD = frozenset({"net_benefit", "net_benefit_all", "standardized_net_benefit",

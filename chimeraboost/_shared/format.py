@@ -25,6 +25,8 @@ Which questions it answers:
 
 from __future__ import annotations
 
+from .api import public
+
 import math
 from typing import NamedTuple
 
@@ -355,7 +357,8 @@ def report_lines(report, header: bool = True) -> list[str]:
     raise ValueError(msg)
 
 
-def format_report(report, title=None) -> str:
+@public(legacy=("title",))
+def format_report(report, *, title=None) -> str:
     """Fixed-width text of a classification or regression report dict.
 
     Classification starts with the four-number line: log loss, base rate, reference loss,

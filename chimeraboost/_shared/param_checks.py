@@ -44,7 +44,7 @@ def check_baseline_name(baseline, models):
     if baseline is None:
         return next(iter(models))
     if baseline not in models:
-        msg = f"baseline={baseline!r} is not one of the models: {list(models)}."
+        msg = f"baseline_name={baseline!r} is not one of the models: {list(models)}."
         raise ValueError(msg)
     return baseline
 

@@ -48,7 +48,8 @@ from .array_checks import _is_missing_value, _to_numpy, check_aligned
 from .param_checks import check_positive_int
 
 __all__ = ["JACKKNIFE_BLOCKS", "MIN_RESAMPLES_DECISION", "MIN_RESAMPLES_INTERVAL", "Units",
-           "block_length", "check_n_boot", "check_units", "row_units"]
+           "block_length", "check_n_boot", "check_units", "resampled", "row_units",
+           "time_span", "when"]
 
 # Leave-a-block-out estimates of the jackknife (one per block; a block per unit below this
 # many units). Each costs what a bootstrap replicate costs: 100 blocks add 5% to 2,000
@@ -199,6 +200,38 @@ class Units:
         if sample_weight is not None:
             block = np.where(np.asarray(sample_weight, dtype=np.float64) > 0, block, -1)
         return block
+
+
+def when(value) -> str:
+    """A time value as headers show it: dates without a midnight time."""
+    if isinstance(value, np.datetime64):
+        text = np.datetime_as_string(value, unit="s")
+    else:
+        text = str(value.item() if hasattr(value, "item") else value)
+    for midnight in ("T00:00:00.000000000", "T00:00:00", " 00:00:00"):
+        if text.endswith(midnight):
+            return text[: -len(midnight)]
+    return text
+
+
+def time_span(units) -> str | None:
+    """``"time 2024-04-01..2024-06-30"`` when ``time=`` dated the rows, else None: what every
+    header of a time-ordered holdout says."""
+    if units is None or units.time_range is None:
+        return None
+    first, last = (when(t) for t in units.time_range)
+    return f"time {first}..{last}"
+
+
+def resampled(units) -> str:
+    """What a replicate draws, in words: ``"rows"``, ``"whole groups (298 groups)"``,
+    ``"blocks of time (90 time points, blocks of 6.2 on average)"``."""
+    if units is None or units.kind == "rows":
+        return "rows"
+    if units.kind == "groups":
+        return f"whole groups ({units.n_units:,} groups)"
+    return (f"blocks of time ({units.n_units:,} time points, blocks of "
+            f"{units.block_length:.1f} on average)")
 
 
 def _stationary_draw(rng: np.random.Generator, t: int, mean_length: float) -> np.ndarray:

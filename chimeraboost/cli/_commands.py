@@ -33,7 +33,7 @@ import numpy as np
 from . import _files
 from ._slices import file_slices
 from ..compare import holdout_table
-from .._shared.facts import ABOUT_THE_ROWS
+from .._shared.facts import ABOUT_THE_ROWS, NEEDS_PROBA
 from .._shared.format import Col, table
 from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
@@ -120,6 +120,34 @@ def read_kind(values, task: str) -> str:
 # --------------------------------------------------------------------------- the two commands
 
 
+def unit_columns(path, groups, time, dialect) -> dict:
+    """``{"groups": ..., "time": ...}`` read off the columns ``--groups`` / ``--time`` name
+    (either may be None): the group labels as text; the times as numbers when every cell is
+    one, else as ISO dates when every cell is one, else as text (which sorts ``2024-04``
+    correctly). Empty cells are missing, which the resampling refuses naming the count."""
+    names = {arg: col for arg, col in (("groups", groups), ("time", time)) if col}
+    if not names:
+        return {}
+    cols = _files.read_columns(path, list(dict.fromkeys(names.values())), **dialect)
+    out = {}
+    for arg, col in names.items():
+        cells = [None if c is None or (isinstance(c, str) and not c.strip()) else c
+                 for c in cols[col]]
+        arr = np.array(cells, dtype=object)
+        if arg == "time" and all(c is not None for c in cells):
+            for kind in (float, "datetime64[s]"):
+                try:
+                    arr = np.array(cells if kind is float else [str(c) for c in cells],
+                                   dtype=kind)
+                    break
+                except (TypeError, ValueError):
+                    continue
+        elif arg == "groups":
+            arr = np.array([None if c is None else str(c) for c in cells], dtype=object)
+        out[arg] = arr
+    return out
+
+
 def _read(path, target, scores, weight, classes, regression, dialect):
     cols = _files.read_columns(path, [target, *scores, *([weight] if weight else [])],
                                **dialect)
@@ -136,7 +164,7 @@ def _read(path, target, scores, weight, classes, regression, dialect):
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
                 delimiter=None, decimal=".", threshold=None, costs=None, by=None, bins=5,
-                n_jobs=None, ci_method=DEFAULT_CI_METHOD):
+                n_jobs=None, ci_method=DEFAULT_CI_METHOD, groups=None, time=None):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given, and with the columns ``by``
     the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
@@ -152,11 +180,12 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
                                         {"delimiter": delimiter, "decimal": decimal})
     kinds = {s: read_kind(values[s], task) for s in scores}
+    units = unit_columns(path, groups, time, {"delimiter": delimiter, "decimal": decimal})
     X = row_numbers(len(y))
     model, base = (recorded(Predictions(kinds[s], values[s]), classes) if s else None
                    for s in (score, baseline_score))
     decided = threshold is not None or costs is not None
-    if ci is None and base is not None and not decided:
+    if ci is None and base is not None and not decided and not units:
         rep = report(model, X, y, sample_weight=w, k=k, name=score)
         rep.baseline_report = report(base, X, y, sample_weight=w, k=k, name=baseline_score)
     else:
@@ -165,7 +194,7 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
             rep = report(model, X, y, baseline=base, sample_weight=w, ci=ci, n_boot=n_boot,
                          random_state=random_state, k=k, name=score,
                          baseline_name=baseline_score, threshold=threshold, costs=costs,
-                         n_jobs=n_jobs, ci_method=ci_method)
+                         n_jobs=n_jobs, ci_method=ci_method, **units)
     if by:
         with working(f"chimeraboost: slices by {', '.join(by)}, {n_boot:,} resamples",
                      verbose=verbose):
@@ -210,7 +239,7 @@ def _report_columns(score, baseline_score) -> list:
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
                verbose=True, costs=None, delimiter=None, decimal=".", n_jobs=None,
-               ci_method=DEFAULT_CI_METHOD):
+               ci_method=DEFAULT_CI_METHOD, groups=None, time=None):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
@@ -218,16 +247,17 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
         raise ValueError(msg)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
                                         {"delimiter": delimiter, "decimal": decimal})
+    units = unit_columns(path, groups, time, {"delimiter": delimiter, "decimal": decimal})
     if classes is not None:
         # holdout_table takes the positive class from the sorted labels: code the target
         # 0/1 so that the positive class is the one named.
         y = (y == classes[1]).astype(np.int64)
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows, "
                  f"{len(scores)} columns", verbose=verbose):
-        return holdout_table(values, row_numbers(len(y)), y, baseline=baseline, primary=primary,
-                             split=split, ci=ci, n_boot=n_boot, sample_weight=w,
+        return holdout_table(values, row_numbers(len(y)), y, baseline_name=baseline, primary=primary,
+                             split=split, level=ci, n_boot=n_boot, sample_weight=w,
                              random_state=random_state, costs=costs, n_jobs=n_jobs,
-                             ci_method=ci_method)
+                             ci_method=ci_method, **units)
 
 
 # --------------------------------------------------------------------------- streaming
@@ -243,9 +273,6 @@ CHUNK_ROWS = 500_000
 #: size) take counts up to 2**31 - 1 on every platform, and a chunk that size is already
 #: tens of GB of cells.
 MAX_CHUNK_ROWS = 2**31 - 1
-# The numbers that need probabilities: NaN for a 0/1 rule, as metrics.ranking_report gives.
-NEEDS_PROBA = ("log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
-               "brier_skill", "calibration_mcb", "discrimination_dsc", "uncertainty_unc")
 # Distinct labels a text target may show before the first pass stops counting them.
 _MAX_LABELS = 10_000
 
@@ -419,7 +446,7 @@ def _streamed_report(values, name, kind, classes) -> Report:
     values = dict(values, classes=classes)
     if kind == "rule":
         # Without probabilities there is nothing to judge them on (metrics.ranking_report).
-        values.update(dict.fromkeys(NEEDS_PROBA, np.nan))
+        values.update(dict.fromkeys(NEEDS_PROBA & values.keys(), np.nan))
         return Report(values, name, "rule", "y")
     return Report(values, name, "classification", "y")
 

@@ -22,10 +22,12 @@ import os
 import sys
 import warnings
 
+from .._shared.api import public
 from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
 
 
-def demo(out=sys.stdout, n_boot: int = 2000) -> None:
+@public(legacy=("out", "n_boot"))
+def demo(*, out=sys.stdout, n_boot: int = 2000) -> None:
     """Breast-cancer data (ships with scikit-learn): ChimeraBoost judged against the base rate
     it could have known (y_train) with bootstrap intervals; then against a logistic regression
     as the incumbent (paired comparison); then cross-validated with chimeraboost's scoring
@@ -235,6 +237,12 @@ def _common(p, n_boot_help):
                    help=f"how intervals are read off the resamples: {', '.join(CI_METHODS)} "
                         f"(default {DEFAULT_CI_METHOD}, the one that keeps its level on small "
                         "samples)")
+    p.add_argument("--groups", metavar="COL",
+                   help="column of the unit each row belongs to (a customer with several "
+                        "rows): every interval resamples whole groups")
+    p.add_argument("--time", metavar="COL",
+                   help="column of each row's date (or any sortable value): intervals "
+                        "resample blocks of time, and the header gives the date range")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--n-jobs", type=int, default=None, metavar="N",
                    help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
@@ -331,10 +339,12 @@ def _run_report(args, out):
         raise ValueError(msg)
     if streams(args.file, stream=args.stream or args.chunk_rows is not None,
                in_memory=args.in_memory):
-        if args.by:
-            msg = ("--by resamples every row at once; a streamed report cannot give it. Add "
-                   "--in-memory (or drop --stream).")
-            raise ValueError(msg)
+        for flag, given in (("--by", args.by), ("--groups", args.groups),
+                            ("--time", args.time)):
+            if given:
+                msg = (f"{flag} resamples every row at once; a streamed report cannot give "
+                       "it. Add --in-memory (or drop --stream).")
+                raise ValueError(msg)
         _run_streamed(args, out, args.chunk_rows or CHUNK_ROWS)
         return
     rep, kinds = file_report(
@@ -343,7 +353,7 @@ def _run_report(args, out):
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
         verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
         threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
-        n_jobs=args.n_jobs, ci_method=args.ci_method)
+        n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups, time=args.time)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -389,7 +399,8 @@ def _run_table(args, out):
                    classes=args.classes, regression=args.regression, ci=args.ci,
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
                    delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
-                   n_jobs=args.n_jobs, ci_method=args.ci_method)
+                   n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups,
+                   time=args.time)
     if args.json:
         print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
     elif args.markdown:

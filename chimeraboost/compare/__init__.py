@@ -33,13 +33,14 @@ positively correlated and the naive t-test's variance ``s^2 / J`` is far too sma
 differences that are not there. Nadeau & Bengio inflate it to ``(1/J + n_test/n_train) s^2``;
 Benavoli et al. use the same inflation for the scale of a Student-t posterior.
 
-Where each question is answered (private modules; everything public is re-exported here):
-``_compare_cv`` runs :func:`compare_cv` and :func:`compare_cv_results` and decides, and
-``_cv_result`` holds what they return (:class:`ComparisonResult`, :class:`ChallengerResult`: text,
-HTML, dict, DataFrame); ``_rules`` the decisions, the ``rule=`` choices, the guardrails and
-:func:`one_se_refit`; ``_compare_holdout`` :func:`compare_holdout`; ``_holdout_table`` and
-``_holdout_result`` :func:`holdout_table` and its table; ``_paired_tests`` the paired tests and
-the multiplicity adjustments; ``_across_datasets`` :func:`compare_datasets`.
+Where each question is answered (private subpackages, one per question; everything public is
+re-exported here): ``_cv`` the comparisons on cross-validation folds (:func:`compare_cv`,
+:func:`compare_cv_results`, their results, the per-fold tests, the ``rule=`` choices, the
+guardrails and :func:`one_se_refit`); ``_holdout`` the comparisons on held-out rows
+(:func:`compare_holdout`, :func:`holdout_table` and its table); ``_datasets``
+:func:`compare_datasets`. The multiplicity adjustments :func:`holm` and
+:func:`benjamini_hochberg` live in :mod:`chimeraboost.resampling` (the slices use them too) and
+are re-exported here as the same objects.
 
 References
 ----------
@@ -60,22 +61,31 @@ References
 
 from __future__ import annotations
 
-from . import _rules
-from ._across_datasets import DatasetComparison, compare_datasets, nemenyi_q
-from ._compare_cv import compare_cv, compare_cv_results
-from ._compare_holdout import MIN_ROWS_DECISION, HoldoutComparison, compare_holdout
-from ._cv_result import ChallengerResult, ComparisonResult
-from ._holdout_table import HoldoutTable, holdout_table
-from ._paired_tests import (
+from ._cv import (
+    EQUIVALENT,
+    KEEP,
+    REPLACE,
     BayesianTTestResult,
+    ChallengerResult,
+    ComparisonResult,
     CorrectedTTestResult,
-    MultipleTestResult,
+    GuardrailResult,
     bayesian_ttest,
-    benjamini_hochberg,
+    compare_cv,
+    compare_cv_results,
     corrected_ttest,
-    holm,
+    one_se_refit,
 )
-from ._rules import GuardrailResult, one_se_refit
+from ._datasets import DatasetComparison, compare_datasets, nemenyi_q
+from ._holdout import (
+    MIN_ROWS_DECISION,
+    HoldoutComparison,
+    HoldoutTable,
+    compare_holdout,
+    holdout_table,
+)
+# The multiplicity adjustments live in resampling (the slices use them too); the same objects.
+from ..resampling import MultipleTestResult, benjamini_hochberg, holm
 
 __all__ = [
     "CorrectedTTestResult",
@@ -100,6 +110,3 @@ __all__ = [
     "HoldoutTable",
     "holdout_table",
 ]
-
-# The three decisions; defined with the rules, re-exported here (compare.REPLACE, ...).
-REPLACE, KEEP, EQUIVALENT = _rules.REPLACE, _rules.KEEP, _rules.EQUIVALENT

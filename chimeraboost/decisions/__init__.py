@@ -34,8 +34,15 @@ threshold; the rows are sorted into the bins between the thresholds once, and an
 weight vectors -- the bootstrap's resampling counts of :mod:`chimeraboost.resampling` -- then
 costs one gather and one cumulative sum (:class:`DecisionEvaluator`).
 
-Where things live: ``_checks`` (inputs, costs, the Bayes threshold), ``_sweep`` (the kernel and
-the evaluator), ``_net_benefit``, ``_costs`` (expected cost, cost and Brier curves), ``_rates``,
+How sure: every resampled number (the decision report's intervals, the bands of the curves,
+the re-chosen threshold's intervals, bootstrap rates) comes from one
+:class:`~chimeraboost.resampling.Resampler` per call, shared by every model of the call (so
+differences are paired), and is read by ``ci_method=``; bands are pointwise (each point's
+interval by ``ci_method``). ``groups=`` resamples whole groups, ``time=`` blocks of time.
+
+Where things live: ``_checks`` (inputs, costs, the Bayes threshold, names), ``_sweep`` (the
+kernel and the evaluator), ``_scheme`` (the resampling scheme, the curves' replicates),
+``_net_benefit``, ``_costs`` (expected cost, cost and Brier curves), ``_rates``,
 ``_threshold``, ``_curves`` (decision curve, ROC / PR bands), ``_decision_report``.
 
 References

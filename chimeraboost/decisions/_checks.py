@@ -29,8 +29,12 @@ from .._shared.validation import (
     check_same_length,
 )
 
-__all__ = ["Costs", "bayes_threshold", "check_costs", "check_probability", "check_target",
-           "check_thresholds", "key"]
+__all__ = ["BUILT_IN_ROWS", "Costs", "bayes_threshold", "bayes_value", "check_costs", "check_names",
+           "check_probability", "check_target", "check_threshold", "check_thresholds", "key"]
+
+# The rows every decision table and curve holds besides the models: a model may not take
+# one of these names, or its numbers would replace (or be replaced by) the reference's.
+BUILT_IN_ROWS = ("treat all", "treat none")
 
 
 def key(name: str, threshold: float) -> str:
@@ -76,6 +80,31 @@ def check_thresholds(thresholds, name: str = "thresholds") -> np.ndarray:
                f"got {arr[bad][:5].tolist()}.")
         raise ValueError(msg)
     return arr
+
+
+def check_threshold(threshold, name: str = "threshold") -> float:
+    """One threshold strictly inside (0, 1): a list or array of several is refused, never
+    cut to its first value."""
+    if np.ndim(threshold) != 0:
+        msg = (f"{name} must be one number in (0, 1), got {np.size(threshold)} values "
+               f"({np.ravel(threshold)[:5].tolist()}); call once per threshold, or use "
+               "net_benefit / decision_curve for several.")
+        raise TypeError(msg)
+    value = threshold.item() if isinstance(threshold, np.ndarray) else threshold
+    return float(check_thresholds(value, name)[0])
+
+
+def check_names(names) -> None:
+    """Refuse a model named like a built-in row (``"treat all"``, ``"treat none"``):
+    ``names`` holds ``(where the name came from, the name)`` pairs (``("name", "m")``,
+    ``("a key of scores", "m")``)."""
+    for arg, value in names:
+        if isinstance(value, str) and value.strip().lower() in BUILT_IN_ROWS:
+            msg = (f"{arg} is {value!r}, the name of a built-in row ('treat all' and 'treat "
+                   "none' are the references every decision is compared with, and a model of "
+                   "that name would replace or be replaced by one); give the model another "
+                   "name.")
+            raise ValueError(msg)
 
 
 class Costs(NamedTuple):
@@ -150,14 +179,23 @@ def check_costs(costs=None, cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_
             msg = ("pass either costs (the 2x2 matrix) or cost_fp / cost_fn (with benefit_tp, "
                    "benefit_tn), not both.")
             raise TypeError(msg)
+        if isinstance(costs, Costs):
+            return _check_regrets(Costs(*(_finite(v, f"costs.{k}")
+                                          for k, v in costs._asdict().items())), "costs")
         if isinstance(costs, dict):
             unknown = set(costs) - {"tn", "fp", "fn", "tp"}
             if unknown:
                 msg = (f"costs as a dict takes the keys 'tn', 'fp', 'fn', 'tp'; got "
                        f"{sorted(map(str, unknown))}.")
                 raise ValueError(msg)
-            costs = [[costs.get("tn", 0.0), costs.get("fp", 0.0)],
-                     [costs.get("fn", 0.0), costs.get("tp", 0.0)]]
+            # One rule with cost_fp / cost_fn: both error costs are said, never one taken as 0.
+            missing = [k for k in ("fp", "fn") if k not in costs]
+            if missing:
+                msg = (f"costs={costs!r} lacks {' and '.join(map(repr, missing))}; give the "
+                       "cost of both errors, e.g. {'fp': 1, 'fn': 5} (a cost of 0 is said as "
+                       "0), as cost_fp= and cost_fn= must both be given.")
+                raise ValueError(msg)
+            costs = [[costs.get("tn", 0.0), costs["fp"]], [costs["fn"], costs.get("tp", 0.0)]]
         try:
             matrix = np.asarray(costs, dtype=np.float64)
         except (TypeError, ValueError) as exc:
@@ -183,6 +221,19 @@ def check_costs(costs=None, cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_
         # 0.0 - b: a benefit of 0 is a cost of 0, never -0.
         out = Costs(tn=0.0 - b_tn, fp=fp, fn=fn, tp=0.0 - b_tp)
         where = "cost_fp, cost_fn"
+    return _check_regrets(out, where)
+
+
+def _finite(value, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+            or not np.isfinite(value):
+        msg = f"{name} must be a finite number, got {value!r}."
+        raise ValueError(msg)
+    return float(value)
+
+
+def _check_regrets(out: Costs, where: str) -> Costs:
+    """A wrong decision may not cost less than the right one, nor both the same."""
     if out.regret_fp < 0 or out.regret_fn < 0:
         msg = (f"{where}: a correct decision costs more than the wrong one ({out!r}); the cost "
                "of treating a negative must be >= that of leaving it, and the cost of leaving "
@@ -195,12 +246,38 @@ def check_costs(costs=None, cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_
     return out
 
 
-def bayes_threshold(costs: Costs) -> float:
+def bayes_value(costs: Costs) -> float:
+    """``t*`` in [0, 1] of checked costs, computed without overflow (each regret scaled by
+    the larger first: ``1e308`` and ``1e308`` give 0.5, not 0)."""
+    a, b = costs.regret_fp, costs.regret_fn
+    scale = max(a, b)
+    a, b = a / scale, b / scale
+    return a / (a + b)
+
+
+def bayes_threshold(costs) -> float:
     """The threshold at which treating and leaving a row with calibrated probability ``t``
     cost the same: ``t* = (c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp))``.
 
-    Treating a row of probability ``p`` costs ``p c_tp + (1 - p) c_fp``, leaving it
-    ``p c_fn + (1 - p) c_tn``; treating is cheaper when ``p >= t*``. With ``c_tn = c_tp = 0``
-    this is ``c_fp / (c_fp + c_fn)`` (Elkan 2001, doi:10.5555/1642194.1642224).
+    ``costs`` is a :class:`Costs`, a 2x2 matrix ``[[c_tn, c_fp], [c_fn, c_tp]]`` or a dict
+    with ``fp`` and ``fn`` (and optionally ``tn``, ``tp``), checked as in
+    :func:`~chimeraboost.decisions.expected_cost`. Treating a row of probability ``p`` costs
+    ``p c_tp + (1 - p) c_fp``, leaving it ``p c_fn + (1 - p) c_tn``; treating is cheaper when
+    ``p >= t*``. With ``c_tn = c_tp = 0`` this is ``c_fp / (c_fp + c_fn)`` (Elkan 2001,
+    doi:10.5555/1642194.1642224). Costs under which one error costs nothing imply 0 (treat
+    every row) or 1 (treat none) whatever the probability: no threshold, an error.
+
+    Examples
+    --------
+    >>> bayes_threshold({"fp": 1, "fn": 3})
+    0.25
     """
-    return costs.regret_fp / (costs.regret_fp + costs.regret_fn)
+    c = check_costs(costs)
+    t = bayes_value(c)
+    if not 0 < t < 1:
+        msg = (f"the costs {c!r} imply the threshold {t:g}: "
+               f"{'treat every row' if t == 0 else 'treat no row'} whatever the probability, "
+               "so no threshold in (0, 1) follows from them; give both errors a cost "
+               "(c_fp > c_tn and c_fn > c_tp), or pass threshold= yourself.")
+        raise ValueError(msg)
+    return t

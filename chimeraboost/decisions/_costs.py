@@ -16,15 +16,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.format import fmt
 from .._shared.validation import check_numeric_1d, import_pandas, warn_degenerate
 from ._checks import (
     bayes_threshold,
+    bayes_value,
     check_costs,
     check_probability,
     check_target,
 )
-from ._sweep import Sweep, decision_numbers
+from ._sweep import Sweep, decision_numbers, mean_cost
 
 __all__ = ["BrierCurve", "CostCurve", "ExpectedCostResult", "brier_curve", "cost_curve",
            "expected_cost", "cutoff_costs"]
@@ -102,7 +104,8 @@ class ExpectedCostResult:
                 f"best_threshold={self.best_threshold:g})")
 
 
-def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn=None,
+@public(renamed={"score": "proba"})
+def expected_cost(y, proba, *, threshold=None, costs=None, cost_fp=None, cost_fn=None,
                   benefit_tp=0.0, benefit_tn=0.0, pos_label=None, sample_weight=None):
     """Expected cost per row of treating the rows whose probability is at or above a threshold.
 
@@ -110,7 +113,7 @@ def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn
     ----------
     y : array-like of shape (n,)
         True labels: bool, 0/1 or -1/1, or any labels with ``pos_label``.
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         Probability of the positive class, or a 0/1 rule (1: treat).
     threshold : float in [0, 1], default=None
         Treat the rows with ``score >= threshold``. None: the Bayes threshold the costs imply
@@ -150,9 +153,11 @@ def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn
     (0.2, 0.25, 0.5, 2.0)
     """
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn)
-    event, s, w = check_target(y, score, sample_weight, pos_label)
-    s = check_probability(s)
-    t_star = bayes_threshold(c)
+    event, s, w = check_target(y, proba, sample_weight, pos_label, "proba")
+    s = check_probability(s, "proba")
+    # Without a threshold the costs must imply one; with one, t* is reported as it is (0:
+    # treat every row, 1: treat none).
+    t_star = bayes_value(c) if threshold is not None else bayes_threshold(c)
     t = t_star if threshold is None else _check_cutoff(threshold)
     total = float(s.shape[0] if w is None else w.sum())
     wt = np.ones(s.shape[0]) if w is None else w
@@ -160,12 +165,13 @@ def expected_cost(y, score, *, threshold=None, costs=None, cost_fp=None, cost_fn
     neg = total - pos if w is None else float(wt[~event].sum())
     treated = s >= t
     tp, fp = float(wt[treated & event].sum()), float(wt[treated & ~event].sum())
-    cost = (c.tp * tp + c.fp * fp + c.fn * (pos - tp) + c.tn * (neg - fp)) / total
+    cost = mean_cost(c, tp, fp, pos - tp, neg - fp, total)
     cutoffs, costs_ = cutoff_costs(event, s, w, c)
     best = int(np.argmin(costs_))
     return ExpectedCostResult(
         costs=c, threshold=t, expected_cost=cost,
-        treat_all=(c.tp * pos + c.fp * neg) / total, treat_none=(c.fn * pos + c.tn * neg) / total,
+        treat_all=mean_cost(c, pos, neg, 0.0, 0.0, total),
+        treat_none=mean_cost(c, 0.0, 0.0, pos, neg, total),
         bayes_threshold=t_star, best_threshold=float(cutoffs[best]),
         best_cost=float(costs_[best]), flagged=(tp + fp) / total, n=int(s.shape[0]))
 

@@ -16,10 +16,14 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import resampling
+from .._shared.api import public
 from .._shared.format import fmt
+from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
-from ._checks import check_probability, check_target, check_thresholds, key
+from ._checks import check_names, check_probability, check_target, check_thresholds, key
+from ._scheme import curve_replicates, events
+from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator, Sweep
 
 __all__ = ["CurveBand", "DecisionCurve", "curve_band", "decision_curve"]
@@ -31,9 +35,9 @@ def _scores(scores) -> dict:
     """One score, or a dict name -> score, as a dict of arrays."""
     if isinstance(scores, Mapping):
         if not scores:
-            msg = "scores is an empty dict; pass {model name: probabilities}."
+            msg = "proba is an empty dict; pass {model name: probabilities}."
             raise ValueError(msg)
-        check_key_names(scores, "scores", "the models")
+        check_key_names(scores, "proba", "the models")
         return dict(scores)
     return {"model": scores}
 
@@ -59,7 +63,8 @@ class DecisionCurve:
     net_benefit : dict
         Model name -> (K,) net benefit; ``"treat all"`` -> (K,) that of treating every row.
     low, high : dict
-        The same keys -> (K,) ends of the pointwise percentile band (None without resamples).
+        The same keys -> (K,) ends of the pointwise band (None without resamples): at each
+        threshold, that threshold's interval by :attr:`ci_method`.
     baseline : str or None
         The model (or ``"treat all"``) the others are compared with.
     difference, diff_low, diff_high : dict
@@ -68,6 +73,10 @@ class DecisionCurve:
     prevalence : float
     level : float
     n_boot : int
+    ci_method : str
+        How each point of a band was read off the resamples.
+    units : {"rows", "groups", "time"}
+        What a resample drew.
     """
 
     def __init__(self, **values):
@@ -102,27 +111,37 @@ class DecisionCurve:
                 f" n_boot={self.n_boot})")
 
 
-def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
-                   sample_weight=None, n_boot=2000, level=0.95, random_state=None):
+@public(legacy=("thresholds",), renamed={"scores": "proba", "baseline": "baseline_name"})
+def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=None,
+                   sample_weight=None, n_boot=2000, level=0.95, random_state=None,
+                   ci_method=resampling.DEFAULT_CI_METHOD, groups=None, time=None):
     """The decision curve of one or several models, with bootstrap bands.
 
     Parameters
     ----------
     y : array-like of shape (n,)
-    scores : array-like of shape (n,), or dict name -> such an array
+    proba : array-like of shape (n,), or dict name -> such an array
         Probabilities of the positive class (or 0/1 rules), one per model, on the same rows.
+        No model may be called ``"treat all"`` or ``"treat none"`` (the built-in curves).
     thresholds : array-like of float in (0, 1), default=None
         Threshold probabilities. None: 99 evenly spaced between the 1st and 99th percentiles
         of the scores.
-    baseline : str, default=None
-        A model name, or ``"treat all"``: every model's net benefit minus the baseline's, on
-        the same resampled rows, with its pointwise band. None: no differences.
+    baseline_name : str, default=None
+        The model the others are judged against: a model name (a key of ``proba``), or
+        ``"treat all"``: every model's net benefit minus the baseline's, on the same
+        resampled rows, with its pointwise band. None: no differences. The incumbent's
+        probabilities go in ``proba`` with the rest (``{"new": p, "incumbent": q}``).
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
     n_boot : int, default=2000
-        Resamples of the rows, shared by every model and threshold; 0: no bands.
+        Resamples of the rows, shared by every model and threshold; 0: no bands (else at
+        least 200, see :func:`~chimeraboost.resampling.check_n_boot`).
     level : float in (0, 1), default=0.95
     random_state : None, int or numpy Generator
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How each point of a band is read off the resamples.
+    groups, time : array-like of shape (n,), default=None
+        Resample whole groups, or blocks of time-ordered rows, as in :func:`decision_report`.
 
     Returns
     -------
@@ -130,36 +149,56 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
 
     Notes
     -----
-    Every model is evaluated by a :class:`DecisionEvaluator` that sorts its rows into the
-    bins between the thresholds once; a resample costs one gather and one sum per class, and
-    all models are resampled on the same counts (:func:`chimeraboost.resampling.joint_bootstrap`),
-    so the differences are paired. Vickers & Elkin (2006), doi:10.1177/0272989X06295361.
+    The bands are pointwise: at each threshold, the interval of that threshold's net
+    benefit (or paired difference) by ``ci_method``, with the jackknife of the same
+    resampling scheme (:meth:`chimeraboost.resampling.Resampler.band`); ``"percentile"``
+    gives the percentiles of the resampled curves. A pointwise band covers each threshold's
+    value at ``level``, not the whole curve at once. Every model is evaluated by a
+    :class:`DecisionEvaluator` that sorts its rows into the bins between the thresholds once;
+    a resample costs one gather and one sum per class, and all models are resampled on the
+    same counts, so the differences are paired. Vickers & Elkin (2006),
+    doi:10.1177/0272989X06295361.
 
     Examples
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> p = rng.uniform(size=300); y = rng.uniform(size=300) < p
-    >>> dc = decision_curve(y, {"model": p}, [0.2, 0.5], baseline="treat all", n_boot=1000,
-    ...                     random_state=0)
+    >>> dc = decision_curve(y, {"model": p}, thresholds=[0.2, 0.5], n_boot=1000,
+    ...                     baseline_name="treat all", random_state=0)
     >>> bool(np.all(dc.diff_low["model"] > 0))
     True
     """
-    models = _scores(scores)
+    models = _scores(proba)
+    if baseline_name is not None and not isinstance(baseline_name, str):
+        msg = (f"baseline_name names the model the others are judged against (a key of proba, "
+               f"or 'treat all'), got a {type(baseline_name).__name__}; put the incumbent's "
+               "probabilities in proba with the others ({'new': p, 'incumbent': q}) and pass "
+               "baseline_name='incumbent'.")
+        raise TypeError(msg)
+    baseline = baseline_name
+    check_names([("a key of proba", name) for name in models])
     level = check_level(level, "level")
     checked = {}
     for name, s in models.items():
-        event, arr, w = check_target(y, s, sample_weight, pos_label, f"scores[{name!r}]")
-        checked[name] = check_probability(arr, f"scores[{name!r}]")
+        arg = f"proba[{name!r}]"
+        event, arr, w = check_target(y, s, sample_weight, pos_label, arg)
+        checked[name] = check_probability(arr, arg)
     t = default_thresholds(list(checked.values())) if thresholds is None else \
         check_thresholds(thresholds)
     if baseline is not None and baseline != TREAT_ALL and baseline not in checked:
-        msg = f"baseline={baseline!r} is not one of the models {list(checked)} nor 'treat all'."
+        msg = (f"baseline_name={baseline!r} is not one of the models {list(checked)} nor "
+               "'treat all'.")
         raise ValueError(msg)
+    for name in checked:
+        if baseline in checked and same_outputs(checked[name], checked[baseline]):
+            # The one tie rule: outputs equal to rounding differ by exactly 0.
+            checked[name] = checked[baseline]
+    scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
+                             ci_method=ci_method, groups=groups, time=time, optional=True)
     names = {"net_benefit", "net_benefit_all"}
     evs = {name: DecisionEvaluator(event, s, t, sample_weight=w, names=names)
            for name, s in checked.items()}
-    first = next(iter(evs.values()))
     points = {name: ev.evaluate(None, warn=False) for name, ev in evs.items()}
 
     def curve(out, name):
@@ -168,34 +207,42 @@ def decision_curve(y, scores, thresholds=None, *, baseline=None, pos_label=None,
     nb = {name: curve(p, "net_benefit") for name, p in points.items()}
     nb[TREAT_ALL] = curve(points[next(iter(points))], "net_benefit_all")
     low = high = None
-    diff, d_lo, d_hi = {}, {}, {}
-    if n_boot:
-        if len(evs) > 1:
-            boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot,
-                                                            random_state=random_state)))
-        else:
-            boots = {next(iter(evs)): resampling.bootstrap(first, n_boot,
-                                                           random_state=random_state)}
-        reps = {name: np.column_stack([b.replicates[key("net_benefit", v)] for v in t])
-                for name, b in boots.items()}
-        reps[TREAT_ALL] = np.column_stack(
-            [next(iter(boots.values())).replicates[key("net_benefit_all", v)] for v in t])
-        q = [(1 - level) / 2, (1 + level) / 2]
-        low, high = {}, {}
-        for name, r in reps.items():
-            low[name], high[name] = np.quantile(r, q, axis=0)
-        if baseline is not None:
-            for name in evs:
-                if name == baseline:
-                    continue
-                diff[name] = nb[name] - nb[baseline]
-                d_lo[name], d_hi[name] = np.quantile(reps[name] - reps[baseline], q, axis=0)
-    elif baseline is not None:
-        diff = {name: nb[name] - nb[baseline] for name in evs if name != baseline}
+    diff = {} if baseline is None else {name: nb[name] - nb[baseline] for name in evs
+                                        if name != baseline}
+    d_lo, d_hi = {}, {}
+    if scheme.n_boot:
+        low, high, d_lo, d_hi = _bands(scheme, evs, t, nb, diff, baseline, level)
     return DecisionCurve(thresholds=t, net_benefit=nb, low=low, high=high, baseline=baseline,
                          difference=diff, diff_low=d_lo, diff_high=d_hi,
                          prevalence=float(points[next(iter(points))]["base_rate"][0]),
-                         level=level, n_boot=n_boot)
+                         level=level, n_boot=scheme.n_boot, ci_method=scheme.ci_method,
+                         units=scheme.kind)
+
+
+def _bands(scheme, evs, t, nb, diff, baseline, level):
+    """Pointwise bands of every curve and of every paired difference, by the scheme."""
+    boots = dict(zip(evs, scheme.bootstrap(list(evs.values()))))
+    first = next(iter(boots.values()))
+
+    def stack(boot, name):
+        keys = [key(name, v) for v in t]
+        return (np.column_stack([boot.replicates[k] for k in keys]),
+                np.column_stack([boot.jackknife[k] for k in keys]))
+
+    reps = {name: stack(b, "net_benefit") for name, b in boots.items()}
+    reps[TREAT_ALL] = stack(first, "net_benefit_all")
+    low, high, d_lo, d_hi = {}, {}, {}, {}
+
+    def band(estimate, r, j):
+        return scheme.band(r, estimate, level, jackknife=j, n_units=first.n_rows,
+                           events=first.events)
+
+    for name, (r, j) in reps.items():
+        low[name], high[name] = band(nb[name], r, j)
+    for name in diff:
+        (ra, ja), (rb, jb) = reps[name], reps[baseline]
+        d_lo[name], d_hi[name] = band(diff[name], ra - rb, ja - jb)
+    return low, high, d_lo, d_hi
 
 
 class CurveBand(NamedTuple):
@@ -247,7 +294,8 @@ def _curve_on_grid(tp, fp, pos, neg, grid, kind):
 
 
 def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weight=None,
-               n_boot=200, level=0.95, random_state=None) -> CurveBand:
+               n_boot=200, level=0.95, random_state=None,
+               ci_method=resampling.DEFAULT_CI_METHOD, groups=None, time=None) -> CurveBand:
     """A ROC or precision-recall curve with a pointwise bootstrap band.
 
     Parameters
@@ -262,8 +310,15 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
     n_boot : int, default=200
+        Resamples; 0: no band (else at least 200, see
+        :func:`~chimeraboost.resampling.check_n_boot`).
     level : float in (0, 1), default=0.95
     random_state : None, int or numpy Generator
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How each point of the band is read off the resamples.
+    groups, time : array-like of shape (n,), default=None
+        Resample whole groups, or blocks of time-ordered rows, as in
+        :func:`decision_report`.
 
     Returns
     -------
@@ -271,12 +326,16 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
 
     Notes
     -----
-    The ROC band is vertical averaging (Fawcett 2006, An introduction to ROC analysis,
-    Pattern Recognition Letters 27(8), 861-874, doi:10.1016/j.patrec.2005.10.010): at each
-    false positive rate, the percentiles of the resamples' true positive rates, the curve
-    interpolated linearly between cutoffs (ties counted as in the trapezoidal AUC). The PR
-    band reads precision as a step at each recall, never interpolated linearly (Davis &
-    Goadrich 2006, doi:10.1145/1143844.1143874). All resamples share one sort of the scores.
+    The band is pointwise: at each grid point, that point's interval by ``ci_method``, with
+    the jackknife of the same resampling scheme
+    (:meth:`chimeraboost.resampling.Resampler.band`); ``"percentile"`` gives the
+    percentiles of the resampled curves. It covers each point at ``level``, not the whole
+    curve at once. The ROC band is vertical averaging (Fawcett 2006, An introduction to ROC
+    analysis, Pattern Recognition Letters 27(8), 861-874, doi:10.1016/j.patrec.2005.10.010):
+    at each false positive rate, the resamples' true positive rates, the curve interpolated
+    linearly between cutoffs (ties counted as in the trapezoidal AUC). The PR band reads
+    precision as a step at each recall, never interpolated linearly (Davis & Goadrich 2006,
+    doi:10.1145/1143844.1143874). All resamples share one sort of the scores.
 
     Examples
     --------
@@ -293,18 +352,23 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
     if g.ndim != 1 or np.any((g < 0) | (g > 1)) or np.any(np.isnan(g)):
         msg = "grid must be a 1-D array of rates in [0, 1]."
         raise ValueError(msg)
+    scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
+                             ci_method=ci_method, groups=groups, time=time, optional=True)
     sweep = Sweep(s, event, np.unique(s))
-    point = _curve_on_grid(*sweep.treated(replicate_weights(w, None, s.shape[0])), g, curve)[0]
+    n = s.shape[0]
+
+    def on_grid(counts):
+        return _curve_on_grid(*sweep.treated(replicate_weights(w, counts, n, integer=True)), g,
+                              curve)
+
+    point = on_grid(None)[0]
     if not event.any() or (curve == "roc" and event.all()):
         warn_degenerate(f"y holds one class only: the {curve.upper()} curve is undefined (NaN).")
     low = high = np.full(g.shape[0], np.nan)
-    if n_boot:
-        n_boot = resampling.check_n_boot(n_boot, optional=True)
-        parts = [_curve_on_grid(*sweep.treated(replicate_weights(w, counts, s.shape[0],
-                                                                 integer=True)), g, curve)
-                 for counts in resampling.bootstrap_counts(s.shape[0], n_boot, random_state)]
-        reps = np.vstack(parts)
-        ok = ~np.all(np.isnan(reps), axis=1)
-        if ok.any():
-            low, high = np.quantile(reps[ok], [(1 - level) / 2, (1 + level) / 2], axis=0)
+    if scheme.n_boot:
+        reps, jack = curve_replicates(scheme, n, on_grid, w)
+        units = scheme.n_units(n, w)
+        low, high = scheme.band(reps, point, level, jackknife=jack, n_units=units,
+                                events=events(event, w, None if scheme.kind == "rows"
+                                              else units))
     return CurveBand(g, point, low, high, level)

@@ -16,18 +16,22 @@ import math
 import numpy as np
 
 from .. import resampling
+from .._shared.api import public
 from .._shared.format import Col, fmt, percent, table
 from .._shared.html import html_block, html_paragraphs, html_table
+from .._shared.ties import same_outputs
 from .._shared.validation import check_level, import_pandas
 from ._checks import (
     bayes_threshold,
     check_costs,
+    check_names,
     check_probability,
     check_target,
-    check_thresholds,
+    check_threshold,
     key,
 )
-from ._rates import RATES
+from ._rates import RATES, equal_weights, wilson_rates
+from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
 __all__ = ["DecisionReport", "decision_report"]
@@ -52,17 +56,25 @@ class DecisionReport:
         and ``expected_cost`` (with ``_low``, ``_high``), paired on the same resamples;
         positive net benefit and negative cost favour the model.
     rates : dict
-        The model's sensitivity, specificity, ppv, npv, flagged -> ``(value, low, high)``.
+        The model's sensitivity, specificity, ppv, npv, flagged -> ``(value, low, high)``:
+        the intervals of :func:`rates_at_threshold` with ``method="auto"`` on the same rows
+        (Wilson for independent rows of equal weight, else the bootstrap).
+    rates_method : {"wilson", "bootstrap"}
     model : str
         The model's name.
     level : float
     n_boot : int
+    ci_method : str
+        How the intervals were read off the resamples.
+    units : {"rows", "groups", "time"}
+        What a resample drew.
     """
 
     def __init__(self, **values):
         self.__dict__.update(values)
 
-    def verdict(self, other: str, metric: str = "net_benefit") -> str:
+    @public(legacy=("metric",))
+    def verdict(self, other: str, *, metric: str = "net_benefit") -> str:
         """``"<model> better"``, ``"<other> better"`` or ``"no clear difference"``, from the
         paired interval of the model minus ``other``."""
         d = self.differences[other]
@@ -81,8 +93,12 @@ class DecisionReport:
             how += (f"; costs per row: false positive {c.fp:g}, false negative {c.fn:g}"
                     + (f", true positive {c.tp:g}" if c.tp else "")
                     + (f", true negative {c.tn:g}" if c.tn else ""))
+        method = resampling.CI_METHOD_LABELS.get(getattr(self, "ci_method", ""), "")
+        units = getattr(self, "units", "rows")
+        what = {"groups": " of whole groups", "time": " of time blocks"}.get(units, "")
         return (f"Decision at threshold {self.threshold:g} ({how}); {percent(self.level)} "
-                f"bootstrap intervals, differences paired ({self.n_boot:,} resamples)")
+                f"bootstrap intervals ({method}), differences paired ({self.n_boot:,} "
+                f"resamples{what})")
 
     def _tables(self):
         cost = self.costs is not None
@@ -108,14 +124,15 @@ class DecisionReport:
                    self.verdict(other)]
             if cost:
                 row += [d["expected_cost"], d["expected_cost_low"], d["expected_cost_high"],
-                        self.verdict(other, "expected_cost")]
+                        self.verdict(other, metric="expected_cost")]
             drows.append(row)
         return cols, rows, dcols, drows
 
     def _rates_line(self) -> str:
         parts = [f"{r} {fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
                  for r, (v, lo, hi) in self.rates.items()]
-        return f"rates of {self.model}: " + ", ".join(parts)
+        how = {"wilson": " (Wilson intervals)"}.get(getattr(self, "rates_method", ""), "")
+        return f"rates of {self.model}{how}: " + ", ".join(parts)
 
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
@@ -157,7 +174,8 @@ class DecisionReport:
     def to_dict(self) -> dict:
         """Plain Python values."""
         return {"threshold": self.threshold, "model": self.model, "level": self.level,
-                "n_boot": self.n_boot,
+                "n_boot": self.n_boot, "ci_method": getattr(self, "ci_method", None),
+                "units": getattr(self, "units", "rows"),
                 "costs": None if self.costs is None else self.costs._asdict(),
                 "actions": {k: dict(v) for k, v in self.actions.items()},
                 "differences": {k: dict(v) for k, v in self.differences.items()},
@@ -165,45 +183,56 @@ class DecisionReport:
 
 
 def resolve_threshold(threshold, costs):
-    """The threshold of a decision: the one given, else the Bayes threshold of the costs
-    (which must then be inside (0, 1))."""
+    """The threshold of a decision: the one given (one number), else the Bayes threshold of
+    the costs (which must then be inside (0, 1))."""
     if threshold is not None:
-        return float(check_thresholds(threshold, "threshold")[0])
-    t = bayes_threshold(costs)
-    if not 0 < t < 1:
-        msg = (f"the costs {costs!r} imply the threshold {t:g}: "
-               f"{'treat every row' if t == 0 else 'treat no row'} whatever the model says; "
-               "pass threshold= or costs under which both errors cost something.")
-        raise ValueError(msg)
-    return t
+        return check_threshold(threshold, "threshold")
+    return bayes_threshold(costs)
 
 
-def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None,
+@public(renamed={"score": "proba", "baseline_score": "baseline_proba"})
+def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None,
                     cost_fp=None, cost_fn=None, benefit_tp=0.0, benefit_tn=0.0,
                     pos_label=None, sample_weight=None, name="model", baseline_name="baseline",
-                    n_boot=2000, level=0.95, random_state=None) -> DecisionReport:
-    """The action ``score >= threshold`` against treat-all, treat-none and a baseline.
+                    n_boot=2000, level=0.95, random_state=None,
+                    ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+                    time=None) -> DecisionReport:
+    """The action ``proba >= threshold`` against treat-all, treat-none and a baseline.
 
     Parameters
     ----------
     y : array-like of shape (n,)
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         The model's probability of the positive class, or a 0/1 rule.
-    baseline_score : array-like of shape (n,), default=None
+    baseline_proba : array-like of shape (n,), default=None
         The baseline's (the incumbent's) probabilities or 0/1 rule on the same rows.
     threshold : float in (0, 1), default=None
-        The threshold probability; None: the Bayes threshold of the costs.
+        The threshold probability (one number); None: the Bayes threshold of the costs.
     costs, cost_fp, cost_fn, benefit_tp, benefit_tn
         What each outcome costs (as in :func:`expected_cost`); optional when ``threshold``
         is given (then net benefit only).
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
     name, baseline_name : str
-        What the model and the baseline are called in the tables.
+        What the model and the baseline are called in the tables; not ``"treat all"`` nor
+        ``"treat none"``, the built-in rows.
     n_boot : int, default=2000
-        Resamples; at least 200 (the differences decide).
+        Resamples; at least 200 (the differences decide; see
+        :func:`~chimeraboost.resampling.check_n_boot`).
     level : float in (0, 1), default=0.95
     random_state : None, int or numpy Generator
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How every interval, the paired differences' included, is read off the resamples
+        (:func:`~chimeraboost.resampling.bootstrap_interval`, with the jackknife of the same
+        resampling scheme).
+    groups : array-like of shape (n,), default=None
+        The unit of each row when a unit has several (a customer, a patient: the array
+        passed to scikit-learn's ``GroupKFold``): whole groups are resampled, and the
+        jackknife leaves out whole groups.
+    time : array-like of shape (n,), default=None
+        The date (or any sortable value) of each row: blocks of consecutive time points are
+        resampled (a stationary bootstrap, the block length chosen from the outcome's serial
+        dependence). With ``groups`` too, whole groups are resampled.
 
     Returns
     -------
@@ -215,76 +244,103 @@ def decision_report(y, score, *, baseline_score=None, threshold=None, costs=None
     >>> rng = np.random.default_rng(1)
     >>> p = rng.uniform(size=400); y = rng.uniform(size=400) < p
     >>> d = decision_report(y, p, cost_fp=1, cost_fn=3, n_boot=1000, random_state=0)
-    >>> d.threshold, d.verdict("treat all"), d.verdict("treat all", "expected_cost")
+    >>> d.threshold, d.verdict("treat all"), d.verdict("treat all", metric="expected_cost")
     (0.25, 'model better', 'model better')
     """
     c = check_costs(costs, cost_fp, cost_fn, benefit_tp, benefit_tn, required=threshold is None)
     t = resolve_threshold(threshold, c)
     level = check_level(level, "level")
-    n_boot = resampling.check_n_boot(n_boot)
-    scores = {name: score}
-    if baseline_score is not None:
+    check_names([("name", name)] if baseline_proba is None else
+                [("name", name), ("baseline_name", baseline_name)])
+    scores = {name: proba}
+    if baseline_proba is not None:
         if baseline_name == name:
             msg = f"name and baseline_name are both {name!r}; give them different names."
             raise ValueError(msg)
-        scores[baseline_name] = baseline_score
+        scores[baseline_name] = baseline_proba
     names = {"net_benefit", "net_benefit_all", *RATES}
-    evs = {}
+    evs, scores_checked = {}, {}
     for label, s in scores.items():
-        arg = "score" if label == name else "baseline_score"
+        arg = "proba" if label == name else "baseline_proba"
         event, arr, w = check_target(y, s, sample_weight, pos_label, arg)
-        evs[label] = DecisionEvaluator(event, check_probability(arr, arg), [t], sample_weight=w,
+        scores_checked[label] = check_probability(arr, arg)
+        if label != name and same_outputs(scores_checked[label], scores_checked[name]):
+            # The one tie rule: outputs equal to rounding are one action, so every difference
+            # is exactly 0 and no verdict is given.
+            scores_checked[label] = scores_checked[name]
+        evs[label] = DecisionEvaluator(event, scores_checked[label], [t], sample_weight=w,
                                        costs=c, cost_threshold=t, names=names)
+    scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
+                             ci_method=ci_method, groups=groups, time=time)
     points = {label: ev.evaluate(None) for label, ev in evs.items()}
-    boots = dict(zip(evs, resampling.joint_bootstrap(list(evs.values()), n_boot,
-                                                     random_state=random_state)))
-    return _assemble(name, t, c, points, boots, level, n_boot)
+    boots = dict(zip(evs, scheme.bootstrap(list(evs.values()))))
+    wilson = None
+    if scheme.kind == "rows" and equal_weights(w):
+        model = evs[name]
+        wilson = wilson_rates(model.codes.astype(bool), scores_checked[name] >= t, level)
+    return _assemble(name, t, c, points, boots, level, scheme, wilson)
 
 
-def _assemble(name, t, c, points, boots, level, n_boot) -> DecisionReport:
+def _numbers(name, t, c, points, boots):
+    """Action -> metric -> ``(estimate, replicates, jackknife)``."""
     nb, nb_all = key("net_benefit", t), key("net_benefit_all", t)
     model_boot = boots[name]
-    reps = {label: {"net_benefit": b.replicates[nb], "flagged": b.replicates[key("flagged", t)]}
-            for label, b in boots.items()}
-    n_boot_reps = model_boot.replicates[nb].shape[0]
-    reps[TREAT_ALL] = {"net_benefit": model_boot.replicates[nb_all],
-                       "flagged": np.ones(n_boot_reps)}
-    reps[TREAT_NONE] = {"net_benefit": np.zeros(n_boot_reps), "flagged": np.zeros(n_boot_reps)}
-    est = {label: {"net_benefit": float(p[nb][0]), "flagged": float(p[key("flagged", t)][0])}
-           for label, p in points.items()}
-    est[TREAT_ALL] = {"net_benefit": float(points[name][nb_all][0]), "flagged": 1.0}
-    est[TREAT_NONE] = {"net_benefit": 0.0, "flagged": 0.0}
+
+    def of(boot, k):
+        return boot.replicates[k], boot.jackknife[k]
+
+    out = {label: {"net_benefit": (float(points[label][nb][0]), *of(b, nb))}
+           for label, b in boots.items()}
+    out[TREAT_ALL] = {"net_benefit": (float(points[name][nb_all][0]), *of(model_boot, nb_all))}
+    out[TREAT_NONE] = {"net_benefit": (0.0, np.zeros(model_boot.n_boot),
+                                       np.zeros(model_boot.jackknife[nb].shape[0]))}
     if c is not None:
         for label, b in boots.items():
-            reps[label]["expected_cost"] = b.replicates["expected_cost"]
-            est[label]["expected_cost"] = float(points[label]["expected_cost"][0])
+            out[label]["expected_cost"] = (float(points[label]["expected_cost"][0]),
+                                           *of(b, "expected_cost"))
         for label, k in ((TREAT_ALL, "expected_cost_all"), (TREAT_NONE, "expected_cost_none")):
-            reps[label]["expected_cost"] = model_boot.replicates[k]
-            est[label]["expected_cost"] = float(points[name][k][0])
+            out[label]["expected_cost"] = (float(points[name][k][0]), *of(model_boot, k))
+    return out
+
+
+def _assemble(name, t, c, points, boots, level, scheme, wilson) -> DecisionReport:
+    model_boot = boots[name]
+    numbers = _numbers(name, t, c, points, boots)
+    flagged = {label: float(p[key("flagged", t)][0]) for label, p in points.items()}
+    flagged.update({TREAT_ALL: 1.0, TREAT_NONE: 0.0})
     metrics = ["net_benefit"] + (["expected_cost"] if c is not None else [])
 
-    def interval(values):
-        return resampling.percentile_interval(values, level)[0]
+    def interval(est, reps, jack):
+        return scheme.interval(reps, est, level, jackknife=jack, n_units=model_boot.n_rows,
+                               events=model_boot.events)
 
     actions, differences = {}, {}
-    for label in est:
+    mine = numbers[name]
+    for label, nums in numbers.items():
         row = {}
         for m in metrics:
-            lo, hi = interval(reps[label][m]) if label != TREAT_NONE or m != "net_benefit" \
+            est, reps, jack = nums[m]
+            lo, hi = interval(est, reps, jack) if label != TREAT_NONE or m != "net_benefit" \
                 else (0.0, 0.0)
-            row.update({m: est[label][m], f"{m}_low": lo, f"{m}_high": hi})
-        row["flagged"] = est[label]["flagged"]
+            row.update({m: est, f"{m}_low": lo, f"{m}_high": hi})
+        row["flagged"] = flagged[label]
         actions[label] = row
         if label == name:
             continue
         diff = {}
         for m in metrics:
-            lo, hi = interval(reps[name][m] - reps[label][m])
-            diff.update({m: est[name][m] - est[label][m], f"{m}_low": lo, f"{m}_high": hi})
+            est = mine[m][0] - nums[m][0]
+            lo, hi = interval(est, mine[m][1] - nums[m][1], mine[m][2] - nums[m][2])
+            diff.update({m: est, f"{m}_low": lo, f"{m}_high": hi})
         differences[label] = diff
-    rates = {}
-    for r in RATES:
-        lo, hi = model_boot.interval(key(r, t), level)
-        rates[r] = (float(points[name][key(r, t)][0]), lo, hi)
+    # The rates' intervals are those of rates_at_threshold(method="auto") on the same rows:
+    # Wilson for independent rows of equal weight, else the bootstrap by ci_method.
+    if wilson is not None:
+        rates = {r: (float(points[name][key(r, t)][0]), *wilson[r]) for r in RATES}
+    else:
+        rates = {r: (float(points[name][key(r, t)][0]),
+                     *model_boot.interval(key(r, t), level=level)) for r in RATES}
     return DecisionReport(threshold=t, costs=c, actions=actions, differences=differences,
-                          rates=rates, model=name, level=level, n_boot=n_boot)
+                          rates=rates, model=name, level=level, n_boot=scheme.n_boot,
+                          ci_method=scheme.ci_method, units=scheme.kind,
+                          rates_method="bootstrap" if wilson is None else "wilson")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.format import Col, fmt, table
 from .._shared.validation import import_pandas
 from ._checks import check_probability, check_target, check_thresholds
@@ -72,14 +73,15 @@ class NetBenefitResult:
                           f"{fmt(self.prevalence, 3)})", *table(cols, rows)])
 
 
-def net_benefit(y, score, thresholds, *, pos_label=None, sample_weight=None):
+@public(renamed={"score": "proba"})
+def net_benefit(y, proba, thresholds, *, pos_label=None, sample_weight=None):
     """Net benefit of treating the rows whose score is at or above each threshold.
 
     Parameters
     ----------
     y : array-like of shape (n,)
         True labels: bool, 0/1 or -1/1, or any labels with ``pos_label``.
-    score : array-like of shape (n,)
+    proba : array-like of shape (n,)
         Probability of the positive class (``predict_proba(X)[:, 1]``), or a 0/1 rule (1:
         treat); a rule's decisions are the same at every threshold, which then only sets the
         exchange rate.
@@ -121,8 +123,8 @@ def net_benefit(y, score, thresholds, *, pos_label=None, sample_weight=None):
     >>> r.net_benefit.tolist(), r.treat_all.tolist()
     ([0.4166666666666667, 0.0], [0.33333333333333337, 0.0])
     """
-    event, s, w = check_target(y, score, sample_weight, pos_label)
-    s = check_probability(s)
+    event, s, w = check_target(y, proba, sample_weight, pos_label, "proba")
+    s = check_probability(s, "proba")
     t = check_thresholds(thresholds)
     ev = DecisionEvaluator(event, s, t, sample_weight=w,
                            names={"net_benefit", "net_benefit_all", "standardized_net_benefit"})

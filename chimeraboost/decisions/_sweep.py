@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.weights import fraction, replicate_weights
 from .._shared.validation import warn_degenerate
 from ._checks import Costs, key
 
-__all__ = ["DecisionEvaluator", "Sweep", "decision_numbers"]
+__all__ = ["DecisionEvaluator", "Sweep", "decision_numbers", "mean_cost"]
 
 
 class Sweep:
@@ -62,6 +63,14 @@ class Sweep:
         return pos_above[:, 1:], neg_above[:, 1:], pos_above[:, 0], neg_above[:, 0]
 
 
+def mean_cost(costs: Costs, tp, fp, fn, tn, total):
+    """``(c_tp TP + c_fp FP + c_fn FN + c_tn TN) / W``, the costs scaled by their largest
+    first, so that costs near the float64 limit (1e308) give a finite mean, never inf."""
+    scale = max(abs(costs.tp), abs(costs.fp), abs(costs.fn), abs(costs.tn)) or 1.0
+    c = [v / scale for v in (costs.tp, costs.fp, costs.fn, costs.tn)]
+    return (c[0] * tp + c[1] * fp + c[2] * fn + c[3] * tn) / total * scale
+
+
 def decision_numbers(tp, fp, pos, neg, thresholds, costs: Costs | None = None,
                      names=None) -> dict:
     """Every number of a decision from the treated weights: dict of (B, K) arrays.
@@ -95,8 +104,7 @@ def decision_numbers(tp, fp, pos, neg, thresholds, costs: Costs | None = None,
         if want("flagged"):
             out["flagged"] = fraction(flagged, total)
         if costs is not None and want("expected_cost"):
-            out["expected_cost"] = (costs.tp * tp + costs.fp * fp + costs.fn * fn
-                                    + costs.tn * tn) / total
+            out["expected_cost"] = mean_cost(costs, tp, fp, fn, tn, total)
     return {k: v for k, v in out.items() if want(k)}
 
 
@@ -127,7 +135,8 @@ class DecisionEvaluator:
         self._back = np.empty_like(order)  # sorted position of each threshold as given
         self._back[order] = np.arange(order.shape[0])
 
-    def evaluate(self, counts=None, warn: bool = True) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn: bool = True) -> dict:
         w = replicate_weights(self.sample_weight, counts, self.n, integer=True)
         tp, fp, pos, neg = self._sweep.treated(w)
         tp, fp = tp[:, self._back], fp[:, self._back]
@@ -144,8 +153,9 @@ class DecisionEvaluator:
                                     np.array([self.cost_threshold]), c,
                                     names={"expected_cost"})["expected_cost"][:, 0]
             out["expected_cost"] = cost
-            out["expected_cost_all"] = (c.tp * pos + c.fp * neg) / total
-            out["expected_cost_none"] = (c.fn * pos + c.tn * neg) / total
+            zero = np.zeros_like(pos)
+            out["expected_cost_all"] = mean_cost(c, pos, neg, zero, zero, total)
+            out["expected_cost_none"] = mean_cost(c, zero, zero, pos, neg, total)
         if warn and counts is None:
             _warn_one_class(pos[0], neg[0], self.names)
         return out

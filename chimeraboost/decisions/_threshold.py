@@ -16,11 +16,13 @@ import math
 import numpy as np
 
 from .. import resampling
+from .._shared.api import public
 from .._shared.format import Col, fmt, percent, table
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_level, check_real, import_pandas
-from ._checks import check_costs, check_target, check_thresholds
-from ._sweep import Sweep
+from ._checks import check_costs, check_target, check_threshold
+from ._scheme import scheme as decision_scheme
+from ._sweep import Sweep, mean_cost
 
 __all__ = ["ThresholdChoice", "choose_threshold"]
 
@@ -48,9 +50,8 @@ class _ChoiceEvaluator:
         total = (pos + neg)[:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.objective == "cost":
-                c = self.costs
-                values = (c.tp * tp + c.fp * fp + c.fn * (pos[:, None] - tp)
-                          + c.tn * (neg[:, None] - fp)) / total
+                values = mean_cost(self.costs, tp, fp, pos[:, None] - tp,
+                                   neg[:, None] - fp, total)
             elif self.objective == "net_benefit":
                 values = tp / total - fp / total * (self.at / (1.0 - self.at))
             else:
@@ -75,7 +76,8 @@ class _ChoiceEvaluator:
         hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
         return (lo + hi) // 2
 
-    def evaluate(self, counts=None, warn=False) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn=False) -> dict:
         values, flagged = self._values(counts)
         idx = self._choose(values, flagged)
         rows = np.arange(values.shape[0])
@@ -120,6 +122,9 @@ class ThresholdChoice:
     greater_is_better : bool
     n_boot : int
     level : float
+    ci_method : str
+    units : {"rows", "groups", "time"}
+        What a resample drew.
     """
 
     def __init__(self, **values):
@@ -205,7 +210,8 @@ def _order_interval(values, level):
 
 def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, cost_fn=None,
                      benefit_tp=0.0, benefit_tn=0.0, at=None, target=None, pos_label=None,
-                     sample_weight=None, n_boot=2000, level=0.95, random_state=None):
+                     sample_weight=None, n_boot=2000, level=0.95, random_state=None,
+                     ci_method=resampling.DEFAULT_CI_METHOD, groups=None, time=None):
     """Choose a threshold on the data, and say how uncertain the choice and its value are.
 
     Parameters
@@ -227,8 +233,18 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
     n_boot : int, default=2000
+        Resamples; at least 200 (see :func:`~chimeraboost.resampling.check_n_boot`).
     level : float in (0, 1), default=0.95
     random_state : None, int or numpy Generator
+    ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
+        How the intervals are read off the resamples: the naive interval (a statistic's own
+        replicates) by this method; the interval of the value on new rows, a basic
+        interval of a pivot, takes its percentile or expanded-percentile counterpart (see
+        Notes); the threshold's interval is always of order statistics.
+    groups, time : array-like of shape (n,), default=None
+        Resample whole groups, or blocks of time-ordered rows, as in
+        :func:`decision_report`: the threshold is re-chosen on each resample of units, and
+        "the rows a resample left out" are the units it left out.
 
     Returns
     -------
@@ -253,6 +269,15 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     and 500): the naive interval covers 75-81%, the first copy alone (the plain pivot) 86-93%,
     this interval 98-99% -- conservative, never short.
 
+    How ``ci_method`` applies: the naive interval is read by it, with the jackknife of the
+    same scheme. The value's interval is a basic interval of the .632 pivot, not a
+    statistic's own replicates, so BCa's bias correction and acceleration (defined for the
+    latter) are not applied to it: ``"bca"`` and ``"percentile"`` read its percentiles,
+    ``"expanded_bca"`` and ``"expanded_percentile"`` widen them by Hesterberg's Student
+    factor on the degrees of freedom of the value at the chosen threshold (its jackknife).
+    The threshold's interval (a cutoff, possibly ``inf`` for "treat none") is the order
+    statistics at the level's quantiles, whatever the method.
+
     Examples
     --------
     >>> import numpy as np
@@ -274,7 +299,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         if at is None:
             msg = "objective='net_benefit' needs at= (the threshold probability, in (0, 1))."
             raise TypeError(msg)
-        at = float(check_thresholds(at, "at")[0])
+        at = check_threshold(at, "at")
     if objective == "recall":
         if target is None:
             msg = "objective='recall' needs target= (the recall to reach, in (0, 1])."
@@ -290,7 +315,9 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
                "rows of both classes.")
         raise ValueError(msg)
     ev = _ChoiceEvaluator(event, s, w, objective, c, at, target)
-    boot = resampling.bootstrap(ev, n_boot, random_state=random_state)
+    scheme = decision_scheme(y, event, n_boot=n_boot, random_state=random_state,
+                             ci_method=ci_method, groups=groups, time=time)
+    boot = scheme.bootstrap([ev])[0]
     reps = boot.replicates
     apparent = float(ev.original[ev.chosen])
     # Two bootstrap copies of the error of the apparent value: the resample's choice scored
@@ -301,7 +328,10 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     delta = 0.368 * in_sample + 0.632 * out_of_bag
     ok = ~np.isnan(out_of_bag)
     optimism = 0.632 * float(np.mean(out_of_bag[ok])) if ok.any() else np.nan
-    lo_d, hi_d = resampling.percentile_interval(delta, level)[0]
+    pivot = "expanded_percentile" if scheme.ci_method.startswith("expanded") else "percentile"
+    value_interval = scheme.interval(apparent + delta, apparent + optimism, level,
+                                     jackknife=boot.jackknife["fixed"], n_units=boot.n_rows,
+                                     events=boot.events, method=pivot)
     if objective == "recall":
         reference = target
     else:
@@ -311,7 +341,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         objective=objective, threshold=float(ev.cutoffs[ev.chosen]),
         threshold_interval=_order_interval(reps["threshold"], level), apparent=apparent,
         optimism=optimism, estimate=apparent + optimism,
-        interval=resampling.ConfidenceInterval(apparent + lo_d, apparent + hi_d),
-        naive_interval=boot.interval("fixed", level), reference=reference,
-        greater_is_better=objective != "cost", n_boot=n_boot, level=level, at=at,
-        target=target, costs=c)
+        interval=value_interval, naive_interval=boot.interval("fixed", level=level),
+        reference=reference, greater_is_better=objective != "cost", n_boot=scheme.n_boot,
+        level=level, at=at, target=target, costs=c, ci_method=scheme.ci_method,
+        units=scheme.kind)

@@ -218,4 +218,4 @@ class ChimeraBoostRegressor(ReportMixin, RegressorMixin, _ChimeraBoostBase):
         1.0 or 0.0 scikit-learn returns -- so a search or a comparison never takes a fold that
         measures nothing for a perfect or a useless one.
         """
-        return regression_report(y, self.predict(X), sample_weight)["r2"]
+        return regression_report(y, self.predict(X), sample_weight=sample_weight)["r2"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from . import _kernels
 from .._shared.scores import proper_scores, row_losses
 from ..exceptions import warn as _warn
@@ -217,7 +218,8 @@ class ClassificationAccumulator(_Pickled):
 
     # -- chunks in
 
-    def update(self, y, proba, sample_weight=None) -> ClassificationAccumulator:
+    @public(legacy=("sample_weight",))
+    def update(self, y, proba, *, sample_weight=None) -> ClassificationAccumulator:
         """Add a chunk of rows; returns ``self``.
 
         Parameters

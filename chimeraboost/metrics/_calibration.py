@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ._kernels import replicate_weights as _weights
 from .._shared.validation import require_proba
 from ._classification import classification_evaluator
 
 
-def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
+@public(legacy=("sample_weight",))
+def calibration_decomposition(y, proba, classes, *, sample_weight=None) -> dict:
     """CORP decomposition of the Brier score, per class and averaged over classes.
 
     Parameters
@@ -75,7 +77,8 @@ def calibration_decomposition(y, proba, classes, sample_weight=None) -> dict:
     return out
 
 
-def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
+@public(legacy=("sample_weight",))
+def calibration_mcb(y, proba, classes, *, sample_weight=None) -> float:
     """Miscalibration (CORP MCB) averaged over classes; 0 = calibrated.
 
     Parameters
@@ -106,4 +109,4 @@ def calibration_mcb(y, proba, classes, sample_weight=None) -> float:
     >>> round(calibration_mcb([0, 0, 1, 1], [0.2, 0.4, 0.6, 0.9], classes=[0, 1]), 4)
     0.0925
     """
-    return calibration_decomposition(y, proba, classes, sample_weight)["mcb"]
+    return calibration_decomposition(y, proba, classes, sample_weight=sample_weight)["mcb"]

@@ -18,6 +18,10 @@ separates that noise from miscalibration:
   forecasts themselves), so the inflation is simulated in a world whose outcomes follow the
   forecasts' logistic recalibration ``expit(a + b logit p)`` fitted to these rows (Cox 1958);
   for a calibrated forecast that world is the null and the inflation is the noise floor.
+- What if a customer's rows (``groups=``) or neighbouring times' rows (``time=``) share
+  their surprises? The same questions, with outcomes drawn by the wild cluster bootstrap of
+  the residuals, one sign per group or block of time (:mod:`._wild`; Cameron, Gelbach &
+  Miller 2008; Shao 2010), instead of independently row by row.
 - How sure is that? ``confidence_interval(level)``: an interval for the population MCB that
   inverts the test (Carpenter 1999) between the null and the recalibrated world -- its low end
   is above 0 exactly when the test rejects calibration in that tail -- with the world's basic
@@ -38,24 +42,35 @@ doi:10.1111/1467-9868.00169
 Cox, D. R. (1958). Two further applications of a model for binary regression. *Biometrika*
 45(3/4), 562-565. doi:10.2307/2333203
 
+Cameron, A. C., Gelbach, J. B. and Miller, D. L. (2008). Bootstrap-based improvements for
+inference with clustered errors. *Review of Economics and Statistics* 90(3), 414-427.
+doi:10.1162/rest.90.3.414
+
 Davison, A. C. and Hinkley, D. V. (1997). *Bootstrap Methods and their Application*.
 Cambridge University Press. doi:10.1017/CBO9780511802843
 
 Dimitriadis, T., Gneiting, T. and Jordan, A. I. (2021). Stable reliability diagrams for
 probabilistic classifiers. *PNAS* 118(8), e2016191118. doi:10.1073/pnas.2016191118
+
+Politis, D. N. and White, H. (2004). Automatic block-length selection for the dependent
+bootstrap. *Econometric Reviews* 23(1), 53-70. doi:10.1081/ETC-120028836
+
+Shao, X. (2010). The dependent wild bootstrap. *Journal of the American Statistical
+Association* 105(489), 218-235. doi:10.1198/jasa.2009.tm08744
 """
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.special import expit
 
-from . import _kernels
+from .._shared.api import public
+from . import _kernels, _wild
 from .._shared.results import ConfidenceInterval
+from .._shared.units import check_n_boot, check_units
 from ._calibration import calibration_decomposition
 from .._shared.validation import (
     check_aligned,
@@ -82,8 +97,6 @@ _MAX_CELLS = 2048
 _NORMAL_MIN_VAR = 4.0
 # Rows x draws generated at once on the per-row path: bounds the memory at a few tens of MB.
 _CHUNK_CELLS = 1 << 22
-# The fewest draws for a p-value and an interval worth printing.
-MIN_DRAWS = 100
 # Forecasts are clipped this far from 0 and 1 before taking logits for the recalibration fit.
 _LOGIT_CLIP = 1e-12
 
@@ -134,7 +147,8 @@ class CalibrationTestResult:
     _world_draws: np.ndarray = field(default=None)
     _observed: np.ndarray = field(default=None)
 
-    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval(self, *, level: float = 0.95) -> ConfidenceInterval:
         """Interval for the population MCB (class average) at ``level``; see the Notes of
         :func:`calibration_test`. It always contains ``excess``, and its low end is above 0
         exactly when the test rejects calibration at ``(1 - level) / 2`` (the interval's own
@@ -146,7 +160,8 @@ class CalibrationTestResult:
                               level)
         return ConfidenceInterval(float(low), float(high))
 
-    def confidence_interval_per_class(self, level: float = 0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval_per_class(self, *, level: float = 0.95) -> ConfidenceInterval:
         """The same per class: ``low`` and ``high`` are arrays of shape (K,)."""
         k = self.classes.shape[0]
         if self._world_draws is None:
@@ -260,6 +275,19 @@ class _Cells:
             events, np.broadcast_to(self.tot, events.shape))["sq_err"]
         return np.maximum(sq_err - sq_iso, 0.0) / self.w_tot
 
+    def mcb_real(self, events: np.ndarray) -> np.ndarray:
+        """:meth:`mcb` for real-valued outcomes (the wild draws of :mod:`._wild`), from
+        their weight per cell ``events`` (B, C).
+
+        With outcomes ``y`` not 0/1, ``sum w y^2`` no longer equals the event weight, but it
+        cancels: on an isotonic block of weight ``T`` and outcome weight ``E`` the fit is
+        ``E / T``, so ``S(p) - S(r) = sum w p^2 - 2 sum w p y + sum_blocks E^2 / T``, and the
+        last sum is ``sum_cells r E`` with ``r`` the fitted value of the kernel."""
+        fit = _kernels.isotonic_recalibration(
+            events, np.broadcast_to(self.tot, events.shape), fitted=True)["fitted"]
+        sq = self.sq_forecast - 2.0 * (events @ self.xbar) + _kernels.row_dot(fit, events)
+        return np.maximum(sq, 0.0) / self.w_tot
+
     def truth(self, q_sorted: np.ndarray) -> float:
         """Population MCB of the forecasts in a world where each row's event has probability
         ``q``: ``S(p) - S(c)`` in expectation, ``c`` the isotonic projection of ``q``."""
@@ -351,15 +379,6 @@ def _world(fits, t, binary) -> np.ndarray:
     return q / q.sum(axis=1, keepdims=True)
 
 
-def _check_draws(n_boot) -> int:
-    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) \
-            or n_boot < MIN_DRAWS:
-        msg = (f"n_boot must be an int >= {MIN_DRAWS} for a calibration test (its p-value "
-               f"cannot go below 1 / (n_boot + 1)), got {n_boot!r}.")
-        raise ValueError(msg)
-    return int(n_boot)
-
-
 def _draw_mcb(cells_by_class, classes_used, q_rows, n_boot, rng, per_row) -> np.ndarray:
     """MCB of every class for ``n_boot`` draws of the outcomes from row probabilities
     ``q_rows`` (n, K): (n_boot, len(classes_used))."""
@@ -371,8 +390,27 @@ def _draw_mcb(cells_by_class, classes_used, q_rows, n_boot, rng, per_row) -> np.
     return np.column_stack([c.mcb(e) for c, e in zip(cells_by_class, events)])
 
 
-def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
-                     random_state=None) -> CalibrationTestResult:
+class _WildDraws:
+    """MCB of every class for the wild draws ``y* = q + v_u (o - r)`` of :mod:`._wild` (one
+    sign per group or time block, shared by the classes and, through ``seed``, by every
+    world): the null and the worlds of the interval when rows are not independent."""
+
+    def __init__(self, cells_by_class, classes_used, units, unit, w, resid, seed):
+        self.cells, self.classes_used, self.seed = cells_by_class, classes_used, seed
+        block = _wild.time_block(units, unit, resid, w)
+        self.events = [_wild.WildEvents(c.cell, c.n_cells, units, unit[c.order], c.w, block)
+                       for c in cells_by_class]
+
+    def __call__(self, q_rows, resid_rows, n_boot) -> np.ndarray:
+        return np.column_stack([
+            c.mcb_real(ev.events(q_rows[c.order, j], resid_rows[c.order, j], n_boot,
+                                 self.seed))
+            for c, ev, j in zip(self.cells, self.events, self.classes_used)])
+
+
+@public(legacy=("sample_weight",))
+def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
+                     random_state=None, groups=None, time=None) -> CalibrationTestResult:
     """Test calibration and estimate the population miscalibration behind ``calibration_mcb``.
 
     Parameters
@@ -387,8 +425,18 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     sample_weight : array-like of shape (n,), default=None
     n_boot : int, default=1000
         Draws of the outcomes under the null (for ``noise_floor`` and ``pvalue``) and in the
-        recalibrated world (for ``excess`` and the interval), each; at least 100.
+        recalibrated world (for ``excess`` and the interval), each; at least 200, and fewer
+        than 1000 warn (:func:`chimeraboost.resampling.check_n_boot`, the one rule).
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n,), default=None
+        The customer, patient or account of each row, when a group's rows are not
+        independent (the array passed to scikit-learn's ``GroupKFold``): the null and the
+        worlds then keep the correlation of a group's outcomes (Notes). Groups of size one
+        are independent rows.
+    time : array-like of shape (n,), default=None
+        Dates (or any sortable values) of time-ordered rows whose outcomes are serially
+        dependent: the draws then keep that dependence (Notes). With ``groups`` too, the
+        groups are the units and ``time`` only dates the rows.
 
     Returns
     -------
@@ -416,6 +464,25 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     power are measured in ``benchmarks/coverage.py``. Dimitriadis, Gneiting & Jordan (2021),
     PNAS 118(8), doi:10.1073/pnas.2016191118.
 
+    **Rows that are not independent** (``groups=`` / ``time=``). Outcomes drawn row by row
+    from the forecasts are calmer than outcomes that share a customer's surprises: the
+    isotonic fit then follows the noise of ``G`` groups, not of ``n`` rows, and a calibrated
+    forecast would be called miscalibrated (on 200 customers x 10 snapshots, nearly always).
+    The draws are then the wild cluster bootstrap of the residuals (Cameron, Gelbach &
+    Miller 2008, with the null imposed), ``y* = q + v_g (o - r)``: one Rademacher sign
+    ``v_g`` per group shared by its rows and by all classes, ``q`` the world's
+    probabilities, ``r = p`` under the null (its "restricted" residuals, which keep the size)
+    and the fitted recalibration in the other worlds. Given the data ``E[y*] = q``, and the
+    residuals of a group keep their correlation, whatever it is, without a model of it.
+    The outcomes ``y*`` are real numbers; their MCB is the same isotonic fit (the Brier
+    score and the pool-adjacent-violators fit need no 0/1 outcomes). Every world draws the
+    same signs, so the worlds differ by their probabilities alone. With ``time=`` a sign
+    belongs to a block of ``L`` consecutive time points, the blocks' start shifted at random
+    in each draw (the dependent wild bootstrap with Bartlett's kernel, Shao 2010), ``L``
+    the block length of Politis & White (2004) fitted to the residuals per time point. Size,
+    power and coverage on clustered snapshots are measured in
+    ``benchmarks/coverage_calibration_groups.py``.
+
     Examples
     --------
     Forecasts that are the true probabilities: the in-sample MCB is about the noise floor,
@@ -428,7 +495,7 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     >>> res = calibration_test(y, p, classes=[0, 1], random_state=0)
     >>> bool(abs(res.statistic - res.noise_floor) < 0.002), bool(res.pvalue > 0.05)
     (True, True)
-    >>> low, high = res.confidence_interval(0.95)
+    >>> low, high = res.confidence_interval(level=0.95)
     >>> bool(low <= max(res.excess, 0) <= high)
     True
 
@@ -438,13 +505,14 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     >>> calibration_test(y, q, classes=[0, 1], random_state=0).pvalue < 0.01
     True
     """
-    check_aligned(y=y, proba=proba, sample_weight=sample_weight)
+    check_aligned(y=y, proba=proba, sample_weight=sample_weight, groups=groups, time=time)
     require_proba(proba)
-    n_boot = _check_draws(n_boot)
+    n_boot = check_n_boot(n_boot)
     classes = check_classes(classes)
     codes = encode_labels(y, classes, "y")
     proba = check_proba(proba, classes, "proba")
     check_same_length(y=codes, proba=proba)
+    units = check_units(codes.shape[0], groups=groups, time=time)
     w = check_sample_weight(sample_weight, codes.shape[0])
     w = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     rng = check_random_state_int(random_state)
@@ -457,12 +525,22 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
     events = [np.bincount(c.cell, weights=c.w * (codes[c.order] == j), minlength=c.n_cells)
               for c, j in zip(cells, classes_used)]
     # The statistic is calibration_mcb's own number, by the same code.
-    exact = calibration_decomposition(codes, proba, np.arange(k), w)["per_class"]["mcb"][
-        classes_used]
+    exact = calibration_decomposition(codes, proba, np.arange(k),
+                                      sample_weight=w)["per_class"]["mcb"][classes_used]
     observed = np.array([c.mcb(e[None, :])[0] for c, e in zip(cells, events)])
     per_row = not binary or not cells[0].equal_weights
+    if units.independent_rows:
+        def draw(q_rows, resid_rows):  # outcomes drawn from q, row by row
+            return _draw_mcb(cells, classes_used, q_rows, n_boot, rng, per_row)
+    else:  # the wild cluster bootstrap (module docstring)
+        onehot = (codes[:, None] == np.arange(k)).astype(np.float64)
+        wild = _WildDraws(cells, classes_used, units, units.codes[keep], w,
+                          (onehot - proba)[:, classes_used], int(rng.integers(2**63 - 1)))
 
-    null = _draw_mcb(cells, classes_used, proba, n_boot, rng, per_row)
+        def draw(q_rows, resid_rows):
+            return wild(q_rows, resid_rows, n_boot)
+
+    null = draw(proba, None if units.independent_rows else onehot - proba)
     floor = null.mean(axis=0)
     tol = 1e-12 * np.maximum(1.0, np.abs(observed))
     pvals = (1.0 + np.sum(null >= observed - tol, axis=0)) / (n_boot + 1.0)
@@ -473,9 +551,11 @@ def calibration_test(y, proba, classes, sample_weight=None, *, n_boot=1000,
         fits = [_recalibration(proba[:, j], (codes == j).astype(float), w)
                 for j in (range(k) if not binary else [1])]
         truths, draws = [np.zeros(len(classes_used))], [null]
+        # The worlds' draws keep the residuals of the fitted recalibration: its surprises.
+        resid = None if units.independent_rows else onehot - _world(fits, 1.0, binary)
         for t in _WORLDS:
             world = _world(fits, t, binary)
-            draws.append(_draw_mcb(cells, classes_used, world, n_boot, rng, per_row))
+            draws.append(draw(world, resid))
             truths.append([c.truth(world[c.order, j]) for c, j in zip(cells, classes_used)])
         truths, draws = np.array(truths), np.array(draws)
         fitted = _WORLDS.index(1.0) + 1

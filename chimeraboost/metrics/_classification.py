@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._shared.api import public
 from . import _curves
 from ._formulas import _mean_defined, confusion_numbers, warn_cases
 from . import _kernels
@@ -139,7 +140,8 @@ class ClassificationEvaluator:
             self._ranks_cache = ranks
         return self._ranks_cache
 
-    def evaluate(self, counts=None, warn: bool = True, metrics=None, *, work=None) -> dict:
+    @public(legacy=("warn", "metrics"))
+    def evaluate(self, counts=None, *, warn: bool = True, metrics=None, work=None) -> dict:
         """Every number for each weight vector: dict of (B,) arrays ((B, K) for priors).
 
         ``counts`` (B, n) multiplies the sample weights (bootstrap resampling counts);
@@ -267,13 +269,14 @@ class ClassificationEvaluator:
             else:
                 corp = {key: np.stack([p[key] for p in parts], axis=1) for key in parts[0]}
         else:
-            corp = self.decomposition(W, sums)
+            corp = self.decomposition(W, sums=sums)
         out["calibration_mcb"] = corp["mcb"].mean(axis=1)
         out["discrimination_dsc"] = corp["dsc"].mean(axis=1)
         out["uncertainty_unc"] = corp["unc"].mean(axis=1)
         return out
 
-    def decomposition(self, W, sums=None) -> dict:
+    @public(legacy=("sums",))
+    def decomposition(self, W, *, sums=None) -> dict:
         """Per-class CORP decomposition: dict of (B, K') arrays, K' = 1 for binary.
 
         For binary problems class 0's decomposition equals class 1's (``1 - p`` against

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.validation import (
     check_aligned,
     check_classes,
@@ -29,7 +30,8 @@ from .._shared.scores import ref_brier, ref_log_loss
 from ._classification import as_prior, classification_evaluator, prior_of
 
 
-def reference_log_loss(prior, outcome_prior=None) -> float:
+@public(legacy=("outcome_prior",))
+def reference_log_loss(prior, *, outcome_prior=None) -> float:
     """Log loss of the constant forecast ``prior``.
 
     Parameters
@@ -71,7 +73,8 @@ def reference_log_loss(prior, outcome_prior=None) -> float:
     return float(ref_log_loss(r[None], q)[0])
 
 
-def reference_brier(prior, outcome_prior=None) -> float:
+@public(legacy=("outcome_prior",))
+def reference_brier(prior, *, outcome_prior=None) -> float:
     """Brier score (sum over classes) of the constant forecast ``prior``.
 
     Parameters
@@ -120,7 +123,8 @@ def _prior_pair(prior, outcome_prior):
     return q, r
 
 
-def class_prior(y, classes, sample_weight=None) -> np.ndarray:
+@public(legacy=("sample_weight",))
+def class_prior(y, classes, *, sample_weight=None) -> np.ndarray:
     """Weighted frequency of each of ``classes`` in ``y``: the no-skill forecast.
 
     Parameters
@@ -160,7 +164,8 @@ def _one(y, proba, classes, sample_weight, baseline, key) -> float:
     return float(ev.evaluate(metrics=[key])[key][0])
 
 
-def log_loss(y, proba, classes, sample_weight=None) -> float:
+@public(legacy=("sample_weight",))
+def log_loss(y, proba, classes, *, sample_weight=None) -> float:
     """Mean negative log-likelihood (natural log); equals ``sklearn.metrics.log_loss``.
 
     Parameters
@@ -191,7 +196,8 @@ def log_loss(y, proba, classes, sample_weight=None) -> float:
     return _one(y, proba, classes, sample_weight, None, "log_loss")
 
 
-def brier_score(y, proba, classes, sample_weight=None) -> float:
+@public(legacy=("sample_weight",))
+def brier_score(y, proba, classes, *, sample_weight=None) -> float:
     """Mean over rows of ``sum_k (p_k - 1[y = k])^2`` (binary: twice sklearn's Brier).
 
     Parameters
@@ -222,7 +228,8 @@ def brier_score(y, proba, classes, sample_weight=None) -> float:
     return _one(y, proba, classes, sample_weight, None, "brier")
 
 
-def log_loss_skill(y, proba, classes, sample_weight=None, baseline=None) -> float:
+@public(legacy=("sample_weight", "baseline"))
+def log_loss_skill(y, proba, classes, *, sample_weight=None, baseline=None) -> float:
     """``1 - log_loss / reference_log_loss``: 0 = no better than the prior, 1 = perfect.
 
     Parameters
@@ -259,7 +266,8 @@ def log_loss_skill(y, proba, classes, sample_weight=None, baseline=None) -> floa
     return _one(y, proba, classes, sample_weight, baseline, "log_loss_skill")
 
 
-def brier_skill(y, proba, classes, sample_weight=None, baseline=None) -> float:
+@public(legacy=("sample_weight", "baseline"))
+def brier_skill(y, proba, classes, *, sample_weight=None, baseline=None) -> float:
     """``1 - brier / reference_brier`` (the Brier skill score); equals ``d2_brier_score``.
 
     Parameters

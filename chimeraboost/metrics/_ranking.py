@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from . import _kernels
 from ._kernels import replicate_weights as _weights
 from .._shared.validation import (
@@ -29,7 +30,8 @@ from ._classification import classification_evaluator
 from ._report import _finish_classification
 
 
-def ranking_report(y, score, classes, sample_weight=None, y_pred=None, k=None) -> dict:
+@public(legacy=("sample_weight", "y_pred", "k"))
+def ranking_report(y, score, classes, *, sample_weight=None, y_pred=None, k=None) -> dict:
     """The numbers of a model that ranks but gives no probabilities.
 
     Log loss, Brier and calibration are NaN: without probabilities there is nothing to judge
@@ -91,7 +93,8 @@ def _top_k(y, score, k, sample_weight, pos_label, key) -> float:
     return float(stats[key][0])
 
 
-def recall_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
+@public(legacy=("sample_weight", "pos_label"))
+def recall_at_k(y, score, k, *, sample_weight=None, pos_label=None) -> float:
     """Share of the positives (weighted) found among the ``k`` highest-scored rows.
 
     Ties at the cutoff are shared fractionally (the expected value under random
@@ -133,7 +136,8 @@ def recall_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
     return _top_k(y, score, k, sample_weight, pos_label, "recall_at_k")
 
 
-def precision_at_k(y, score, k, sample_weight=None, pos_label=None) -> float:
+@public(legacy=("sample_weight", "pos_label"))
+def precision_at_k(y, score, k, *, sample_weight=None, pos_label=None) -> float:
     """Share of positives (weighted) among the ``k`` highest-scored rows.
 
     Ties at the cutoff as in :func:`recall_at_k`; with weights, the expected positive

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ._kernels import replicate_weights, weighted_quantiles
 from .._shared.validation import (
     check_aligned,
@@ -51,7 +52,8 @@ class RegressionEvaluator:
             median = weighted_quantiles(b, np.ones((1, b.size)), 0.5)[0, 0]
             self.baseline = (float(np.mean(b)), float(median))
 
-    def evaluate(self, counts=None, warn: bool = True) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn: bool = True) -> dict:
         """Dict of (B,) arrays: every regression number for each weight vector."""
         with np.errstate(over="ignore", invalid="ignore"):  # inf is the honest overflow
             return self._evaluate(counts, warn)
@@ -137,7 +139,8 @@ def _constant(y_sorted: np.ndarray, w_sorted: np.ndarray) -> np.ndarray:
     return y_sorted[first] == y_sorted[last]
 
 
-def regression_evaluator(y, pred, sample_weight=None, baseline=None) -> RegressionEvaluator:
+@public(legacy=("sample_weight", "baseline"))
+def regression_evaluator(y, pred, *, sample_weight=None, baseline=None) -> RegressionEvaluator:
     """Validate once; return an evaluator whose ``evaluate(counts)`` gives numbers.
 
     What every regression report and the bootstrap use: one definition of each number,
@@ -181,7 +184,8 @@ def regression_evaluator(y, pred, sample_weight=None, baseline=None) -> Regressi
     return RegressionEvaluator(y, pred, w, baseline)
 
 
-def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
+@public(legacy=("sample_weight", "baseline"))
+def regression_report(y, pred, *, sample_weight=None, baseline=None) -> dict:
     """RMSE and MAE with the losses of the constant forecasts they are judged against.
 
     Parameters
@@ -219,7 +223,7 @@ def regression_report(y, pred, sample_weight=None, baseline=None) -> dict:
     >>> round(r["mse_skill"], 3), r["r2"]
     (0.889, 0.8)
     """
-    ev = regression_evaluator(y, pred, sample_weight, baseline)
+    ev = regression_evaluator(y, pred, sample_weight=sample_weight, baseline=baseline)
     out = {"n": ev.n}
     out.update({key: float(v[0]) for key, v in ev.evaluate().items()})
     out["reference"] = "mean of y" if baseline is None else "mean of baseline"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ._accumulators import (
     _check_mergeable,
     _chunk_weights,
@@ -289,7 +290,8 @@ class RegressionAccumulator(_Pickled):
         self._s = np.zeros(6)
         self._values = _ValueSummary(self.bins) if baseline is None else None
 
-    def update(self, y, pred, sample_weight=None) -> RegressionAccumulator:
+    @public(legacy=("sample_weight",))
+    def update(self, y, pred, *, sample_weight=None) -> RegressionAccumulator:
         """Add a chunk of rows; returns ``self``.
 
         Parameters

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
+from .._shared.api import public
+from . import _kernels, _wild
+from .._shared.units import check_n_boot, check_units
 from .._shared.validation import (
     check_aligned,
     check_classes,
@@ -103,6 +105,18 @@ def _null_curves(x, w, row_pool, tot, n_boot, rng):
     return curves
 
 
+def _wild_curves(x, w, event, row_pool, tot, units, n_boot, rng):
+    """Recalibrated curves of ``n_boot`` wild draws under calibration, ``y* = x + v_u (o -
+    x)`` with one sign per group or time block (:mod:`._wild`, the null of the calibration
+    test with ``groups=`` / ``time=``): (n_boot, G) at the pools' forecasts."""
+    rows = row_pool >= 0
+    unit, resid = units.codes[rows], (event - x)[rows]
+    wild = _wild.WildEvents(row_pool[rows], tot.shape[0], units, unit, w[rows],
+                            _wild.time_block(units, unit, resid[:, None], w[rows]))
+    events = wild.events(x[rows], resid, n_boot, int(rng.integers(2**63 - 1)))
+    return _recalibrate(events, tot)
+
+
 def _pointwise(curves, level):
     alpha = (1.0 - level) / 2.0
     low, high = np.quantile(curves, [alpha, 1.0 - alpha], axis=0)
@@ -134,8 +148,10 @@ def _simultaneous(curves, level):
     return np.clip(center - u * down, 0.0, 1.0), np.clip(center + u * up, 0.0, 1.0)
 
 
-def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, n_boot=0,
-                      level=0.9, band="simultaneous", random_state=None) -> ReliabilityCurve:
+@public(legacy=("sample_weight",))
+def reliability_curve(y, proba, classes, *, sample_weight=None, pos_label=None, n_boot=0,
+                      level=0.9, band="simultaneous", random_state=None, groups=None,
+                      time=None) -> ReliabilityCurve:
     """The CORP reliability curve of one class: forecasts against their isotonic recalibration.
 
     Parameters
@@ -150,7 +166,8 @@ def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, 
         The class whose forecasts are recalibrated (one-vs-rest). None: ``classes[1]`` for a
         binary problem; required with more than two classes.
     n_boot : int, default=0
-        Resamples for the consistency band; 0 for none.
+        Resamples for the consistency band; 0 for none, else at least 200 (fewer than 1000
+        warn: :func:`chimeraboost.resampling.check_n_boot`, the one rule).
     level : float in (0, 1), default=0.9
         Level of the consistency band.
     band : {"simultaneous", "pointwise"}, default="simultaneous"
@@ -160,6 +177,14 @@ def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, 
         each forecast separately the curve falls inside with probability ``level``; the whole
         curve of a calibrated forecast leaves such a band somewhere most of the time.
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n,), default=None
+        The customer, patient or account of each row, when its rows are not independent
+        (the array passed to scikit-learn's ``GroupKFold``): the band then keeps the
+        correlation of a group's outcomes (Notes).
+    time : array-like of shape (n,), default=None
+        Dates (or any sortable values) of time-ordered rows whose outcomes are serially
+        dependent: the band then keeps that dependence (Notes). With ``groups`` too, the
+        groups are the units.
 
     Returns
     -------
@@ -182,6 +207,15 @@ def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, 
     doi:10.1111/rssb.12172). Its coverage of whole calibrated curves is measured in
     ``benchmarks/coverage.py``.
 
+    With ``groups=`` or ``time=``, outcomes drawn independently row by row would make the
+    band too narrow (a group's rows share their surprises). The draws are then the wild
+    cluster bootstrap of the forecasts' residuals, ``y* = p + v_g (o - p)`` with one
+    Rademacher sign ``v_g`` per group (Cameron, Gelbach & Miller 2008,
+    doi:10.1162/rest.90.3.414) -- calibrated in expectation, and each group's residuals
+    keep their correlation -- or per block of consecutive time points (the dependent wild
+    bootstrap, Shao 2010, doi:10.1198/jasa.2009.tm08744): the null of
+    :func:`calibration_test` with the same arguments.
+
     Examples
     --------
     The forecasts 0.2, 0.4, 0.6, 0.9 rank the outcomes 0, 0, 1, 1 perfectly, so the
@@ -191,11 +225,13 @@ def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, 
     >>> c.recalibrated.tolist()
     [0.0, 0.0, 1.0, 1.0]
     """
-    check_aligned(y=y, proba=proba, sample_weight=sample_weight)
+    check_aligned(y=y, proba=proba, sample_weight=sample_weight, groups=groups, time=time)
     classes = check_classes(classes)
     codes = encode_labels(y, classes, "y")
     proba = check_proba(proba, classes, "proba")
     check_same_length(y=codes, proba=proba)
+    n_boot = check_n_boot(n_boot, optional=True)
+    units = check_units(codes.shape[0], groups=groups, time=time)
     w = check_sample_weight(sample_weight, codes.shape[0])
     w = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     if pos_label is None:
@@ -216,12 +252,12 @@ def reliability_curve(y, proba, classes, sample_weight=None, *, pos_label=None, 
         msg = f'band must be "simultaneous" or "pointwise", got {band!r}.'
         raise ValueError(msg)
     if n_boot:
-        if int(n_boot) != n_boot or n_boot < 0:
-            msg = f"n_boot must be a non-negative int (0: no band), got {n_boot!r}."
-            raise ValueError(msg)
         level = check_level(level, "level", "0.9 for a 90% band")
-        curves = _null_curves(x, w, row_pool, tot, int(n_boot),
-                              check_random_state_int(random_state))
+        rng = check_random_state_int(random_state)
+        if units.independent_rows:
+            curves = _null_curves(x, w, row_pool, tot, n_boot, rng)
+        else:
+            curves = _wild_curves(x, w, event, row_pool, tot, units, n_boot, rng)
         low, high = (_simultaneous if band == "simultaneous" else _pointwise)(curves, level)
     return ReliabilityCurve(classes[k], forecast, _recalibrate(events[None], tot)[0], tot, low, high,
                             float(level), int(n_boot), band if n_boot else None)

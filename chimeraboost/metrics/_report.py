@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.validation import require_proba
 from ._classification import ClassificationEvaluator, classification_evaluator
 
@@ -23,7 +24,8 @@ def _point(ev_out: dict) -> dict:
     }
 
 
-def classification_report(y, proba, classes, sample_weight=None, baseline=None, k=None) -> dict:
+@public(legacy=("sample_weight", "baseline", "k"))
+def classification_report(y, proba, classes, *, sample_weight=None, baseline=None, k=None) -> dict:
     """Every classification number of a probabilistic model, with its reference.
 
     Parameters

@@ -9,7 +9,7 @@ not keep up. Questions worth asking, and where the answer is:
   :func:`skill_over_time` with ``baseline="period"``: per period the rows, the base rate, log
   loss and Brier with their references and skills, and the miscalibration (MCB); for a
   regressor RMSE and MAE with their skills (``mse_skill``, which is r2 here, and ``mae_skill``).
-- Did it beat what a deployed model could have known? ``baseline="rolling"``: each period is
+- Did it beat what a deployed model could have known? ``reference_from="rolling"``: each period is
   judged against the (weighted) class prior -- or the mean and median -- of the ``window``
   periods before it, not against its own base rate, which nobody knew in advance.
 - Is a period's change more than noise? ``ci=0.95``: a bootstrap interval of each period's

@@ -5,7 +5,7 @@ Questions this module answers:
 - *Which baseline, which window?* -> ``_check_baseline``, ``_check_window``.
 - *Is it a classification or a regression, and over which classes?* -> ``_task``, read off
   ``y``, the shape of ``proba`` and ``classes``.
-- *Which calendar period does each row fall in?* -> ``_periods``: pandas' bins of ``when`` at
+- *Which calendar period does each row fall in?* -> ``_periods``: pandas' bins of ``time`` at
   ``freq``, every message saying what to pass instead.
 """
 
@@ -18,8 +18,8 @@ from .._shared.validation import as_1d, check_positive_int, read_classes
 
 def _check_baseline(baseline) -> str:
     if baseline not in ("period", "rolling"):
-        msg = (f"baseline must be 'period' (each period's own base rate) or 'rolling' (the "
-               f"prior of the preceding periods), got {baseline!r}.")
+        msg = (f"reference_from must be 'period' (each period's own base rate) or 'rolling' "
+               f"(the prior of the preceding periods), got {baseline!r}.")
         raise ValueError(msg)
     return baseline
 
@@ -38,19 +38,19 @@ def _task(y, proba, classes):
 def _periods(pd, when, n: int, freq):
     """Calendar bins of ``when``: (bin index per row, bin labels)."""
     if when is None:
-        msg = "when is None; pass the date (or time) of every row."
+        msg = "time is None; pass the date (or time) of every row."
         raise TypeError(msg)
     raw = when if hasattr(when, "dtype") and not isinstance(when, np.ndarray) else \
-        as_1d(when, "when")
+        as_1d(when, "time")
     kind = getattr(getattr(raw, "dtype", None), "kind", "O")
     if kind in "biufc":
-        msg = (f"when must hold dates or times (datetime64, pandas timestamps, or strings such "
+        msg = (f"time must hold dates or times (datetime64, pandas timestamps, or strings such "
                f"as '2024-01-31'), got numbers of dtype {raw.dtype}.")
         raise TypeError(msg)
     try:
         dti = pd.DatetimeIndex(pd.to_datetime(raw))
     except (TypeError, ValueError, OverflowError) as exc:
-        msg = (f"when could not be read as dates: {str(exc).splitlines()[0]} Pass datetime64 "
+        msg = (f"time could not be read as dates: {str(exc).splitlines()[0]} Pass datetime64 "
                "values, pandas timestamps or ISO strings ('2024-01-31').")
         raise ValueError(msg) from None
     if hasattr(dti, "as_unit"):
@@ -58,11 +58,11 @@ def _periods(pd, when, n: int, freq):
         # that the period labels of the same dates are the same index.
         dti = dti.as_unit("ns")
     if dti.ndim != 1 or len(dti) != n:
-        msg = f"when has {len(dti)} rows but y has {n}; pass one date per row."
+        msg = f"time has {len(dti)} rows but y has {n}; pass one date per row."
         raise ValueError(msg)
     missing = np.asarray(dti.isna())
     if missing.any():
-        msg = (f"when contains {int(missing.sum())} missing date(s) (NaT; the first at position "
+        msg = (f"time contains {int(missing.sum())} missing date(s) (NaT; the first at position "
                f"{int(np.flatnonzero(missing)[0])}); every row needs a date.")
         raise ValueError(msg)
     if not (isinstance(freq, str) and freq) and not isinstance(freq, pd.offsets.BaseOffset):

@@ -4,7 +4,7 @@ Questions this module answers:
 
 - *What are a period's loss, reference loss and skill?* -> ``_classification`` /
   ``_regression``: one weight vector per period through one evaluator of
-  :mod:`chimeraboost.metrics`, and with ``baseline="rolling"`` the reference of the preceding
+  :mod:`chimeraboost.metrics`, and with ``reference_from="rolling"`` the reference of the preceding
   ``window`` periods instead of the period's own.
 - *Is a period's change more than noise?* -> ``_period_intervals``: rows resampled within the
   period (:class:`_PeriodSkills` hands a period's skills to :func:`resampling.bootstrap`),
@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 
+from .._shared.api import public
 from .. import metrics as _metrics
 from .. import resampling as _resampling
 from .._shared.validation import (
@@ -125,8 +126,8 @@ def _warn_rolling(labels, known, bad, why) -> None:
     gap[:1] = False
     if gap.any():
         warn_degenerate(f"Period(s) {_list_periods(labels, gap)} have no rows in the "
-                        "preceding window: with baseline='rolling' there is no prior to judge "
-                        "them against, so their skills are NaN.")
+                        "preceding window: with reference_from='rolling' there is no prior to "
+                        "judge them against, so their skills are NaN.")
     if (known & bad).any():
         warn_degenerate(f"Period(s) {_list_periods(labels, known & bad)}: {why}.")
 
@@ -162,7 +163,7 @@ def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weig
     refs = {}
     for name, centre, key in (("mean", mean, "mse"), ("median", median, "mae")):
         row_pred = np.nan_to_num(centre[np.searchsorted(cal, period).clip(0, len(cal) - 1)])
-        ref_ev = _metrics.regression_evaluator(y, row_pred, sample_weight)
+        ref_ev = _metrics.regression_evaluator(y, row_pred, sample_weight=sample_weight)
         refs[key] = _evaluate_masks(lambda W, e=ref_ev: e.evaluate(W, warn=False), member,
                                     len(cal), n)[key]
     with np.errstate(invalid="ignore"):
@@ -195,8 +196,9 @@ def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state, ci
         skills = _PeriodSkills(task, _period_evaluators(task, data, rows, refs[p]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FewResamplesWarning)  # said once, by the caller
-            boot = _resampling.bootstrap(skills, n_boot, random_state=rng, ci_method=ci_method)
-        for key, ci in boot.intervals(level, warn=False).items():
+            boot = _resampling.bootstrap(skills, n_boot=n_boot, random_state=rng,
+                                         ci_method=ci_method)
+        for key, ci in boot.intervals(level=level, warn=False).items():
             out[key][p] = ci
         narrow.update({f"{key} ({_label(labels[p])})": why
                        for key, why in boot.narrow().items()})
@@ -235,11 +237,11 @@ def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) ->
         if np.unique(codes).size < 2:
             continue  # a single class: said once for the period's skills
         w = None if data["weight"] is None else data["weight"][rows]
-        test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]), w,
-                                         n_boot=draws, random_state=rng)
+        test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]),
+                                         sample_weight=w, n_boot=draws, random_state=rng)
         for key, v in zip(keys, (test.noise_floor, test.excess, test.pvalue)):
             values[key][p] = v
-        intervals["calibration_excess"][p] = test.confidence_interval(level)
+        intervals["calibration_excess"][p] = test.confidence_interval(level=level)
 
 
 def _period_evaluators(task, data, rows, ref):
@@ -250,8 +252,8 @@ def _period_evaluators(task, data, rows, ref):
             sample_weight=w, baseline=ref)]
     y, pred = data["y"][rows], data["pred"][rows]
     if ref is None:
-        return [_metrics.regression_evaluator(y, pred, w)]
-    return [_metrics.regression_evaluator(y, p, w)
+        return [_metrics.regression_evaluator(y, pred, sample_weight=w)]
+    return [_metrics.regression_evaluator(y, p, sample_weight=w)
             for p in (pred, np.full(rows.size, ref[0]), np.full(rows.size, ref[1]))]
 
 
@@ -272,8 +274,9 @@ def _replicate_skills(task, evaluators, counts) -> dict:
 # --------------------------------------------------------------------------- public
 
 
-def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, classes=None,
-                    sample_weight=None, ci=None, n_boot=2000, random_state=None,
+@public(renamed={"when": "time", "baseline": "reference_from"})
+def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", window=3,
+                    classes=None, sample_weight=None, ci=None, n_boot=2000, random_state=None,
                     ci_method=_resampling.DEFAULT_CI_METHOD):
     """One row per period: rows, base rate, loss, reference loss, skill and MCB.
 
@@ -284,20 +287,21 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
     proba : array-like of shape (n, K), or (n,)
         Predicted probabilities, columns in the order of ``classes`` (a 1-D array is the
         probability of ``classes[1]``); for a regressor, its predictions.
-    when : array-like of shape (n,)
+    time : array-like of shape (n,)
         The date (or time) of each row: numpy ``datetime64``, a pandas Series or
         ``DatetimeIndex``, or strings pandas can read (``"2024-01-31"``).
     freq : str or pandas DateOffset, default="MS"
         A pandas offset alias: ``"MS"`` month start, ``"W"`` weeks (ending Sunday), ``"D"``
         days, ``"QS"`` quarters. Periods are pandas' calendar bins (``Series.resample``).
-    baseline : {"period", "rolling"}, default="period"
-        The no-skill forecast each period is judged against. ``"period"``: the period's own
+    reference_from : {"period", "rolling"}, default="period"
+        Where the no-skill forecast each period is judged against comes from (formerly
+        ``baseline=``). ``"period"``: the period's own
         (weighted) class prior, or mean and median of ``y`` -- the skills then equal
         :func:`chimeraboost.metrics.classification_report`'s on the period's rows.
         ``"rolling"``: the weighted class prior (mean and median) of the rows in the
         ``window`` calendar periods before it -- what a deployed model could have known.
     window : int or None, default=3
-        With ``baseline="rolling"``: how many preceding calendar periods make the reference
+        With ``reference_from="rolling"``: how many preceding calendar periods make the reference
         (fewer at the start of the data: what exists is used); ``None`` uses all preceding
         periods. The first period has no history: its skills are NaN. A later period with
         no rows in its window (a gap in the data longer than ``window``) gets NaN skills and
@@ -344,14 +348,14 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
 
     >>> y = [0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1]
     >>> p = [0.8 if v else 0.2 for v in y]
-    >>> when = ["2024-01-05"] * 6 + ["2024-02-05"] * 6
-    >>> s = skill_over_time(y, p, when)
+    >>> time = ["2024-01-05"] * 6 + ["2024-02-05"] * 6
+    >>> s = skill_over_time(y, p, time)
     >>> s.log_loss.round(4).tolist(), s.log_loss_skill.round(3).tolist()
     ([0.2231, 0.2231], [0.678, 0.649])
     """
     pd = import_pandas("skill_over_time")
-    check_aligned(y=y, proba=proba, when=when, sample_weight=sample_weight)
-    baseline, window = _check_baseline(baseline), _check_window(window)
+    check_aligned(y=y, proba=proba, time=time, sample_weight=sample_weight)
+    baseline, window = _check_baseline(reference_from), _check_window(window)
     level = None if ci is None else check_level(ci, "ci")
     ci_method = _resampling.check_ci_method(ci_method)
     if level is not None:
@@ -364,12 +368,12 @@ def skill_over_time(y, proba, when, *, freq="MS", baseline="period", window=3, c
         data = {"codes": ev.codes, "K": ev.n_classes, "proba": check_proba(proba, classes),
                 "weight": w}
     else:
-        ev = _metrics.regression_evaluator(y, proba, sample_weight)
+        ev = _metrics.regression_evaluator(y, proba, sample_weight=sample_weight)
         w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
         data = {"y": as_1d(y, "y").astype(float), "pred": as_1d(proba, "proba").astype(float),
                 "weight": w}
     data["rolling"] = baseline == "rolling"
-    period, all_labels = _periods(pd, when, ev.n, freq)
+    period, all_labels = _periods(pd, time, ev.n, freq)
     weight = np.ones(ev.n) if w is None else w
     totals = np.bincount(period, weights=weight, minlength=len(all_labels))
     cal = np.flatnonzero(totals > 0)

@@ -19,6 +19,7 @@ import html
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, percent, rates
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas
@@ -149,7 +150,8 @@ class SkillOverTime:
     def __str__(self) -> str:
         return self.to_text()
 
-    def to_text(self, width=WIDTH) -> str:
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
         """One line per period, fitting ``width`` characters (120 by default): columns that
         do not fit are left out from the right, and the text says so. ``width=None``: every
         column."""
@@ -208,7 +210,8 @@ class SkillOverTime:
             cols[f"{key}_low"], cols[f"{key}_high"] = iv[:, 0], iv[:, 1]
         return pd.DataFrame(cols, index=pd.Index(self.periods, name="period"))
 
-    def plot(self, ax=None):
+    @public(legacy=("ax",))
+    def plot(self, *, ax=None):
         """Loss with its reference, skill, and base rate: one reading per panel, stacked on
         one time axis.
 

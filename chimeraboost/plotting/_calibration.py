@@ -24,7 +24,7 @@ __all__ = ["reliability_diagram", "mcb_dsc_plot"]
 
 
 def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label=None, ax=None,
-                        n_boot=200, level=0.9, band="simultaneous", random_state=None,
+                        n_boot=1000, level=0.9, band="simultaneous", random_state=None,
                         histogram=True):
     """The CORP reliability diagram: recalibrated against forecast probabilities, with the
     distribution of the forecasts beneath.
@@ -47,9 +47,10 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         pair ``(diagram, histogram)``, e.g. from ``plt.subplots(2, 1, height_ratios=[4, 1])``:
         the histogram's panel takes the diagram's width. One Axes: the histogram is drawn
         inside it, along the bottom edge.
-    n_boot : int, default=200
-        Resamples for the consistency band, drawn when one curve is shown; 0 for no band.
-        200 keeps a plot fast; use 1000 or more for a band to publish.
+    n_boot : int, default=1000
+        Resamples for the consistency band, drawn when one curve is shown; 0 for no band,
+        else at least 200 (fewer than 1000 warn: the one rule of
+        :func:`chimeraboost.resampling.check_n_boot`).
     level : float in (0, 1), default=0.9
         Level of the consistency band.
     band : {"simultaneous", "pointwise"}, default="simultaneous"
@@ -94,10 +95,11 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
     with_band = n_boot and len(models) * len(labels) == 1
     drawn = []  # (forecasts, weights, color) of every curve, for the histogram
     for name, p in models.items():
-        dec = metrics.calibration_decomposition(y, p, classes, sample_weight)["per_class"]
+        dec = metrics.calibration_decomposition(y, p, classes,
+                                                sample_weight=sample_weight)["per_class"]
         for label in labels:
             curve = metrics.reliability_curve(
-                y, p, classes, sample_weight, pos_label=label,
+                y, p, classes, sample_weight=sample_weight, pos_label=label,
                 n_boot=n_boot if with_band else 0, level=level, band=band,
                 random_state=random_state)
             k = int(np.flatnonzero(classes == curve.label)[0])

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from .._shared.api import public
 from .. import decisions
 from ..exceptions import FewResamplesWarning
 from ._parts import new_axes
@@ -36,7 +37,8 @@ def draw_band(ax, line, band, curve, event, score, sample_weight, n_boot, random
                     label=f"{level:.0%} bootstrap band ({n_boot} resamples)")
 
 
-def decision_curve(y, proba=None, *, thresholds=None, baseline=None, pos_label=None,
+@public(renamed={"baseline": "baseline_name"})
+def decision_curve(y, proba=None, *, thresholds=None, baseline_name=None, pos_label=None,
                    sample_weight=None, n_boot=200, level=0.95, random_state=None, ax=None,
                    differences=False):
     """The decision curve: net benefit against the threshold probability, every model with
@@ -51,9 +53,10 @@ def decision_curve(y, proba=None, *, thresholds=None, baseline=None, pos_label=N
         Probabilities of the positive class (or 0/1 rules), one per model.
     thresholds : array-like of float in (0, 1), default=None
         None: 99 between the 1st and 99th percentiles of the scores.
-    baseline : str, default=None
-        A model name or ``"treat all"``; with ``differences=True`` the panel shows every
-        model minus the baseline with its paired band instead of the curves.
+    baseline_name : str, default=None
+        The model the others are judged against: a model name or ``"treat all"``; with
+        ``differences=True`` the panel shows every model minus the baseline with its paired
+        band instead of the curves. Formerly ``baseline=``.
     pos_label, sample_weight
         As in :func:`chimeraboost.decisions.decision_curve`.
     n_boot : int, default=200
@@ -74,11 +77,11 @@ def decision_curve(y, proba=None, *, thresholds=None, baseline=None, pos_label=N
             # A picture's band from a few hundred resamples is the documented default.
             warnings.simplefilter("ignore", FewResamplesWarning)
             dc = decisions.decision_curve(
-                y, proba, thresholds, baseline=baseline, pos_label=pos_label,
+                y, proba, thresholds=thresholds, baseline_name=baseline_name, pos_label=pos_label,
                 sample_weight=sample_weight, n_boot=n_boot, level=level,
                 random_state=random_state)
     if differences and dc.baseline is None:
-        msg = "differences=True needs baseline= (a model name or 'treat all')."
+        msg = "differences=True needs baseline_name= (a model name or 'treat all')."
         raise ValueError(msg)
     ax = new_axes(ax, "decision_curve", figsize=(6.0, 4.5))
     t = dc.thresholds

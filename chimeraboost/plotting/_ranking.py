@@ -49,7 +49,7 @@ def _ranking(y, proba, classes, sample_weight, what):
     out = {}
     for name, p in as_models(proba).items():
         score = _positive_score(p)
-        numbers = metrics.ranking_report(y, score, classes, sample_weight)
+        numbers = metrics.ranking_report(y, score, classes, sample_weight=sample_weight)
         event = np.asarray(y) == classes[1]
         out[name] = (score, numbers, event)
     return classes, out

@@ -11,7 +11,7 @@ from ._ranking import pr_curve, roc_curve
 __all__ = ["plot_report"]
 
 
-def plot_report(report, *, n_boot=200, random_state=None):
+def plot_report(report, *, n_boot=1000, random_state=None):
     """One figure of a Report's rows: reliability, ROC and PR (binary), or predicted against
     observed and residuals (regression). Returns the list of Axes.
 

@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.facts import fact
 from .._shared.format import percent
 from ._parts import new_axes
@@ -17,7 +18,8 @@ _COLOURS = {"worse than the rest": "tab:red", "better than the rest": "tab:green
             "no detectable difference": "tab:blue"}
 
 
-def slice_plot(result, metric=None, *, ax=None):
+@public(legacy=("metric",))
+def slice_plot(result, *, metric=None, ax=None):
     """Each slice's ``metric`` with its bootstrap interval, the value on all rows as a
     vertical line.
 

@@ -17,13 +17,15 @@ References
 
 from __future__ import annotations
 
+from .._shared.api import public
 from .._shared.weights import fraction, replicate_weights
 from .._shared.quantile_checks import check_quantile_pred
 from .._shared.validation import check_sample_weight
 from ._evaluator import _crossed, quantile_evaluator
 
 
-def interval_coverage(y, pred, quantiles, sample_weight=None):
+@public(legacy=("sample_weight",))
+def interval_coverage(y, pred, quantiles, *, sample_weight=None):
     """Coverage, width and interval score of every central interval in the quantile grid.
 
     Parameters
@@ -71,11 +73,12 @@ def interval_coverage(y, pred, quantiles, sample_weight=None):
     >>> [(r["nominal"], round(r["coverage"], 4), r["mean_width"]) for r in rows]
     [(0.8, 0.6667, 3.0)]
     """
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight)
     return _intervals(ev, ev.evaluate(warn=False))
 
 
-def crossing_rate(pred, sample_weight=None):
+@public(legacy=("sample_weight",))
+def crossing_rate(pred, *, sample_weight=None):
     """Fraction of rows whose predicted quantiles are not non-decreasing across the levels.
 
     Parameters

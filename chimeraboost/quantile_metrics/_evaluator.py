@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.weights import fraction, replicate_weights, weighted_quantiles
 from .._shared.quantile_checks import check_quantile_levels, check_quantile_pred
 from .._shared.validation import (
@@ -61,7 +62,8 @@ def _pinball_matrix(y, pred, levels):
     return _rho(y[:, None] - pred, levels)
 
 
-def empirical_quantiles(values, quantiles, sample_weight=None, name="values"):
+@public(legacy=("sample_weight", "name"))
+def empirical_quantiles(values, quantiles, *, sample_weight=None, name="values"):
     """Weighted empirical quantiles by the "averaged inverted CDF" rule.
 
     Parameters
@@ -160,7 +162,8 @@ class QuantileEvaluator:
                                                 levels)
         self._order = np.argsort(y, kind="stable")
 
-    def evaluate(self, counts=None, warn: bool = True) -> dict:
+    @public(legacy=("warn",))
+    def evaluate(self, counts=None, *, warn: bool = True) -> dict:
         """Dict of arrays with a leading axis of B: ``pinball`` (B, K), ``crps``, ``crps_ref``,
         ``crps_skill``, ``reference_quantiles`` (B, K), ``coverage``, ``mean_width``,
         ``interval_score`` (B, pairs), ``crossing_rate`` and ``mae_median`` (B,)."""
@@ -197,7 +200,9 @@ class QuantileEvaluator:
         return out
 
 
-def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) -> QuantileEvaluator:
+@public(legacy=("sample_weight", "baseline"))
+def quantile_evaluator(y, pred, quantiles, *, sample_weight=None,
+                       baseline=None) -> QuantileEvaluator:
     """Validate once; return a :class:`QuantileEvaluator` that scores any weight vectors.
 
     What :func:`quantile_report` and the bootstrap use: ``evaluate(counts)`` gives every
@@ -237,6 +242,6 @@ def quantile_evaluator(y, pred, quantiles, sample_weight=None, baseline=None) ->
     # The baseline is another sample (e.g. y_train); sample_weight belongs to the scored rows,
     # so the baseline's quantiles are unweighted. Without one, the reference quantiles are
     # those of the scored y, recomputed for every weight vector.
-    base_q = None if baseline is None else empirical_quantiles(baseline, levels, None,
+    base_q = None if baseline is None else empirical_quantiles(baseline, levels,
                                                                  name="baseline")
     return QuantileEvaluator(y_arr, pred_arr, levels, w, base_q)

@@ -7,12 +7,14 @@ crossing rate and the MAE of the median) and :func:`format_report` (its text tab
 
 from __future__ import annotations
 
+from .._shared.api import public
 from .._shared.format import Col, fmt, table
 from ._diagnostics import _intervals
 from ._evaluator import quantile_evaluator
 
 
-def quantile_report(y, pred, quantiles, sample_weight=None, baseline=None) -> dict:
+@public(legacy=("sample_weight", "baseline"))
+def quantile_report(y, pred, quantiles, *, sample_weight=None, baseline=None) -> dict:
     """Every number about a quantile forecast, with the reference it is judged against.
 
     Parameters
@@ -47,7 +49,7 @@ def quantile_report(y, pred, quantiles, sample_weight=None, baseline=None) -> di
     >>> sorted(rep)[:4]
     ['baseline', 'crossing_rate', 'crps', 'crps_ref']
     """
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight, baseline)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight, baseline=baseline)
     out = ev.evaluate()
     point = {key: v[0] for key, v in out.items()}
     return {
@@ -65,7 +67,8 @@ def quantile_report(y, pred, quantiles, sample_weight=None, baseline=None) -> di
     }
 
 
-def format_report(report, title=None) -> str:
+@public(legacy=("title",))
+def format_report(report, *, title=None) -> str:
     """Text tables of a :func:`quantile_report` dict; losses positive, skill last.
 
     Parameters

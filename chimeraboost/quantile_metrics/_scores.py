@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ._evaluator import quantile_evaluator
 
 
-def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
+@public(legacy=("sample_weight", "average"))
+def pinball_loss(y, pred, quantiles, *, sample_weight=None, average=True):
     """Pinball (quantile) loss of quantile predictions, per level or averaged over the levels.
 
     Parameters
@@ -71,14 +73,15 @@ def pinball_loss(y, pred, quantiles, sample_weight=None, average=True):
         msg = (f"average must be True (mean over the levels) or False (one loss per level), "
                f"got {average!r}.")
         raise TypeError(msg)
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight)
     per_level = ev.evaluate(warn=False)["pinball"][0]
     if average:
         return float(np.mean(per_level))
     return per_level
 
 
-def crps(y, pred, quantiles, sample_weight=None):
+@public(legacy=("sample_weight",))
+def crps(y, pred, quantiles, *, sample_weight=None):
     """Mean pinball loss over the quantile grid: a quantile approximation of (half) the CRPS.
 
     Parameters
@@ -122,7 +125,8 @@ def crps(y, pred, quantiles, sample_weight=None):
     return pinball_loss(y, pred, quantiles, sample_weight=sample_weight, average=True)
 
 
-def crps_skill(y, pred, quantiles, sample_weight=None, baseline=None):
+@public(legacy=("sample_weight", "baseline"))
+def crps_skill(y, pred, quantiles, *, sample_weight=None, baseline=None):
     """Skill of the quantile forecast against the constant forecast of empirical quantiles.
 
     Parameters
@@ -165,5 +169,5 @@ def crps_skill(y, pred, quantiles, sample_weight=None, baseline=None):
     ...                  [3.5, 4.5]], [0.25, 0.75]), 6)
     0.666667
     """
-    ev = quantile_evaluator(y, pred, quantiles, sample_weight, baseline)
+    ev = quantile_evaluator(y, pred, quantiles, sample_weight=sample_weight, baseline=baseline)
     return float(ev.evaluate()["crps_skill"][0])

@@ -16,6 +16,9 @@ Questions worth asking, and which function answers each:
 - Just the ROC-AUC, fast, on 100,000 rows? :func:`roc_auc_interval` (bootstrap or DeLong).
 - The ROC-AUC interval without resampling? :func:`delong_roc_auc`, and for two scores on the
   same rows :func:`delong_roc_auc_difference` (DeLong, DeLong & Clarke-Pearson 1988).
+- Several tests at once: which p-values survive the multiplicity? :func:`holm` (family-wise
+  error) and :func:`benjamini_hochberg` (false discovery rate), also re-exported by
+  :mod:`chimeraboost.compare`.
 - Which rows did the bootstrap draw? :func:`bootstrap_counts` (the replicates' count matrix,
   reproducible with ``random_state``).
 - Rows that are not independent (several rows per customer, time-ordered rows)?
@@ -54,6 +57,11 @@ References
    Statistical Association* 82(397), 171-185. doi:10.1080/01621459.1987.10478410
 .. [H15] Hesterberg, T. C. (2015). What teachers should know about the bootstrap. *The
    American Statistician* 69(4), 371-386. doi:10.1080/00031305.2015.1089789
+.. [H79] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+   *Scandinavian Journal of Statistics* 6(2), 65-70.
+.. [BH95] Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a
+   practical and powerful approach to multiple testing. *JRSS B* 57(1), 289-300.
+   doi:10.1111/j.2517-6161.1995.tb02031.x
 .. [SX14] Sun, X. and Xu, W. (2014). Fast implementation of DeLong's algorithm for comparing
    the areas under correlated receiver operating characteristic curves. *IEEE Signal
    Processing Letters* 21(11), 1389-1393. doi:10.1109/LSP.2014.2337313
@@ -88,9 +96,11 @@ from ._intervals import (
 # The one resampling scheme every surface draws from: rows, whole groups, or time blocks.
 from ._engine import Resampler, design_effect, jackknife_variance
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
-from ._results import BootstrapResult, PairedBootstrapResult, warn_narrow
+from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
 from ._bootstrap import bootstrap, joint_bootstrap, paired_bootstrap
+# Which of several p-values survive their number.
+from ._multiplicity import MultipleTestResult, benjamini_hochberg, holm
 # The ROC-AUC alone: its fast bootstrap and DeLong's analytic intervals.
 from ._roc_auc import (
     DeLongResult,
@@ -101,6 +111,7 @@ from ._roc_auc import (
 
 __all__ = [
     "Resampler",
+    "MIN_GROUPS",
     "design_effect",
     "jackknife_variance",
     "MIN_RESAMPLES_DECISION",
@@ -131,4 +142,7 @@ __all__ = [
     "roc_auc_interval",
     "delong_roc_auc",
     "delong_roc_auc_difference",
+    "MultipleTestResult",
+    "holm",
+    "benjamini_hochberg",
 ]

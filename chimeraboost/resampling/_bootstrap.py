@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .. import metrics as _metrics
 from .._shared import weights as _weights
 from ._engine import Resampler
@@ -111,9 +112,11 @@ def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
             for store in parts]
 
 
-def _rows(evaluator) -> tuple[int, float | None]:
+def _rows(evaluator, units=None) -> tuple[int, float | None]:
     """Rows of positive weight, and for classification the (effective) rows of the rarest
-    class present (None with one class): how many rows an interval rests on."""
+    class present (None with one class): how many rows an interval rests on. With units that
+    are not rows (groups, time points), the events are counted in units: Kish's effective
+    number of the units' weights of the class, so that a group's copies count once."""
     w = getattr(evaluator, "sample_weight", None)
     w = np.ones(evaluator.n) if w is None else np.asarray(w, dtype=np.float64)
     n_rows = int(np.sum(w > 0))
@@ -123,7 +126,12 @@ def _rows(evaluator) -> tuple[int, float | None]:
     codes = np.asarray(codes, dtype=np.intp)
     k = getattr(evaluator, "n_classes", None) or int(codes.max(initial=0)) + 1
     total = np.bincount(codes, weights=w, minlength=k)
-    square = np.bincount(codes, weights=w * w, minlength=k)
+    if units is not None and units.codes is not None:
+        per_unit = np.zeros((units.n_units, k))
+        np.add.at(per_unit, (units.codes, codes), w)
+        square = np.sum(per_unit * per_unit, axis=0)
+    else:
+        square = np.bincount(codes, weights=w * w, minlength=k)
     present = total > 0
     if present.sum() < 2:
         # One class only: the skills and rankings are undefined (said elsewhere), and the
@@ -165,12 +173,9 @@ def results(evaluators, scheme, metrics=None) -> list:
     if scheme.kind != "rows":
         row_jacks = _jackknife(evaluators, scheme, metrics, rows=True)
     first = evaluators[0]
-    n_rows, events = _rows(first)
+    n_rows, events = _rows(first, None if scheme.kind == "rows" else scheme.units_of(first.n))
     w = getattr(first, "sample_weight", None)
     n_units = scheme.n_units(first.n, w)
-    if scheme.kind != "rows" and events is not None:
-        # Events count no more than the units they sit in.
-        events = min(events, float(n_units))
     return [BootstrapResult(_point(ev, metrics), r, scheme.n_boot, jackknife=j,
                             n_rows=n_units, events=events, ci_method=scheme.ci_method,
                             row_jackknife=rj, units=scheme.kind, rows=n_rows)
@@ -179,10 +184,9 @@ def results(evaluators, scheme, metrics=None) -> list:
 
 def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):
     """The Resampler of the public functions' plain parameters."""
-    series = row_series(evaluator) if time is not None and groups is None else None
-    return Resampler.from_params(evaluator.n, n_boot=n_boot, random_state=random_state,
-                                 ci_method=ci_method, n_jobs=n_jobs, groups=groups,
-                                 time=time, series=series, chunk_size=chunk_size)
+    return Resampler.for_evaluator(evaluator, n_boot=n_boot, random_state=random_state,
+                                   ci_method=ci_method, n_jobs=n_jobs, groups=groups,
+                                   time=time, chunk_size=chunk_size)
 
 
 def _point(evaluator, metrics) -> dict:
@@ -190,7 +194,8 @@ def _point(evaluator, metrics) -> dict:
     return {key: float(v[0]) for key, v in out.items()}
 
 
-def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_size=None,
+@public(legacy=("n_boot",))
+def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_size=None,
               ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
@@ -234,7 +239,7 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     Returns
     -------
     BootstrapResult
-        ``result.interval("roc_auc", 0.95)`` is the interval by ``ci_method``;
+        ``result.interval("roc_auc", level=0.95)`` is the interval by ``ci_method``;
         ``method="percentile"`` gives the percentile interval [ET93]_.
 
     Notes
@@ -257,8 +262,9 @@ def bootstrap(evaluator, n_boot=2000, *, random_state=None, metrics=None, chunk_
     return results([evaluator], scheme, metrics)[0]
 
 
+@public(legacy=("n_boot",))
 def paired_bootstrap(
-    evaluator, baseline_evaluator, n_boot=2000, *, random_state=None, metrics=None,
+    evaluator, baseline_evaluator, *, n_boot=2000, random_state=None, metrics=None,
     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
@@ -297,7 +303,8 @@ def paired_bootstrap(
 # --------------------------------------------------------------------------- several models
 
 
-def joint_bootstrap(evaluators, n_boot=2000, *, random_state=None, metrics=None,
+@public(legacy=("n_boot",))
+def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
                     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None,
                     time=None) -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.units import (  # noqa: F401 - the one rule, re-exported here
     MIN_RESAMPLES_DECISION,
     MIN_RESAMPLES_INTERVAL,
@@ -36,7 +37,9 @@ def _chunk_size(n: int, n_boot: int, chunk_size) -> int:
     return check_positive_int(chunk_size, "chunk_size")
 
 
-def bootstrap_counts(n, n_boot, random_state=None, chunk_size=None, *, groups=None, time=None):
+@public(legacy=("random_state", "chunk_size"))
+def bootstrap_counts(n, n_boot, *, random_state=None, chunk_size=None, groups=None,
+                     time=None):
     """The bootstrap's resampling counts, chunk by chunk.
 
     Parameters

@@ -86,6 +86,29 @@ class Resampler:
         return cls(n_boot, random_state=random_state, ci_method=ci_method, n_jobs=n_jobs,
                    units=units, chunk_size=chunk_size, optional=optional)
 
+    @classmethod
+    def for_evaluator(cls, evaluator, **params) -> Resampler:
+        """A scheme for the rows of ``evaluator`` (from :mod:`chimeraboost.metrics`): as
+        :meth:`from_params`, with the time blocks' length chosen from the evaluator's
+        per-row losses."""
+        series = None
+        if params.get("time") is not None and params.get("groups") is None:
+            from ._bootstrap import row_series  # the evaluators' losses live with them
+
+            series = row_series(evaluator)
+        index_of = params.pop("X", None)
+        return cls.from_params(evaluator.n, series=series, X=index_of,
+                               index_of=index_of if hasattr(index_of, "index") else None,
+                               **params)
+
+    def bootstrap(self, evaluators, metrics=None) -> list:
+        """Every evaluator's metrics on the same replicates and jackknife blocks: a list of
+        :class:`~chimeraboost.resampling.BootstrapResult`, as
+        :func:`~chimeraboost.resampling.joint_bootstrap` gives."""
+        from ._bootstrap import results  # the evaluator side of the engine
+
+        return results(list(evaluators), self, metrics)
+
     def __repr__(self) -> str:
         units = "rows" if self.units is None else repr(self.units)
         return (f"Resampler(n_boot={self.n_boot}, ci_method={self.ci_method!r}, "
@@ -116,6 +139,19 @@ class Resampler:
                               uniq.size, block_length=block, time_range=self.units.time_range)
         else:
             out.units = None
+        return out
+
+    def as_params(self) -> dict:
+        """This scheme as the plain parameters a public function takes (``n_boot``,
+        ``random_state`` -- a seed drawn from this scheme's generator --, ``ci_method``,
+        ``groups`` / ``time`` as unit codes): how one surface hands its scheme to another
+        (the report to its decision section and its slices) as one value."""
+        out = {"n_boot": self.n_boot, "random_state": int(self.rng.integers(0, 2**63 - 1)),
+               "ci_method": self.ci_method}
+        if self.units is not None and self.units.kind == "groups":
+            out["groups"] = self.units.codes
+        elif self.units is not None and self.units.kind == "time":
+            out["time"] = self.units.codes
         return out
 
     @property
@@ -176,10 +212,10 @@ class Resampler:
                  events=None, method=None) -> ConfidenceInterval:
         """The interval of one number by this scheme's ``ci_method`` (``"percentile"`` when
         no jackknife is given)."""
-        method = self.ci_method if method is None else check_ci_method(method, "method")
+        method = self.ci_method if method is None else check_ci_method(method, name="method")
         if jackknife is None:
             method = "percentile"
-        return bootstrap_interval(replicates, estimate, level, method=method,
+        return bootstrap_interval(replicates, estimate, level=level, method=method,
                                   jackknife=jackknife, n_rows=n_units, events=events)
 
     def band(self, replicates, estimate, level=0.95, *, jackknife=None, n_units=None,

@@ -48,6 +48,7 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
+from .._shared.api import public
 from .._shared.results import ConfidenceInterval
 from .._shared.validation import as_1d, check_level, check_positive_int, check_random_state_int
 
@@ -73,7 +74,8 @@ JACKKNIFE_BLOCKS = 100
 MIN_EVENTS = 4
 
 
-def check_ci_method(ci_method, name: str = "ci_method") -> str:
+@public(legacy=("name",))
+def check_ci_method(ci_method, *, name: str = "ci_method") -> str:
     """Validate an interval method name: one of :data:`CI_METHODS`."""
     if not isinstance(ci_method, str) or ci_method not in CI_METHODS:
         msg = (f"{name} must be one of {list(CI_METHODS)}, got {ci_method!r}. "
@@ -90,7 +92,8 @@ def _replicates(replicates) -> np.ndarray:
     return reps.astype(np.float64)
 
 
-def percentile_interval(replicates, level=0.95) -> tuple[ConfidenceInterval, int]:
+@public(legacy=("level",))
+def percentile_interval(replicates, *, level=0.95) -> tuple[ConfidenceInterval, int]:
     """Percentile interval of bootstrap replicates, ignoring NaN ones.
 
     Returns
@@ -114,7 +117,8 @@ def percentile_interval(replicates, level=0.95) -> tuple[ConfidenceInterval, int
 # --------------------------------------------------------------------------- the jackknife
 
 
-def jackknife_weights(n, n_blocks=None, *, sample_weight=None, random_state=None):
+@public(legacy=("n_blocks",))
+def jackknife_weights(n, *, n_blocks=None, sample_weight=None, random_state=None):
     """Row weights of the grouped jackknife: one weight vector per block, 0 on its rows.
 
     Parameters
@@ -139,15 +143,16 @@ def jackknife_weights(n, n_blocks=None, *, sample_weight=None, random_state=None
 
     Examples
     --------
-    >>> jackknife_weights(3, 3, random_state=0).sum(axis=1).tolist()
+    >>> jackknife_weights(3, n_blocks=3, random_state=0).sum(axis=1).tolist()
     [2, 2, 2]
     """
-    block = jackknife_blocks(n, n_blocks, sample_weight=sample_weight,
+    block = jackknife_blocks(n, n_blocks=n_blocks, sample_weight=sample_weight,
                              random_state=random_state)
     return _block_weights(block, 0, int(block.max()) + 1)
 
 
-def jackknife_blocks(n, n_blocks=None, *, sample_weight=None, random_state=None) -> np.ndarray:
+@public(legacy=("n_blocks",))
+def jackknife_blocks(n, *, n_blocks=None, sample_weight=None, random_state=None) -> np.ndarray:
     """The block of each row (-1 for rows of zero weight, in no block), as drawn by
     :func:`jackknife_weights`, which is 1 minus the indicator of each block: a caller can go
     through the blocks a chunk at a time, in bounded memory (``block == g`` is block ``g``).
@@ -156,7 +161,7 @@ def jackknife_blocks(n, n_blocks=None, *, sample_weight=None, random_state=None)
     --------
     Four rows of positive weight in two blocks of two; the row of zero weight in none:
 
-    >>> b = jackknife_blocks(5, 2, sample_weight=[1, 0, 1, 1, 1], random_state=0)
+    >>> b = jackknife_blocks(5, n_blocks=2, sample_weight=[1, 0, 1, 1, 1], random_state=0)
     >>> int(b[1]), sorted(b[b >= 0].tolist())
     (-1, [0, 0, 1, 1])
     """
@@ -208,7 +213,8 @@ def acceleration(jackknife) -> float:
     return float(np.sum(u**3) / (6.0 * ss**1.5))
 
 
-def effective_df(jackknife, n_rows, events=None) -> float:
+@public(legacy=("events",))
+def effective_df(jackknife, n_rows, *, events=None) -> float:
     """Degrees of freedom of an interval's standard error, from the jackknife's influence
     values: what the rows are worth for the expanded intervals.
 
@@ -278,7 +284,8 @@ def _bca_levels(z0: float, a: float, z: float) -> np.ndarray:
     return np.array(out)
 
 
-def bootstrap_interval(replicates, estimate, level=0.95, *, method=DEFAULT_CI_METHOD,
+@public(legacy=("level",))
+def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_METHOD,
                        jackknife=None, n_rows=None, events=None) -> ConfidenceInterval:
     """A bootstrap interval by one of :data:`CI_METHODS`, always holding the estimate.
 
@@ -319,11 +326,11 @@ def bootstrap_interval(replicates, estimate, level=0.95, *, method=DEFAULT_CI_ME
     Examples
     --------
     >>> reps = [0.2, 0.3, 0.4, 0.5, 0.6]
-    >>> tuple(bootstrap_interval(reps, 0.4, 0.5, method="percentile"))
+    >>> tuple(bootstrap_interval(reps, 0.4, level=0.5, method="percentile"))
     (0.3, 0.5)
     """
     level = check_level(level, "level")
-    method = check_ci_method(method, "method")
+    method = check_ci_method(method, name="method")
     reps = _replicates(replicates)
     reps = reps[~np.isnan(reps)]
     estimate = float(estimate)
@@ -335,7 +342,7 @@ def bootstrap_interval(replicates, estimate, level=0.95, *, method=DEFAULT_CI_ME
     df = None
     if method.startswith("expanded"):
         jack = np.asarray(jackknife, dtype=np.float64)
-        df = effective_df(jack, jack.size if n_rows is None else n_rows, events)
+        df = effective_df(jack, jack.size if n_rows is None else n_rows, events=events)
     z = _z(level, df)
     # BCa's bias correction needs replicates on both sides of the estimate: with none above
     # (or none below) it -- a statistic on its bound, such as the Brier skill of the prior

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from ..exceptions import NarrowIntervalWarning
 from ..exceptions import warn as _warn
 from ._engine import design_effect
@@ -24,8 +25,8 @@ from ._intervals import (
     percentile_interval,
 )
 
-__all__ = ["BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
-           "percentile_interval", "warn_narrow"]
+__all__ = ["MIN_GROUPS", "BootstrapResult", "ConfidenceInterval", "PairedBootstrapResult",
+           "few_groups_reason", "percentile_interval", "warn_narrow"]
 
 
 class BootstrapResult:
@@ -72,18 +73,20 @@ class BootstrapResult:
             ci_method = DEFAULT_CI_METHOD if jackknife is not None else "percentile"
         self.ci_method = check_ci_method(ci_method)
 
-    def interval(self, metric, level=0.95, method=None, *, warn=True) -> ConfidenceInterval:
+    @public(legacy=("level", "method"))
+    def interval(self, metric, *, level=0.95, method=None, warn=True) -> ConfidenceInterval:
         """Interval of ``metric`` (NaN replicates ignored), by ``method`` (default
         :attr:`ci_method`); it always holds the estimate. A
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says when it is likely too
         narrow whatever the method (``warn=False``: silently; see :meth:`narrow`)."""
-        return self.intervals(level, method, metrics=[metric], warn=warn)[metric]
+        return self.intervals(level=level, method=method, metrics=[metric], warn=warn)[metric]
 
-    def intervals(self, level=0.95, method=None, *, metrics=None, warn=True) -> dict:
+    @public(legacy=("level", "method"))
+    def intervals(self, *, level=0.95, method=None, metrics=None, warn=True) -> dict:
         """Metric -> :class:`ConfidenceInterval` for every metric (or those of ``metrics``),
         with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning` naming the
         metrics whose intervals are likely too narrow (none with ``warn=False``)."""
-        method = self.ci_method if method is None else check_ci_method(method, "method")
+        method = self.ci_method if method is None else check_ci_method(method, name="method")
         keys = list(self.replicates) if metrics is None else list(metrics)
         out = {}
         for key in keys:
@@ -96,15 +99,16 @@ class BootstrapResult:
             estimate = self.estimate.get(key, np.nan)
             # A number added to the replicates afterwards, without a jackknife of its own (a
             # basic-bootstrap reflection, say), keeps the percentile interval.
-            out[key] = bootstrap_interval(reps, estimate, level,
+            out[key] = bootstrap_interval(reps, estimate, level=level,
                                           method=method if jack is not None else "percentile",
                                           jackknife=jack, n_rows=self.n_rows,
                                           events=self.events)
         if warn:
-            warn_narrow(self.narrow(keys), level)
+            warn_narrow(self.narrow(metrics=keys), level)
         return out
 
-    def narrow(self, metrics=None) -> dict:
+    @public(legacy=("metrics",))
+    def narrow(self, *, metrics=None) -> dict:
         """Metric -> why its interval is likely too narrow whatever the method, for the
         metrics (default all) where that is so: what the
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says."""
@@ -121,7 +125,7 @@ class BootstrapResult:
         jack = None if self.jackknife is None else self.jackknife.get(metric)
         if jack is None:
             return np.nan
-        return effective_df(jack, self.n_rows or len(jack), self.events)
+        return effective_df(jack, self.n_rows or len(jack), events=self.events)
 
     def design_effect(self, metric) -> float:
         """The variance of ``metric`` when whole units (groups, time blocks) are resampled
@@ -135,7 +139,10 @@ class BootstrapResult:
     def _narrow(self, key, estimate):
         if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
             return None
-        return narrow_interval_reason(self.events)
+        reason = narrow_interval_reason(self.events)
+        if reason is None and self.units == "groups":
+            reason = few_groups_reason(self.n_rows)
+        return reason
 
     def n_dropped(self, metric) -> int:
         """How many replicates gave NaN for ``metric`` (e.g. resamples with one class)."""
@@ -150,6 +157,21 @@ class BootstrapResult:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(n_boot={self.n_boot}, ci_method={self.ci_method!r}, "
                 f"metrics={sorted(self.replicates)})")
+
+
+# Below this many groups, resampling whole groups gives intervals that miss more often than
+# their level says (Cameron, Gelbach & Miller 2008): measured in
+# benchmarks/coverage_dependence.py, where the boundary is printed.
+MIN_GROUPS = 30
+
+
+def few_groups_reason(n_groups) -> str | None:
+    """Why an interval from ``n_groups`` resampled groups is likely too narrow, or None."""
+    if n_groups is None or n_groups >= MIN_GROUPS:
+        return None
+    return (f"only {n_groups} groups were resampled: with fewer than {MIN_GROUPS} groups a "
+            "bootstrap of whole groups sees too few of them to know their spread, and its "
+            "intervals miss more often than their level says")
 
 
 def warn_narrow(reasons: dict, level) -> None:
@@ -196,7 +218,8 @@ class PairedBootstrapResult(BootstrapResult):
                          ci_method=model.ci_method if jack is not None else None,
                          units=model.units, rows=model.rows, row_jackknife=row_jack)
 
-    def difference(self, metric, level=0.95, method=None) -> tuple[float, float, float]:
+    @public(legacy=("level", "method"))
+    def difference(self, metric, *, level=0.95, method=None) -> tuple[float, float, float]:
         """``(model - baseline, low, high)`` for ``metric``."""
-        lo, hi = self.interval(metric, level, method)
+        lo, hi = self.interval(metric, level=level, method=method)
         return (float(self.estimate[metric]), lo, hi)

@@ -27,7 +27,8 @@ import numpy as np
 from scipy.special import stdtr
 
 from .. import metrics, resampling
-from ..compare import benjamini_hochberg, holm
+from ..resampling import benjamini_hochberg, holm
+from .._shared.facts import HEADLINE
 from .._shared.weights import fraction
 from .._shared.scores import proper_scores, ratio_skill
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
@@ -37,10 +38,15 @@ _CHUNK_ELEMENTS = 1 << 22
 
 # The numbers compared with the rest of the data: sums over rows, so the rest's come from
 # the sums of all rows minus the slice's.
-DIFF_KEYS = {"classification": ("brier_skill", "log_loss_skill", "accuracy"),
-             "ranking": ("accuracy",), "rule": ("accuracy",), "regression": ("r2",)}
-DEFAULT_METRIC = {"classification": "brier_skill", "ranking": "accuracy", "rule": "accuracy",
-                  "regression": "r2"}
+DIFF_KEYS = {"classification": ("brier_skill", "log_loss_skill", "accuracy",
+                                  "balanced_accuracy"),
+             "ranking": ("balanced_accuracy", "accuracy"),
+             "rule": ("balanced_accuracy", "accuracy"), "regression": ("r2",)}
+# The headline of each kind of prediction (the one table of metric facts); a ranking's ROC
+# AUC is no sum over rows, so a ranking model's slices are compared on its labels, as a
+# rule's are.
+DEFAULT_METRIC = {task: HEADLINE[task] if HEADLINE[task] in keys else HEADLINE["rule"]
+                  for task, keys in DIFF_KEYS.items()}
 # Skills against the reference of all rows (keys of the slices' own skills + "_vs_all").
 VS_ALL = {"classification": ("log_loss_skill", "brier_skill"), "regression": ("r2",)}
 ADJUST = {"holm": holm, "bh": benjamini_hochberg}
@@ -116,6 +122,12 @@ def _numbers(S: dict, task: str, K: int, prior=None, centre=None) -> dict:
             return {key: out[key] for key in ("log_loss_skill", "brier_skill")}
         if "correct" in S:
             out["accuracy"] = fraction(S["correct"], ws)
+            # The mean of the recalls of the classes present, as metrics computes it.
+            recall = fraction(np.column_stack([S[f"hit_{k}"] for k in range(K)]), cw)
+            defined = ~np.isnan(recall)
+            out["balanced_accuracy"] = np.where(
+                defined.any(axis=1), np.where(defined, recall, 0.0).sum(axis=1)
+                / np.maximum(defined.sum(axis=1), 1), np.nan)
         out["base_rate"] = r[:, 1] if K == 2 else r
         return out
 
@@ -342,7 +354,7 @@ def tests(diff, reps, eligible, adjust: str, alpha: float, rows):
     tested = np.asarray(eligible, bool) & np.isfinite(p) & (se > 0)
     adjusted = np.full(S, np.nan)
     if tested.any():
-        adjusted[tested] = ADJUST[adjust](p[tested], alpha).pvalues_adjusted
+        adjusted[tested] = ADJUST[adjust](p[tested], alpha=alpha).pvalues_adjusted
     return se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
 
 
@@ -367,11 +379,11 @@ def calibration_tests(model, layout, level, draws, rng) -> tuple[dict, np.ndarra
             continue  # no rows, or a single class: said once for the slice's skills
         res = _quietly(lambda: metrics.calibration_test(
             model.classes[codes], model.proba[rows], model.classes,
-            None if w is None else w[rows], n_boot=draws, random_state=rng),
+            sample_weight=None if w is None else w[rows], n_boot=draws, random_state=rng),
             layout.labels[s], caught)
         for key, v in zip(_TEST_KEYS, (res.noise_floor, res.excess, res.pvalue)):
             out[key][s] = v
-        interval[s] = res.confidence_interval(level)
+        interval[s] = res.confidence_interval(level=level)
     _say(caught)
     return out, interval
 

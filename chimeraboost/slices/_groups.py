@@ -251,21 +251,21 @@ def _is_key(item) -> bool:
 
 def _masks(groups: Mapping, n: int) -> Slicing:
     if not groups:
-        msg = "groups is an empty dict; pass {slice name: boolean mask of the rows}."
+        msg = "by is an empty dict; pass {slice name: boolean mask of the rows}."
         raise ValueError(msg)
     check_aligned(**{str(k): v for k, v in groups.items()})
     labels, members = [], []
     for name, mask in groups.items():
-        arr = as_1d(mask, f"groups[{name!r}]", allow_empty=True)
+        arr = as_1d(mask, f"by[{name!r}]", allow_empty=True)
         if arr.dtype.kind != "b":
-            msg = (f"groups[{name!r}] must be a boolean mask of the rows (dtype bool), got "
+            msg = (f"by[{name!r}] must be a boolean mask of the rows (dtype bool), got "
                    f"dtype {arr.dtype}; pass e.g. X['region'] == 'North'.")
             raise TypeError(msg)
         if arr.shape[0] != n:
-            msg = f"groups[{name!r}] has {arr.shape[0]} rows but y has {n}; one entry per row."
+            msg = f"by[{name!r}] has {arr.shape[0]} rows but y has {n}; one entry per row."
             raise ValueError(msg)
         if arr.all():
-            msg = (f"groups[{name!r}] holds every row: there is no rest of the data to "
+            msg = (f"by[{name!r}] holds every row: there is no rest of the data to "
                    "compare it with. Pass masks of parts of the rows.")
             raise ValueError(msg)
         labels.append(str(name))
@@ -291,7 +291,7 @@ def resolve(groups, X, n: int, bins) -> Slicing:
     if isinstance(groups, Mapping):
         return _masks(groups, n)
     if groups is None:
-        msg = "by (groups) is None; pass a column name, a list of them, labels or masks."
+        msg = "by is None; pass a column name, a list of them, labels or masks."
         raise TypeError(msg)
     if _is_key(groups) or (isinstance(groups, (list, tuple)) and groups and X is not None
                            and all(_is_key(g) for g in groups)
@@ -310,7 +310,7 @@ def resolve(groups, X, n: int, bins) -> Slicing:
     elif _is_table(groups):
         names = column_names(groups)
         cols = [groups[c] for c in names] if names is not None else \
-            [to_numpy(groups, "groups")[:, j] for j in range(groups.shape[1])]
+            [to_numpy(groups, "by")[:, j] for j in range(groups.shape[1])]
         names = [str(c) for c in names] if names is not None else \
             [f"column {j}" for j in range(len(cols))]
         codes, labels, notes = _cross(cols, names, bins, n)

@@ -43,9 +43,10 @@ class Output:
     none), hard labels (``"rule"``) or a
     regressor's predictions. ``rows`` (per-row arrays, float64, each times the row's
     weight): ``weight``; for a classification ``class_k`` indicators, ``correct`` (the
-    predicted class is the true one), and with probabilities ``log_loss`` and ``brier``; for a
-    regression ``sq`` (squared error), ``yc`` and ``yc2`` (y centred on its weighted mean, and
-    its square). ``per_row`` holds the losses (and ``yc``) unweighted.
+    predicted class is the true one) and ``hit_k`` (correct and of class k), and with
+    probabilities ``log_loss`` and ``brier``; for a regression ``sq`` (squared error), ``yc``
+    and ``yc2`` (y centred on its weighted mean, and its square). ``per_row`` holds the
+    losses (and ``yc``) unweighted.
     """
 
     def __init__(self, task, y, pred, classes, sample_weight, y_pred=None, name="proba_or_pred"):
@@ -59,7 +60,7 @@ class Output:
         self.n = self.whole.n
 
     def _regression(self, y, pred, w, name):
-        self.whole = metrics.regression_evaluator(y, pred, self.sample_weight)
+        self.whole = metrics.regression_evaluator(y, pred, sample_weight=self.sample_weight)
         self.y = np.asarray(as_1d(y, "y"), dtype=np.float64)
         self.pred = np.asarray(as_1d(pred, name), dtype=np.float64)
         centre = float(np.average(self.y, weights=w))
@@ -101,12 +102,15 @@ class Output:
             self.per_row["correct"] = (pred_codes == self.codes).astype(np.float64)
         for key, v in self.per_row.items():
             self.rows[key] = w * v
+        if "correct" in self.rows:  # per-class hits: the recalls of the balanced accuracy
+            for k in range(K):
+                self.rows[f"hit_{k}"] = self.rows[f"class_{k}"] * self.per_row["correct"]
 
     def evaluator(self, rows):
         """The evaluator of :mod:`chimeraboost.metrics` on the rows ``rows`` (indices)."""
         w = None if self.sample_weight is None else self.sample_weight[rows]
         if self.task == "regression":
-            return metrics.regression_evaluator(self.y[rows], self.pred[rows], w)
+            return metrics.regression_evaluator(self.y[rows], self.pred[rows], sample_weight=w)
         labels = self.classes[self.codes[rows]]
         return metrics.classification_evaluator(
             labels, self.classes, sample_weight=w,

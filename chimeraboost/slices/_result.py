@@ -21,6 +21,7 @@ import html
 
 import numpy as np
 
+from .._shared.api import public
 from .._shared.facts import fact
 from .._shared.format import (
     EMPTY,
@@ -136,7 +137,9 @@ class SliceReport:
         own = self.metric.removesuffix("_vs_all")
         if own in _LOSS or self.task == "regression":
             return own if own in _LOSS else "r2"
-        return "roc_auc" if self.task == "ranking" else "accuracy"
+        if self.task == "ranking":
+            return "roc_auc"
+        return own if own in ("accuracy", "balanced_accuracy") else "accuracy"
 
     def _label(self, key) -> str:
         label = fact(key.removesuffix("_vs_all")).label
@@ -383,7 +386,8 @@ class SliceReport:
         return out
 
     # ---- picture
-    def plot(self, metric=None, *, ax=None):
+    @public(legacy=("metric",))
+    def plot(self, *, metric=None, ax=None):
         """A forest plot: each slice's skill with its interval, the value on all rows as a
         vertical line; verdicts mark the slices that differ from the rest. Drawn by
         :func:`chimeraboost.plotting.slice_plot`; needs matplotlib

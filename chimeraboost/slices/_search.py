@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling
-from .._report import score_estimator
+from .._shared.estimator_outputs import predict_outputs
 from .._shared.validation import (
     as_1d,
     check_level,
@@ -372,12 +372,12 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     n_boot = resampling.check_n_boot(n_boot)
     n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
-    scored = score_estimator(estimator, X, y, sample_weight=w)
+    scored = predict_outputs(estimator, X, y)
     if scored.output is None:
         msg = (f"find_weak_slices needs a classifier or a regressor; {scored.name} predicts "
                "quantiles.")
         raise ValueError(msg)
-    model = Output(scored.task, y, scored.output["pred"], getattr(scored, "classes", None), w,
+    model = Output(scored.task, y, scored.output["pred"], scored.classes, w,
                    scored.output.get("y_pred"))
     metric = _check_metric(metric, model.task, getattr(model, "proba", None) is not None)
     cols = _search_columns(X, columns, bins)

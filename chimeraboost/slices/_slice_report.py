@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.api import public
 from .. import resampling
-from .._report import calibration_draws
+from .._shared.draws import calibration_draws
 from .._shared.facts import is_loss
 from .._shared.validation import (
     as_1d,
@@ -37,9 +38,9 @@ __all__ = ["slice_report"]
 def _check_metric(metric, task: str, has_proba: bool) -> str:
     if metric is None:
         return _compute.DEFAULT_METRIC[task] if has_proba or task != "classification" \
-            else "accuracy"
+            else _compute.DEFAULT_METRIC["rule"]
     allowed = _compute.DIFF_KEYS[task] if has_proba or task != "classification" \
-        else ("accuracy",)
+        else _compute.DIFF_KEYS["rule"]
     allowed = (*allowed, *(f"{k}_vs_all" for k in _compute.VS_ALL.get(task, ())
                            if k in allowed))
     if metric not in allowed:
@@ -117,7 +118,16 @@ def _reference(model, reference, refs_name):
     return {"prior": prior}, f"the class prior of {src} ({shown})"
 
 
-def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y_pred=None,
+# slice_report's slices were called ``groups``; the name now means the resampling units (as in
+# scikit-learn's GroupKFold), so an old keyword call is refused rather than read the new way.
+_GROUPS_MOVED = ("groups= no longer names the slices: pass the slices as by= (or as the third "
+                 "positional argument). groups= now names the resampling units (whole groups "
+                 "resampled together, as in scikit-learn's GroupKFold), which this release "
+                 "does not take yet.")
+
+
+@public(refused={"groups": _GROUPS_MOVED})
+def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pred=None,
                  sample_weight=None, metric=None, bins=5, min_rows=30, min_events=10,
                  adjust="holm", alpha=0.05, ci=0.95, n_boot=2000, random_state=None,
                  baseline=None, baseline_task=None, baseline_y_pred=None, reference=None,
@@ -135,16 +145,17 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
         Predicted probabilities, columns in the order of ``classes`` (a 1-D array is the
         probability of ``classes[1]``); a regressor's predictions; with ``task="ranking"``
         scores that rank the rows, with ``task="rule"`` predicted labels.
-    groups : column name, list of column names, array-like, DataFrame or dict
-        The slices: a column of ``X`` (name, or index for an array), a list of columns
-        (crossed: one slice per combination present, as pandas' ``groupby``), one label per
-        row (a Series, array or list), a DataFrame of columns (crossed), or a dict name ->
-        boolean mask of the rows (slices that may overlap; the rest of a slice is every row
-        outside its mask). Numeric columns and labels with more than ``bins`` distinct
-        values are cut at their quantiles; missing values (NaN, None, NA, null) are a slice
-        of their own, labelled ``missing``.
+    by : column name, list of column names, array-like, DataFrame or dict
+        The slices (formerly ``groups``, a name that now means the resampling units, whole
+        groups resampled together as in scikit-learn's ``GroupKFold``): a column of ``X``
+        (name, or index for an array), a list of columns (crossed: one slice per combination
+        present, as pandas' ``groupby``), one label per row (a Series, array or list), a
+        DataFrame of columns (crossed), or a dict name -> boolean mask of the rows (slices
+        that may overlap; the rest of a slice is every row outside its mask). Numeric columns
+        and labels with more than ``bins`` distinct values are cut at their quantiles; missing
+        values (NaN, None, NA, null) are a slice of their own, labelled ``missing``.
     X : DataFrame, mapping of columns or 2-D array, default=None
-        Where the column names of ``groups`` are looked up.
+        Where the column names of ``by`` are looked up.
     classes : array-like of shape (K,), default=None
         The class labels (e.g. the model's ``classes_``). None: read off ``y`` (as in
         :func:`chimeraboost.monitor.skill_over_time`): numeric ``y`` other than 0/1 with 1-D
@@ -158,7 +169,8 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     metric : str, default=None
         The number each slice is compared with the rest (and the baseline) on; it must be a
         sum over rows: ``"brier_skill"`` (the default with probabilities), ``"log_loss_skill"``,
-        ``"accuracy"`` (the default without), or ``"r2"`` for a regression.
+        ``"balanced_accuracy"`` (the default without), ``"accuracy"``, or ``"r2"`` for a
+        regression.
     bins : int or None, default=5
         Quantile bins of a numeric column; None keeps every value as a slice.
     min_rows, min_events : int, default=30 and 10
@@ -247,7 +259,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
     min_rows = check_positive_int(min_rows, "min_rows")
     min_events = check_positive_int(min_events, "min_events")
     adjust = _check_adjust(adjust)
-    check_aligned(y=y, proba_or_pred=proba_or_pred, groups=groups, sample_weight=sample_weight,
+    check_aligned(y=y, proba_or_pred=proba_or_pred, by=by, sample_weight=sample_weight,
                   X=X, baseline=baseline)
     n = len(as_1d(y, "y"))
     w = check_sample_weight(sample_weight, n)
@@ -258,7 +270,7 @@ def slice_report(y, proba_or_pred, groups, *, X=None, classes=None, task=None, y
         base = Output(baseline_task or task, y, baseline, classes, w, baseline_y_pred,
                       name="baseline")
     metric = _check_metric(metric, task, getattr(model, "proba", None) is not None)
-    slicing = resolve(groups, X, n, bins)
+    slicing = resolve(by, X, n, bins)
     layout = _compute.Layout(slicing, n)
     refs, reference_text = _reference(model, reference, reference_name)
     evaluators, values = _compute.points(model, layout, slicing.labels)
@@ -279,7 +291,7 @@ def _intervals(reps: list, keys, level) -> dict:
     """Key -> (S, 2) percentile intervals of each slice's replicates (the keys resampled)."""
     out = {}
     for key in [k for k in keys if any(k in r for r in reps)]:
-        out[key] = np.array([resampling.percentile_interval(r[key], level)[0]
+        out[key] = np.array([resampling.percentile_interval(r[key], level=level)[0]
                              if key in r else (np.nan, np.nan) for r in reps])
     return out
 
@@ -322,7 +334,7 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, n_bo
         "overall": _overall(model, reps["all"], level, vs_all[-1]),
         "rest": np.array([q.get(metric, np.nan) for q in rest_points]),
         "difference": diff,
-        "diff_interval": np.array([resampling.percentile_interval(d, level)[0]
+        "diff_interval": np.array([resampling.percentile_interval(d, level=level)[0]
                                    for d in diff_reps]).reshape(S, 2),
         "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
         "verdict": _verdicts(diff, reject, reasons, metric, (_compute.WORSE, _compute.BETTER)),
@@ -341,7 +353,7 @@ def _overall(model, reps_all, level, vs_all) -> dict:
              for key, v in model.whole.evaluate().items()}
     point["n"] = model.n
     point.update(vs_all)
-    intervals = {key: resampling.percentile_interval(r, level)[0]
+    intervals = {key: resampling.percentile_interval(r, level=level)[0]
                  for key, r in reps_all.items() if key != "base_rate"}
     return {"values": point, "intervals": intervals}
 
@@ -379,7 +391,7 @@ def _vs_baseline(base, layout, values, reps, refs, metric, level, n_boot, reason
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
     return {"baseline": b, "difference": diff,
-            "interval": np.array([resampling.percentile_interval(d, level)[0]
+            "interval": np.array([resampling.percentile_interval(d, level=level)[0]
                                   for d in diff_reps]).reshape(S, 2),
             "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
             "verdict": _verdicts(diff, reject, reasons, metric,

@@ -554,7 +554,7 @@ def test_report_threshold_and_costs_give_the_decision_of_the_library(capsys, csv
                          "--baseline-score", "rule", "--cost-fp", "1", "--cost-fn", "3",
                          "--n-boot", "1000", "-q"])
     d = decisions.decision_report(holdout["y"], holdout["p_model"],
-                                  baseline_score=holdout["rule"], cost_fp=1, cost_fn=3,
+                                  baseline_proba=holdout["rule"], cost_fp=1, cost_fn=3,
                                   n_boot=1000, random_state=0, name="p_model",
                                   baseline_name="rule")
     assert got["decision"]["threshold"] == 0.25

@@ -98,7 +98,7 @@ def test_thresholds_outside_the_open_unit_interval_are_refused(thresholds, match
 
 
 def test_a_score_that_is_not_a_probability_is_refused_by_name():
-    with pytest.raises(ValueError, match="score must hold probabilities"):
+    with pytest.raises(ValueError, match="proba must hold probabilities"):
         decisions.net_benefit([0, 1, 1], [-1.2, 0.3, 2.5], [0.2])
     with pytest.raises(TypeError, match="thresholds must be a number"):
         decisions.net_benefit([0, 1], [0.2, 0.8], True)

@@ -37,16 +37,20 @@ def test_rate_intervals_equal_statsmodels(method, sm_method):
 def test_integer_weights_are_repeated_rows_and_real_weights_take_the_bootstrap():
     y, p = _data(100, seed=1)
     w = np.random.default_rng(2).integers(1, 4, y.shape[0])
-    a = decisions.rates_at_threshold(y, p, 0.3, sample_weight=w)
+    # Asked for, Wilson reads integer weights as frequencies: repeated rows.
+    a = decisions.rates_at_threshold(y, p, 0.3, sample_weight=w, method="wilson")
     b = decisions.rates_at_threshold(np.repeat(y, w), np.repeat(p, w), 0.3)
     assert a.method == "wilson" and a.rates == b.rates and a.intervals == b.intervals
+    # "auto" takes the bootstrap for unequal weights, whatever their scale.
+    assert decisions.rates_at_threshold(y, p, 0.3, sample_weight=w, n_boot=1000,
+                                        random_state=0).method == "bootstrap"
     real = w + 0.5
     c = decisions.rates_at_threshold(y, p, 0.3, sample_weight=real, n_boot=1000, random_state=0)
     assert c.method == "bootstrap"
     boot = resampling.bootstrap(
         decisions.DecisionEvaluator(y.astype(bool), p, [0.3], sample_weight=real,
-                                    names={"sensitivity"}), 1000, random_state=0)
-    assert c.intervals["sensitivity"] == boot.interval("sensitivity@0.3", 0.95)
+                                    names={"sensitivity"}), n_boot=1000, random_state=0)
+    assert c.intervals["sensitivity"] == boot.interval("sensitivity@0.3", level=0.95)
     with pytest.raises(ValueError, match="non-integer weights"):
         decisions.rates_at_threshold(y, p, 0.3, sample_weight=real, method="wilson")
     with pytest.raises(ValueError, match="method must be one of"):

@@ -40,12 +40,12 @@ def _take(x, idx):
 def _accumulate(make, y, pred, w=None, n_chunks=7, order="sequential", seed=0):
     """Accumulate the rows chunk by chunk, then combine: in sequence, or as a merge tree
     (pairs, then pairs of pairs; 'reversed' merges the parts in the opposite order)."""
-    parts = [make().update(_take(y, i), _take(pred, i), _take(w, i))
+    parts = [make().update(_take(y, i), _take(pred, i), sample_weight=_take(w, i))
              for i in _splits(len(y), n_chunks, seed)]
     if order == "sequential":
         acc = make()
         for i in _splits(len(y), n_chunks, seed):
-            acc.update(_take(y, i), _take(pred, i), _take(w, i))
+            acc.update(_take(y, i), _take(pred, i), sample_weight=_take(w, i))
         return acc
     if order == "reversed":
         parts = parts[::-1]
@@ -205,8 +205,8 @@ def test_chunks_of_very_different_weight_scales_combine():
     y, p = _binary(4_000, seed=9)
     w = np.r_[np.full(2_000, 1e-170), np.ones(2_000)]
     want = metrics.classification_report(y, p, [0, 1], sample_weight=w)
-    acc = ClassificationAccumulator([0, 1]).update(y[2000:], p[2000:], w[2000:])
-    acc.merge(ClassificationAccumulator([0, 1]).update(y[:2000], p[:2000], w[:2000]))
+    acc = ClassificationAccumulator([0, 1]).update(y[2000:], p[2000:], sample_weight=w[2000:])
+    acc.merge(ClassificationAccumulator([0, 1]).update(y[:2000], p[:2000], sample_weight=w[:2000]))
     _assert_same(acc.report(), want, EXACT_CLS, rtol=1e-9)
     _assert_same(acc.report(), want, GRID_CLS, rtol=0, atol=1e-3)
 
@@ -281,8 +281,8 @@ def test_merge_refuses_other_classes_baseline_or_grid():
 def test_empty_accumulator_and_empty_chunks():
     # A chunk of zero weight first must not set the scale: the weights that follow are 1e-170.
     y, p = _binary(2_000, seed=16)  # exact: fewer than 2,048 distinct scores
-    tiny = ClassificationAccumulator([0, 1]).update(y[:5], p[:5], np.zeros(5))
-    tiny.update(y[5:], p[5:], np.full(1_995, 1e-170))
+    tiny = ClassificationAccumulator([0, 1]).update(y[:5], p[:5], sample_weight=np.zeros(5))
+    tiny.update(y[5:], p[5:], sample_weight=np.full(1_995, 1e-170))
     want = metrics.classification_report(y[5:], p[5:], [0, 1])
     _assert_same(tiny.report(), want, [k for k in EXACT_CLS + GRID_CLS if k not in (
         "n", "positives")], rtol=1e-9)
@@ -480,7 +480,7 @@ def test_a_heavy_row_does_not_cancel_its_tied_negatives():
     # 0.9 positive beats both negatives, the heavy one beats the 0.1 negative and ties the
     # other (one half): (2 + 1e20 * 1.5) / (2 P) -> 0.75.
     y, p, w = [1, 0, 0, 1], [0.5, 0.5, 0.1, 0.9], [1e20, 1, 1, 1]
-    acc = ClassificationAccumulator([0, 1]).update(y, p, w)
+    acc = ClassificationAccumulator([0, 1]).update(y, p, sample_weight=w)
     got = acc.report()
     assert got["roc_auc"] == pytest.approx(0.75, rel=1e-15)
     assert got["roc_auc"] == pytest.approx(
@@ -546,7 +546,7 @@ def test_wildly_weighted_scores_in_few_bins_stay_within_the_bounds(K):
 
 def _fixed_chunks(y, pred, size, merge_tree, w=None):
     parts = [RegressionAccumulator().update(y[i:i + size], pred[i:i + size],
-                                            None if w is None else w[i:i + size])
+                                            sample_weight=None if w is None else w[i:i + size])
              for i in range(0, len(y), size)]
     if not merge_tree:
         acc = RegressionAccumulator()

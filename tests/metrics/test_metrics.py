@@ -398,7 +398,7 @@ def test_r2_is_sklearns_whatever_the_baseline(weighted):
     assert plain["mse_skill"] == plain["r2"]  # without a baseline, the same number
     acc = metrics.RegressionAccumulator(baseline=y_train)
     for part in np.array_split(np.arange(300), 7):
-        acc.update(y[part], pred[part], None if w is None else w[part])
+        acc.update(y[part], pred[part], sample_weight=None if w is None else w[part])
     got = acc.report()
     assert got["r2"] == pytest.approx(r["r2"], abs=TOL)
     assert got["mse_skill"] == pytest.approx(r["mse_skill"], abs=TOL)

@@ -119,7 +119,7 @@ def test_rolling_reference_is_the_prior_of_the_preceding_window(window):
     y, p, when, rng = _binary(seed=3)
     w = rng.uniform(0.2, 3.0, y.size)
     # The first period has no history, by construction: NaN without a warning.
-    s = monitor.skill_over_time(y, p, when, baseline="rolling", window=window, sample_weight=w)
+    s = monitor.skill_over_time(y, p, when, reference_from="rolling", window=window, sample_weight=w)
     months = _month_rows(when)
     assert np.isnan(s.log_loss_skill[0]) and np.isnan(s.brier_skill[0])
     for i in range(1, len(months)):
@@ -147,10 +147,10 @@ def test_rolling_window_counts_calendar_periods_and_skips_empty_ones():
     p = [0.3, 0.7, 0.4, 0.6, 0.8, 0.3, 0.7, 0.6]
     when = ["2024-01-03"] * 4 + ["2024-03-10"] * 4
     with pytest.warns(DegenerateMetricWarning, match=r"Period\(s\) 2024-03-01 have no rows"):
-        s = monitor.skill_over_time(y, p, when, baseline="rolling", window=1)
+        s = monitor.skill_over_time(y, p, when, reference_from="rolling", window=1)
     assert [str(t.date()) for t in s.periods] == ["2024-01-01", "2024-03-01"]
     assert np.isnan(s.log_loss_skill).all()
-    s = monitor.skill_over_time(y, p, when, baseline="rolling", window=2)
+    s = monitor.skill_over_time(y, p, when, reference_from="rolling", window=2)
     expected = metrics.reference_log_loss(0.5, outcome_prior=0.75)
     np.testing.assert_allclose(s.log_loss_ref[1], expected, rtol=1e-12)
 
@@ -161,7 +161,7 @@ def test_rolling_regression_equals_report_against_the_preceding_targets():
     when = _dates(rng, n, days=120)
     y = rng.normal(0, 1, n) + (when - when.min()).astype(int) / 60
     pred = y + rng.normal(0, 0.5, n)
-    s = monitor.skill_over_time(y, pred, when, baseline="rolling", window=2)
+    s = monitor.skill_over_time(y, pred, when, reference_from="rolling", window=2)
     months = _month_rows(when)
     assert np.isnan(s.mse_skill[0])
     for i in range(1, len(months)):
@@ -213,7 +213,7 @@ def test_ci_of_rolling_regression_contains_the_point_estimate():
     when = _dates(rng, n, days=90)
     y = rng.normal(0, 1, n)
     pred = y + rng.normal(0, 0.6, n)
-    s = monitor.skill_over_time(y, pred, when, baseline="rolling", ci=0.9, n_boot=1000,
+    s = monitor.skill_over_time(y, pred, when, reference_from="rolling", ci=0.9, n_boot=1000,
                                 random_state=1)
     iv = s.intervals["mse_skill"]
     assert np.all(np.isnan(iv[0]))
@@ -278,23 +278,23 @@ def test_containers_give_the_same_numbers():
 
 
 BAD = [
-    (dict(when=["2024-01-01"] * 5), ValueError, "when has 5 rows but y has 6"),
-    (dict(when=["2024-01-01"] * 5 + ["not a date"]), ValueError, "when could not be read as dates"),
-    (dict(when=np.array(["2024-01-01"] * 5 + ["NaT"], dtype="datetime64[D]")), ValueError,
-     r"when contains 1 missing date\(s\) \(NaT; the first at position 5\)"),
-    (dict(when=np.arange(6)), TypeError, "when must hold dates or times"),
-    (dict(when=None), TypeError, "when is None"),
+    (dict(time=["2024-01-01"] * 5), ValueError, "time has 5 rows but y has 6"),
+    (dict(time=["2024-01-01"] * 5 + ["not a date"]), ValueError, "time could not be read as dates"),
+    (dict(time=np.array(["2024-01-01"] * 5 + ["NaT"], dtype="datetime64[D]")), ValueError,
+     r"time contains 1 missing date\(s\) \(NaT; the first at position 5\)"),
+    (dict(time=np.arange(6)), TypeError, "time must hold dates or times"),
+    (dict(time=None), TypeError, "time is None"),
     (dict(freq="fortnightly"), ValueError, "freq='fortnightly' is not a pandas offset alias"),
     (dict(freq=7), TypeError, "freq must be a pandas offset alias"),
-    (dict(baseline="train"), ValueError, "baseline must be 'period'"),
+    (dict(reference_from="train"), ValueError, "reference_from must be 'period'"),
     (dict(window=0), ValueError, "window must be >= 1"),
     (dict(window=1.5), TypeError, "window must be an integer"),
     (dict(ci=95), ValueError, r"ci=95 is outside \(0, 1\)"),
     (dict(proba=[0.2, 0.8, 1.3, 0.6, 0.4, 0.7]), ValueError, "proba"),
     (dict(sample_weight=[1, 1, -1, 1, 1, 1]), ValueError, "sample_weight contains negative"),
     (dict(y=pd.Series([0, 1, 0, 1, 0, 1], index=range(6)),
-          when=pd.Series(["2024-01-01"] * 6, index=range(1, 7))), ValueError,
-     "y and when carry different pandas indexes"),
+          time=pd.Series(["2024-01-01"] * 6, index=range(1, 7))), ValueError,
+     "y and time carry different pandas indexes"),
     (dict(y=["a"] * 6), ValueError, "y holds the single label"),
 ]
 
@@ -302,11 +302,11 @@ BAD = [
 @pytest.mark.parametrize(("change", "error", "match"), BAD)
 def test_bad_input_names_the_argument(change, error, match):
     args = dict(y=[0, 1, 0, 1, 0, 1], proba=[0.2, 0.8, 0.3, 0.6, 0.4, 0.7],
-                when=["2024-01-01"] * 6)
+                time=["2024-01-01"] * 6)
     args.update(change)
-    kwargs = {k: v for k, v in args.items() if k not in ("y", "proba", "when")}
+    kwargs = {k: v for k, v in args.items() if k not in ("y", "proba", "time")}
     with pytest.raises(error, match=match):
-        monitor.skill_over_time(args["y"], args["proba"], args["when"], **kwargs)
+        monitor.skill_over_time(args["y"], args["proba"], args["time"], **kwargs)
 
 
 # --------------------------------------------------------------------------- output
@@ -382,7 +382,7 @@ def test_rolling_prior_without_a_class_that_occurs_gives_nan_log_loss_skill():
     p = [0.2, 0.1, 0.3, 0.2, 0.7, 0.3, 0.6, 0.2]
     when = ["2024-01-02"] * 4 + ["2024-02-02"] * 4
     with pytest.warns(DegenerateMetricWarning, match="2024-02-01: the prior gives probability 0"):
-        s = monitor.skill_over_time(y, p, when, baseline="rolling", window=1)
+        s = monitor.skill_over_time(y, p, when, reference_from="rolling", window=1)
     assert np.isinf(s.log_loss_ref[1]) and np.isnan(s.log_loss_skill[1])
     np.testing.assert_allclose(s.brier_ref[1], metrics.reference_brier(0.0, outcome_prior=0.5))
     assert not np.isnan(s.brier_skill[1])
@@ -394,7 +394,7 @@ def test_rolling_multiclass_prior_per_class():
     when = _dates(rng, n, days=90)
     y = np.array(["ant", "bee", "cat"])[rng.integers(0, 3, n)]
     proba = rng.dirichlet([2, 2, 2], n)
-    s = monitor.skill_over_time(y, proba, when, baseline="rolling", window=None)
+    s = monitor.skill_over_time(y, proba, when, reference_from="rolling", window=None)
     months = _month_rows(when)
     for i in range(1, len(months)):
         prev = np.concatenate([rows for _, rows in months[:i]])
@@ -465,7 +465,7 @@ def test_ci_method_and_the_narrow_interval_warning_name_the_period():
     # January's percentile interval is the percentile interval of January's own bootstrap.
     rows = np.flatnonzero(when == jan)
     ev = metrics.classification_evaluator(y[rows], [0, 1], proba=p[rows])
-    ref = resampling.bootstrap(ev, 1000, random_state=0, metrics=["brier_skill"])
+    ref = resampling.bootstrap(ev, n_boot=1000, random_state=0, metrics=["brier_skill"])
     lo, hi = ref.interval("brier_skill", method="percentile")
     assert tuple(pct.intervals["brier_skill"][0]) == pytest.approx((lo, hi), abs=1e-12)
     with pytest.raises(ValueError, match="ci_method must be one of"):

@@ -49,7 +49,7 @@ def _bands(ax):
 
 def test_reliability_curve_is_sklearns_isotonic_regression(binary):
     y, p, w = binary
-    c = metrics.reliability_curve(y, p, [0, 1], w)
+    c = metrics.reliability_curve(y, p, [0, 1], sample_weight=w)
     iso = IsotonicRegression().fit(p, y, sample_weight=w)
     np.testing.assert_allclose(c.recalibrated, iso.predict(c.forecast), atol=1e-12)
     assert np.all(np.diff(c.forecast) > 0) and np.isclose(c.weight.sum(), w.sum())
@@ -57,10 +57,10 @@ def test_reliability_curve_is_sklearns_isotonic_regression(binary):
 
 def test_reliability_curve_gives_calibration_decompositions_mcb(binary):
     y, p, w = binary
-    c = metrics.reliability_curve(y, p, [0, 1], w)
+    c = metrics.reliability_curve(y, p, [0, 1], sample_weight=w)
     r = np.interp(p, c.forecast, c.recalibrated)
     mcb = (np.sum(w * (p - y) ** 2) - np.sum(w * (r - y) ** 2)) / w.sum()
-    assert mcb == pytest.approx(metrics.calibration_decomposition(y, p, [0, 1], w)["mcb"],
+    assert mcb == pytest.approx(metrics.calibration_decomposition(y, p, [0, 1], sample_weight=w)["mcb"],
                                 abs=1e-12)
 
 
@@ -68,8 +68,8 @@ def test_consistency_band_is_seeded_and_covers_a_calibrated_curve():
     rng = np.random.default_rng(1)
     p = np.round(rng.uniform(0, 1, 2000), 2)
     y = (rng.random(2000) < p).astype(int)  # calibrated by construction
-    a = metrics.reliability_curve(y, p, [0, 1], n_boot=100, random_state=3)
-    b = metrics.reliability_curve(y, p, [0, 1], n_boot=100, random_state=3)
+    a = metrics.reliability_curve(y, p, [0, 1], n_boot=1000, random_state=3)
+    b = metrics.reliability_curve(y, p, [0, 1], n_boot=1000, random_state=3)
     np.testing.assert_array_equal(a.band_low, b.band_low)
     assert np.all(a.band_low <= a.band_high)
     inside = (a.band_low - 1e-12 <= a.forecast) & (a.forecast <= a.band_high + 1e-12)
@@ -97,10 +97,10 @@ def _histogram(ax):
 
 def test_reliability_diagram_artists(binary):
     y, p, w = binary
-    ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=50, random_state=0)
+    ax = plotting.reliability_diagram(y, p, sample_weight=w, n_boot=1000, random_state=0)
     assert len(ax.lines) == 2  # the diagonal and the curve
     assert len(_bands(ax)) == 1
-    d = metrics.calibration_decomposition(y, p, [0, 1], w)
+    d = metrics.calibration_decomposition(y, p, [0, 1], sample_weight=w)
     text = _legend(ax)[1]
     for key in ("mcb", "dsc", "unc"):
         shown = float(re.search(rf"{key.upper()} ([0-9.]+)", text).group(1))
@@ -201,7 +201,7 @@ def test_reliability_diagram_multiclass_one_curve_per_class():
     per = metrics.calibration_decomposition(y, proba, [0, 1, 2])["per_class"]
     assert len(ax.lines) == 4 and not _bands(ax)
     assert f"class 2: MCB {per['mcb'][2]:.3f}" in _legend(ax)[3]
-    ax = plotting.reliability_diagram(y, proba, classes=[0, 1, 2], pos_label=1, n_boot=20)
+    ax = plotting.reliability_diagram(y, proba, classes=[0, 1, 2], pos_label=1, n_boot=1000)
     assert len(ax.lines) == 2 and len(_bands(ax)) == 1
 
 
@@ -210,7 +210,7 @@ def test_reliability_diagram_multiclass_one_curve_per_class():
 
 def test_roc_and_pr_curves_carry_the_reports_aucs(binary):
     y, p, w = binary
-    rep = metrics.classification_report(y, p, [0, 1], w)
+    rep = metrics.classification_report(y, p, [0, 1], sample_weight=w)
     ax = plotting.roc_curve(y, p, sample_weight=w)
     assert len(ax.lines) == 2
     assert _legend(ax) == ["no skill (AUC 0.500)", f"model: ROC-AUC {rep['roc_auc']:.3f}"]
@@ -308,7 +308,7 @@ def test_forest_plot_of_compare_cv_and_holdout_table(fitted):
     ax = plotting.forest_plot(res)
     assert len(ax.patches) == 1 and f"ROPE ±{res.rope:g}" in _legend(ax)
     assert [t.get_text() for t in ax.get_yticklabels()] == list(res.challengers)
-    table = holdout_table({"good": good, "weak": weak}, X[300:], y[300:], baseline="weak",
+    table = holdout_table({"good": good, "weak": weak}, X[300:], y[300:], baseline_name="weak",
                           n_boot=1000, random_state=0)
     ax = plotting.forest_plot(table)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["good"]
@@ -322,7 +322,7 @@ def test_forest_plot_of_compare_cv_and_holdout_table(fitted):
 def test_report_plot_classification(fitted):
     X, y, good, _ = fitted
     r = cb.report(good, X[300:], y[300:])
-    axes = r.plot(n_boot=20, random_state=0)
+    axes = r.plot(n_boot=1000, random_state=0)
     assert len(axes) == 3 and len(axes[0].figure.axes) == 4  # and the histogram
     assert [a.get_title().split(" (")[0] for a in axes] == [
         "Reliability diagram", "ROC curve", "Precision-recall curve"]
@@ -409,7 +409,7 @@ def test_decision_curve_draws_the_decisions_numbers():
     from chimeraboost import decisions
 
     y, p, q = _decision_data()
-    dc = decisions.decision_curve(y, {"p": p, "q": q}, [0.1, 0.3, 0.5], baseline="q",
+    dc = decisions.decision_curve(y, {"p": p, "q": q}, thresholds=[0.1, 0.3, 0.5], baseline_name="q",
                                   n_boot=1000, random_state=0)
     ax = plotting.decision_curve(dc)
     lines = {line.get_label(): line for line in ax.get_lines()}

@@ -51,7 +51,7 @@ def test_pinball_per_level_equals_sklearn(weighted):
     assert pinball_loss(y, pred, LEVELS, sample_weight=w) == pytest.approx(
         np.mean(ours), rel=1e-12
     )
-    assert crps(y, pred, LEVELS, sample_weight=w) == pinball_loss(y, pred, LEVELS, w)
+    assert crps(y, pred, LEVELS, sample_weight=w) == pinball_loss(y, pred, LEVELS, sample_weight=w)
 
 
 def test_single_level_accepts_1d_pred_and_scalar_level():
@@ -186,7 +186,7 @@ def test_interval_score_is_scaled_pinball_pair():
         (0.1, 0.9),
         (0.25, 0.75),
     ]
-    per_level = dict(zip(LEVELS, pinball_loss(y, pred, LEVELS, w, average=False)))
+    per_level = dict(zip(LEVELS, pinball_loss(y, pred, LEVELS, sample_weight=w, average=False)))
     for r in rows:
         alpha = 2 * r["lower_level"]
         expected = 2 / alpha * (per_level[r["lower_level"]] + per_level[r["upper_level"]])
@@ -217,11 +217,11 @@ def test_report_keys_and_values():
         "crps_skill", "intervals", "crossing_rate", "mae_median",
     }  # fmt: skip
     assert rep["n"] == y.size
-    assert rep["pinball"] == pytest.approx(list(pinball_loss(y, pred, LEVELS, w, average=False)))
-    assert rep["crps"] == pytest.approx(crps(y, pred, LEVELS, w))
-    assert rep["crps_skill"] == pytest.approx(crps_skill(y, pred, LEVELS, w))
-    assert rep["intervals"] == interval_coverage(y, pred, LEVELS, w)
-    assert rep["crossing_rate"] == crossing_rate(pred, w) > 0
+    assert rep["pinball"] == pytest.approx(list(pinball_loss(y, pred, LEVELS, sample_weight=w, average=False)))
+    assert rep["crps"] == pytest.approx(crps(y, pred, LEVELS, sample_weight=w))
+    assert rep["crps_skill"] == pytest.approx(crps_skill(y, pred, LEVELS, sample_weight=w))
+    assert rep["intervals"] == interval_coverage(y, pred, LEVELS, sample_weight=w)
+    assert rep["crossing_rate"] == crossing_rate(pred, sample_weight=w) > 0
     assert rep["mae_median"] == pytest.approx(2 * rep["pinball"][3], rel=1e-12)
     rep2 = quantile_report(y, pred[:, [0, 1]], LEVELS[:2])
     assert rep2["mae_median"] is None
@@ -314,9 +314,9 @@ def test_zero_weights_equal_dropping_rows(problem):
                 assert a == pytest.approx(b, rel=1e-9, abs=1e-9)
         else:
             np.testing.assert_allclose(full, kept, rtol=1e-9, atol=1e-9)
-    assert crossing_rate(pred, w) == pytest.approx(crossing_rate(pred[keep], w[keep]))
+    assert crossing_rate(pred, sample_weight=w) == pytest.approx(crossing_rate(pred[keep], sample_weight=w[keep]))
     np.testing.assert_array_equal(
-        empirical_quantiles(y, levels, w), empirical_quantiles(y[keep], levels, w[keep])
+        empirical_quantiles(y, levels, sample_weight=w), empirical_quantiles(y[keep], levels, sample_weight=w[keep])
     )
 
 
@@ -443,9 +443,9 @@ def test_evaluator_batches_equal_weighted_reports(baseline):
     w = rng.random(n) + 0.2
     base = rng.normal(size=30) if baseline else None
     counts = rng.multinomial(n, np.full(n, 1 / n), size=4).astype(float)
-    batch = quantile_evaluator(y, pred, [0.1, 0.5, 0.9], w, base).evaluate(counts, warn=False)
+    batch = quantile_evaluator(y, pred, [0.1, 0.5, 0.9], sample_weight=w, baseline=base).evaluate(counts, warn=False)
     for b in range(4):
-        rep = quantile_report(y, pred, [0.1, 0.5, 0.9], counts[b] * w, baseline=base)
+        rep = quantile_report(y, pred, [0.1, 0.5, 0.9], sample_weight=counts[b] * w, baseline=base)
         for key in ("crps", "crps_ref", "crps_skill", "crossing_rate", "mae_median"):
             assert batch[key][b] == pytest.approx(rep[key], abs=1e-12), key
         assert batch["pinball"][b] == pytest.approx(rep["pinball"], abs=1e-12)

@@ -60,7 +60,7 @@ def test_bca_equals_scipy_on_the_same_resamples(key):
     reps, jack = np.concatenate(seen["boot"]), np.concatenate(seen["jack"])
     assert reps.size == 999 and jack.size == n
     estimate = float(ev.evaluate(None, warn=False, metrics=[key])[key][0])
-    ci = resampling.bootstrap_interval(reps, estimate, 0.9, method="bca", jackknife=jack)
+    ci = resampling.bootstrap_interval(reps, estimate, level=0.9, method="bca", jackknife=jack)
     assert ci.low == pytest.approx(res.confidence_interval.low, abs=1e-12)
     assert ci.high == pytest.approx(res.confidence_interval.high, abs=1e-12)
 
@@ -69,7 +69,7 @@ def test_bootstrap_bca_is_bca_of_its_own_replicates_and_plain_jackknife():
     # At most JACKKNIFE_BLOCKS rows: every row is its own block, the plain jackknife.
     y, p = _binary(80, 0.25, 2)
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
-    res = resampling.bootstrap(ev, 500, random_state=4, metrics=["roc_auc"], ci_method="bca")
+    res = resampling.bootstrap(ev, n_boot=500, random_state=4, metrics=["roc_auc"], ci_method="bca")
     loo = np.ones((80, 80), dtype=np.int64) - np.eye(80, dtype=np.int64)
     jack = ev.evaluate(loo, warn=False, metrics=["roc_auc"])["roc_auc"]
     np.testing.assert_allclose(np.sort(res.jackknife["roc_auc"]), np.sort(jack), rtol=1e-13)
@@ -83,7 +83,7 @@ def test_bootstrap_bca_is_bca_of_its_own_replicates_and_plain_jackknife():
 
 def test_grouped_jackknife_with_single_row_blocks_is_the_plain_jackknife():
     w = np.array([1.0, 0.0, 2.0, 1.0, 0.5, 1.0])
-    jw = resampling.jackknife_weights(6, 100, sample_weight=w, random_state=0)
+    jw = resampling.jackknife_weights(6, n_blocks=100, sample_weight=w, random_state=0)
     # Five rows of positive weight, five blocks, each leaving one of them out; the row of
     # zero weight is in every estimate (it counts in none).
     assert jw.shape == (5, 6) and np.all(jw[:, 1] == 1)
@@ -92,13 +92,13 @@ def test_grouped_jackknife_with_single_row_blocks_is_the_plain_jackknife():
 
 
 def test_grouped_jackknife_blocks_are_balanced_and_reproducible():
-    a = resampling.jackknife_weights(103, 10, random_state=5)
-    b = resampling.jackknife_weights(103, 10, random_state=5)
+    a = resampling.jackknife_weights(103, n_blocks=10, random_state=5)
+    b = resampling.jackknife_weights(103, n_blocks=10, random_state=5)
     np.testing.assert_array_equal(a, b)
     sizes = 103 - a.sum(axis=1)
     assert a.shape == (10, 103) and set(sizes.tolist()) == {10, 11} and sizes.sum() == 103
     assert np.all((1 - a).sum(axis=0) == 1)  # every row in exactly one block
-    assert not np.array_equal(a, resampling.jackknife_weights(103, 10, random_state=6))
+    assert not np.array_equal(a, resampling.jackknife_weights(103, n_blocks=10, random_state=6))
 
 
 def test_acceleration_of_the_mean_is_its_closed_form():
@@ -146,7 +146,7 @@ def test_effective_df_is_satterthwaites_for_rows_and_blocks():
 
 def test_percentile_method_is_numpys_quantiles():
     reps = np.random.default_rng(0).normal(size=1001)
-    ci = resampling.bootstrap_interval(reps, float(np.median(reps)), 0.9, method="percentile")
+    ci = resampling.bootstrap_interval(reps, float(np.median(reps)), level=0.9, method="percentile")
     assert tuple(ci) == pytest.approx(tuple(np.quantile(reps, [0.05, 0.95])), abs=1e-15)
 
 
@@ -214,7 +214,7 @@ def test_every_reported_interval_holds_its_estimate_on_tiny_and_lopsided_data(me
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev = metrics.classification_evaluator(y, [0, 1], proba=p)
-        res = resampling.bootstrap(ev, 300, random_state=0, ci_method=method)
+        res = resampling.bootstrap(ev, n_boot=300, random_state=0, ci_method=method)
         cis = res.intervals()
     for key, (lo, hi) in cis.items():
         est = res.estimate[key]
@@ -228,7 +228,7 @@ def test_paired_intervals_use_the_paired_jackknife():
     q = np.clip(p + np.random.default_rng(0).normal(scale=0.1, size=p.size), 0.01, 0.99)
     ev_a = metrics.classification_evaluator(y, [0, 1], proba=p)
     ev_b = metrics.classification_evaluator(y, [0, 1], proba=q)
-    res = resampling.paired_bootstrap(ev_a, ev_b, 400, random_state=1,
+    res = resampling.paired_bootstrap(ev_a, ev_b, n_boot=400, random_state=1,
                                       metrics=["brier_skill", "roc_auc"])
     # The same blocks for both models: the difference's jackknife is the difference of
     # the two models' leave-a-block-out numbers on the same weights.
@@ -248,7 +248,7 @@ def test_weighted_rows_count_their_effective_events():
     y, p = _binary(120, 0.3, 4)
     w = np.where(y == 1, np.where(np.arange(120) % 2 == 0, 4.0, 0.0), 1.0)
     ev = metrics.classification_evaluator(y, [0, 1], proba=p, sample_weight=w)
-    res = resampling.bootstrap(ev, 200, random_state=0, metrics=["roc_auc"])
+    res = resampling.bootstrap(ev, n_boot=200, random_state=0, metrics=["roc_auc"])
     pos = w[y == 1]
     pos = pos[pos > 0]
     assert res.n_rows == int(np.sum(w > 0))
@@ -263,11 +263,11 @@ def test_multiclass_and_regression_intervals_hold_their_estimates():
     logits = rng.normal(size=(150, 3)) + 1.5 * np.eye(3)[y]
     proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     res = resampling.bootstrap(metrics.classification_evaluator(y, [0, 1, 2], proba=proba),
-                               300, random_state=0)
+                               n_boot=300, random_state=0)
     assert res.events == float(np.bincount(y).min())
     x = rng.normal(size=150)
     reg = resampling.bootstrap(metrics.regression_evaluator(2 * x + rng.standard_t(5, 150),
-                                                            2 * x), 300, random_state=0)
+                                                            2 * x), n_boot=300, random_state=0)
     assert reg.events is None
     for r in (res, reg):
         for key, (lo, hi) in r.intervals().items():
@@ -277,11 +277,11 @@ def test_multiclass_and_regression_intervals_hold_their_estimates():
 def test_bad_ci_method_is_refused_by_name():
     ev = metrics.classification_evaluator([0, 1, 0, 1], [0, 1], proba=[0.2, 0.7, 0.4, 0.6])
     with pytest.raises(ValueError, match="ci_method must be one of"):
-        resampling.bootstrap(ev, 200, ci_method="studentised")
+        resampling.bootstrap(ev, n_boot=200, ci_method="studentised")
     with pytest.raises(TypeError, match="ci_method must be one of"):
-        resampling.bootstrap(ev, 200, ci_method=None)
+        resampling.bootstrap(ev, n_boot=200, ci_method=None)
     with pytest.raises(ValueError, match="method must be one of"):
-        resampling.bootstrap(ev, 200).interval("roc_auc", method="basic")
+        resampling.bootstrap(ev, n_boot=200).interval("roc_auc", method="basic")
     with pytest.raises(ValueError, match="needs the jackknife"):
         resampling.bootstrap_interval([0.1, 0.2], 0.1, method="bca")
     bare = resampling.BootstrapResult({"roc_auc": 0.5}, {"roc_auc": np.array([0.4, 0.6])}, 2)
@@ -300,8 +300,8 @@ def test_narrow_interval_warning_names_the_events():
     p = np.linspace(0.02, 0.3, 60)
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
     with pytest.warns(NarrowIntervalWarning, match=r"rarest class has 3 row\(s\)"):
-        resampling.bootstrap(ev, 300, random_state=0).intervals(metrics=["roc_auc"])
-    assert "roc_auc" in resampling.bootstrap(ev, 300, random_state=0).narrow()
+        resampling.bootstrap(ev, n_boot=300, random_state=0).intervals(metrics=["roc_auc"])
+    assert "roc_auc" in resampling.bootstrap(ev, n_boot=300, random_state=0).narrow()
 
 
 def test_no_warning_with_enough_events():
@@ -309,7 +309,7 @@ def test_no_warning_with_enough_events():
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
     with warnings.catch_warnings():
         warnings.simplefilter("error", NarrowIntervalWarning)
-        resampling.bootstrap(ev, 300, random_state=0).intervals(
+        resampling.bootstrap(ev, n_boot=300, random_state=0).intervals(
             metrics=["roc_auc", "brier_skill", "log_loss_skill", "pr_auc"])
 
 

@@ -70,7 +70,7 @@ def _reference_replicates(y, proba, seed, n_boot):
 def test_bootstrap_equals_metrics_with_counts_as_weights(binary):
     y, p, _ = binary
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
-    res = resampling.bootstrap(ev, 200, random_state=7, chunk_size=9)
+    res = resampling.bootstrap(ev, n_boot=200, random_state=7, chunk_size=9)
     _, ref = _reference_replicates(y, p, 7, 40)
     for key in ("log_loss", "brier_skill", "log_loss_skill", "calibration_mcb", "roc_auc",
                 "pr_auc", "accuracy", "f1_macro", "base_rate"):
@@ -89,7 +89,7 @@ def test_bootstrap_with_sample_weights_equals_metrics_with_counts_times_weights(
     sw = np.random.default_rng(3).random(y.size) * 2
     sw[:20] = 0.0
     ev = metrics.classification_evaluator(y, [0, 1], proba=p, sample_weight=sw)
-    res = resampling.bootstrap(ev, 200, random_state=5, chunk_size=40)
+    res = resampling.bootstrap(ev, n_boot=200, random_state=5, chunk_size=40)
     counts = np.vstack(list(resampling.bootstrap_counts(len(y), 30, random_state=5)))
     ref = [metrics.classification_report(y, p, [0, 1], sample_weight=c * sw) for c in counts]
     for key in ("log_loss", "brier_skill", "calibration_mcb", "discrimination_dsc", "roc_auc",
@@ -113,7 +113,7 @@ def test_multiclass_bootstrap_equals_metrics_with_counts_as_weights():
     labels = np.array(["a", "b", "c"])
     y = labels[codes]
     ev = metrics.classification_evaluator(y, labels, proba=proba)
-    res = resampling.bootstrap(ev, 200, random_state=2, chunk_size=40)
+    res = resampling.bootstrap(ev, n_boot=200, random_state=2, chunk_size=40)
     counts = np.vstack(list(resampling.bootstrap_counts(n, 25, random_state=2)))
     with warnings.catch_warnings():  # the point reports of the resamples missing "c" warn
         warnings.simplefilter("ignore", DegenerateMetricWarning)
@@ -132,7 +132,7 @@ def test_paired_difference_interval_matches_straightforward_loop(binary):
     y, p, q = binary
     ev_p = metrics.classification_evaluator(y, [0, 1], proba=p)
     ev_q = metrics.classification_evaluator(y, [0, 1], proba=q)
-    res = resampling.paired_bootstrap(ev_p, ev_q, 300, random_state=11)
+    res = resampling.paired_bootstrap(ev_p, ev_q, n_boot=300, random_state=11)
     counts = np.vstack(list(resampling.bootstrap_counts(len(y), 300, random_state=11)))
     for key in ("brier_skill", "log_loss", "roc_auc", "calibration_mcb", "accuracy"):
         diffs = [
@@ -141,7 +141,7 @@ def test_paired_difference_interval_matches_straightforward_loop(binary):
             for c in counts
         ]
         lo, hi = np.quantile(diffs, [0.025, 0.975])
-        est, got_lo, got_hi = res.difference(key, 0.95, method="percentile")
+        est, got_lo, got_hi = res.difference(key, level=0.95, method="percentile")
         ref_est = (metrics.classification_report(y, p, [0, 1])[key]
                    - metrics.classification_report(y, q, [0, 1])[key])
         assert est == pytest.approx(ref_est, abs=1e-12)
@@ -154,7 +154,7 @@ def test_paired_needs_same_rows(binary):
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
     ev_small = metrics.classification_evaluator(y[:100], [0, 1], proba=p[:100])
     with pytest.raises(ValueError, match="same rows"):
-        resampling.paired_bootstrap(ev, ev_small, 200)
+        resampling.paired_bootstrap(ev, ev_small, n_boot=200)
 
 
 @pytest.mark.parametrize("ties", [False, True])
@@ -198,12 +198,12 @@ def test_one_class_replicates_are_dropped_and_counted():
     y = np.array([1] + [0] * 9)
     score = np.linspace(0, 1, 10)
     ev = metrics.classification_evaluator(y, [0, 1], score=score)
-    res = resampling.bootstrap(ev, 500, random_state=0, metrics=["roc_auc"])
+    res = resampling.bootstrap(ev, n_boot=500, random_state=0, metrics=["roc_auc"])
     reps = res.replicates["roc_auc"]
     n_nan = int(np.isnan(reps).sum())
     # P(row 0 never drawn) = 0.9^10 = 0.35.
     assert 100 < n_nan < 250 and res.n_dropped("roc_auc") == n_nan
-    ci, dropped = resampling.percentile_interval(reps, 0.9)
+    ci, dropped = resampling.percentile_interval(reps, level=0.9)
     assert dropped == n_nan
     assert tuple(ci) == pytest.approx(tuple(np.quantile(reps[~np.isnan(reps)], [0.05, 0.95])))
     assert tuple(resampling.percentile_interval([np.nan, np.nan])[0]) != (0, 0)
@@ -212,8 +212,8 @@ def test_one_class_replicates_are_dropped_and_counted():
 def test_bootstrap_is_reproducible_and_chunk_invariant(binary):
     y, p, _ = binary
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
-    a = resampling.bootstrap(ev, 200, random_state=3, chunk_size=200)
-    b = resampling.bootstrap(ev, 200, random_state=3, chunk_size=7)
+    a = resampling.bootstrap(ev, n_boot=200, random_state=3, chunk_size=200)
+    b = resampling.bootstrap(ev, n_boot=200, random_state=3, chunk_size=7)
     for key in a.replicates:
         np.testing.assert_allclose(a.replicates[key], b.replicates[key], rtol=1e-13,
                                    equal_nan=True)
@@ -225,7 +225,7 @@ def test_regression_bootstrap_matches_report_with_counts():
     y = rng.normal(size=80)
     pred = y + rng.normal(scale=0.5, size=80)
     ev = metrics.regression_evaluator(y, pred)
-    res = resampling.bootstrap(ev, 200, random_state=1)
+    res = resampling.bootstrap(ev, n_boot=200, random_state=1)
     counts = np.vstack(list(resampling.bootstrap_counts(80, 20, random_state=1)))
     for key in ("r2", "mae_skill", "rmse"):
         ref = [metrics.regression_report(y, pred, sample_weight=c)[key] for c in counts]
@@ -241,7 +241,7 @@ def test_bad_arguments(binary, kwargs, match):
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
     args = {"n_boot": 200, **kwargs}
     with pytest.raises((ValueError, TypeError), match=match):
-        resampling.bootstrap(ev, args.pop("n_boot"), **args)
+        resampling.bootstrap(ev, n_boot=args.pop("n_boot"), **args)
 
 
 def test_bad_level_and_metric_names(binary):
@@ -252,9 +252,9 @@ def test_bad_level_and_metric_names(binary):
         resampling.roc_auc_interval(y, p, method="jackknife")
     ev = metrics.classification_evaluator(y, [0, 1], proba=p)
     with pytest.raises(ValueError, match="unknown names"):
-        resampling.bootstrap(ev, 200, metrics=["auc"])
+        resampling.bootstrap(ev, n_boot=200, metrics=["auc"])
     with pytest.raises(KeyError, match="not resampled"):
-        resampling.bootstrap(ev, 200, metrics=["roc_auc"]).interval("brier")
+        resampling.bootstrap(ev, n_boot=200, metrics=["roc_auc"]).interval("brier")
 
 
 # --------------------------------------------------------------------------- DeLong
@@ -358,10 +358,10 @@ def test_95_percent_intervals_cover_the_truth():
     for r in range(reps):
         y, _, p = _binormal(n, delta, prevalence, rng)
         ev = metrics.classification_evaluator(y, [0, 1], proba=p)
-        res = resampling.bootstrap(ev, 400, random_state=r, metrics=["roc_auc", "brier_skill"])
-        lo, hi = res.interval("roc_auc", 0.95)
+        res = resampling.bootstrap(ev, n_boot=400, random_state=r, metrics=["roc_auc", "brier_skill"])
+        lo, hi = res.interval("roc_auc", level=0.95)
         hits["roc_auc"] += lo <= true_auc <= hi
-        lo, hi = res.interval("brier_skill", 0.95)
+        lo, hi = res.interval("brier_skill", level=0.95)
         hits["brier_skill"] += lo <= true_bss <= hi
         d = resampling.delong_roc_auc(y, p)
         hits["delong"] += d.low <= true_auc <= d.high

@@ -53,9 +53,9 @@ def _evaluators():
 @pytest.mark.parametrize("kind", ["binary", "multiclass", "regression", "quantile"])
 def test_bootstrap_is_the_same_on_any_number_of_threads(kind):
     make = _evaluators()[kind]
-    one = resampling.bootstrap(make(), N_BOOT, random_state=3, chunk_size=CHUNK)
+    one = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=3, chunk_size=CHUNK)
     for n_jobs in (2, 3, -1):
-        res = resampling.bootstrap(make(), N_BOOT, random_state=3, chunk_size=CHUNK,
+        res = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=3, chunk_size=CHUNK,
                                    n_jobs=n_jobs)
         _equal(res.replicates, one.replicates)
         assert res.estimate == one.estimate
@@ -65,7 +65,7 @@ def test_threads_evaluate_the_documented_count_matrix():
     # The replicates are those of the count matrix bootstrap_counts gives for the same seed,
     # evaluated chunk by chunk in order: the rows are drawn exactly as one thread draws them.
     ev = _evaluators()["binary"]()
-    res = resampling.bootstrap(ev, N_BOOT, random_state=5, chunk_size=CHUNK, n_jobs=2)
+    res = resampling.bootstrap(ev, n_boot=N_BOOT, random_state=5, chunk_size=CHUNK, n_jobs=2)
     chunks = resampling.bootstrap_counts(ev.n, N_BOOT, random_state=5, chunk_size=CHUNK)
     outs = [ev.evaluate(c.astype(np.int64), warn=False) for c in chunks]
     for key in ("brier_skill", "log_loss", "calibration_mcb", "roc_auc", "pr_auc", "accuracy"):
@@ -77,12 +77,12 @@ def test_paired_and_joint_bootstrap_are_the_same_on_two_threads():
     make = _evaluators()["binary"]
     other = lambda: metrics.classification_evaluator(  # noqa: E731
         make().codes, [0, 1], proba=np.full(make().n, 0.3), sample_weight=make().sample_weight)
-    one = resampling.paired_bootstrap(make(), other(), 200, random_state=1, chunk_size=7)
-    two = resampling.paired_bootstrap(make(), other(), 200, random_state=1, chunk_size=7,
+    one = resampling.paired_bootstrap(make(), other(), n_boot=200, random_state=1, chunk_size=7)
+    two = resampling.paired_bootstrap(make(), other(), n_boot=200, random_state=1, chunk_size=7,
                                       n_jobs=2)
     _equal(two.replicates, one.replicates)
-    joint1 = resampling.joint_bootstrap([make(), other()], 200, random_state=1, chunk_size=7)
-    joint2 = resampling.joint_bootstrap([make(), other()], 200, random_state=1, chunk_size=7,
+    joint1 = resampling.joint_bootstrap([make(), other()], n_boot=200, random_state=1, chunk_size=7)
+    joint2 = resampling.joint_bootstrap([make(), other()], n_boot=200, random_state=1, chunk_size=7,
                                         n_jobs=2)
     for a, b in zip(joint1, joint2):
         _equal(a.replicates, b.replicates)
@@ -144,7 +144,7 @@ class _RecordingEvaluator:
 def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers():
     # The first chunk builds what evaluators build on first use, on the calling thread.
     ev = _RecordingEvaluator()
-    res = resampling.bootstrap(ev, 200, random_state=0, chunk_size=2, n_jobs=2)
+    res = resampling.bootstrap(ev, n_boot=200, random_state=0, chunk_size=2, n_jobs=2)
     assert ev.threads[0] == threading.current_thread().name
     # 100 chunks of replicates, then the jackknife of the interval methods (10 rows: 10
     # blocks, 5 chunks of 2), which runs on the calling thread after them.
@@ -153,13 +153,13 @@ def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers():
     assert set(ev.threads[100:]) == {threading.current_thread().name}
     np.testing.assert_array_equal(res.replicates["x"], np.full(200, 10.0))  # n draws each
     ev = _RecordingEvaluator()
-    resampling.bootstrap(ev, 200, random_state=0, chunk_size=2)
+    resampling.bootstrap(ev, n_boot=200, random_state=0, chunk_size=2)
     assert set(ev.threads) == {threading.current_thread().name}
 
 
 def test_an_error_on_a_worker_thread_reaches_the_caller():
     with pytest.raises(FloatingPointError, match="chunk 4"):
-        resampling.bootstrap(_RecordingEvaluator(fail_at=4), 200, random_state=0, chunk_size=2,
+        resampling.bootstrap(_RecordingEvaluator(fail_at=4), n_boot=200, random_state=0, chunk_size=2,
                              n_jobs=2)
 
 
@@ -171,9 +171,9 @@ def test_bad_n_jobs_is_refused_by_every_entry_point(n_jobs, error):
     ev = _evaluators()["binary"]()
     y = ev.codes
     calls = [
-        lambda: resampling.bootstrap(ev, 200, n_jobs=n_jobs),
-        lambda: resampling.paired_bootstrap(ev, ev, 200, n_jobs=n_jobs),
-        lambda: resampling.joint_bootstrap([ev], 200, n_jobs=n_jobs),
+        lambda: resampling.bootstrap(ev, n_boot=200, n_jobs=n_jobs),
+        lambda: resampling.paired_bootstrap(ev, ev, n_boot=200, n_jobs=n_jobs),
+        lambda: resampling.joint_bootstrap([ev], n_boot=200, n_jobs=n_jobs),
         lambda: resampling.roc_auc_interval(y, np.arange(ev.n), n_boot=200, n_jobs=n_jobs),
         lambda: cb.report(LogisticRegression().fit(np.c_[y], y), np.c_[y], y, ci=0.9,
                           n_jobs=n_jobs),

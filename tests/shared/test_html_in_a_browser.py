@@ -181,7 +181,7 @@ def _decision_report():
     y = rng.random(500) < p
     rule = (p > 0.5).astype(int)
     return chimeraboost.decisions.decision_report(
-        y, p, baseline_score=rule, threshold=0.2, cost_fp=1.0, cost_fn=4.0,
+        y, p, baseline_proba=rule, threshold=0.2, cost_fp=1.0, cost_fn=4.0,
         name="<b>model</b>", baseline_name="rule in production", n_boot=1000, random_state=0)
 
 

@@ -51,8 +51,8 @@ def test_too_few_resamples_are_refused_by_one_rule_everywhere(fitted):
         "compare_holdout": lambda n: compare.compare_holdout(a, b, X, y, n_boot=n),
         "report paired": lambda n: cb.report(a, X, y, baseline=b, n_boot=n),
         "report": lambda n: cb.report(a, X, y, ci=0.95, n_boot=n),
-        "paired_bootstrap": lambda n: resampling.paired_bootstrap(ev, ev, n),
-        "bootstrap": lambda n: resampling.bootstrap(ev, n),
+        "paired_bootstrap": lambda n: resampling.paired_bootstrap(ev, ev, n_boot=n),
+        "bootstrap": lambda n: resampling.bootstrap(ev, n_boot=n),
         "roc_auc_interval": lambda n: resampling.roc_auc_interval(y, p, n_boot=n),
         "curve_band": lambda n: decisions.curve_band(y, p, n_boot=n),
     }
@@ -93,7 +93,7 @@ def test_reference_with_a_zero_probability_class_gives_nan_skill_not_a_huge_numb
     # The closed form says the same: -(.5 log 0 + .5 log 1) = inf; 0 log 0 counts 0.
     assert metrics.reference_log_loss([0.0, 1.0], outcome_prior=[0.5, 0.5]) == math.inf
     assert metrics.reference_log_loss([0.0, 1.0], outcome_prior=[0.0, 1.0]) == 0.0
-    assert metrics.reference_log_loss([.25, .75], [.5, .5]) == pytest.approx(
+    assert metrics.reference_log_loss([.25, .75], outcome_prior=[.5, .5]) == pytest.approx(
         -(0.5 * math.log(0.25) + 0.5 * math.log(0.75)), abs=1e-15)
     # The mapping form is the same rule.
     with pytest.warns(DegenerateMetricWarning, match="probability 0"):
@@ -323,7 +323,7 @@ def test_a_row_of_zero_weight_changes_no_regression_number(wild_y, wild_pred):
     pred = y + 0.5 * rng.normal(size=300)
     want = metrics.regression_report(y, pred)
     y2, p2, w2 = np.r_[y, wild_y], np.r_[pred, wild_pred], np.r_[np.ones(300), 0.0]
-    acc = metrics.RegressionAccumulator().update(y2, p2, w2)
+    acc = metrics.RegressionAccumulator().update(y2, p2, sample_weight=w2)
     for got in (metrics.regression_report(y2, p2, sample_weight=w2), acc.report()):
         assert got["n"] == 301
         for key in ("mse", "rmse", "mae", "mse_ref", "r2", "mae_skill", "mean_y"):
@@ -581,6 +581,6 @@ def test_the_keys_of_a_dict_of_models_must_be_names(key):
     with pytest.raises(TypeError, match=r"models' keys name the rows and must be non-empty "
                                         rf"strings, got {re.escape(repr(key))}\.$"):
         compare.holdout_table({"ok": p, key: p}, None, y, n_boot=1000)
-    with pytest.raises(TypeError, match=r"scores' keys name the models and must be non-empty "
+    with pytest.raises(TypeError, match=r"proba' keys name the models and must be non-empty "
                                         rf"strings, got {re.escape(repr(key))}\.$"):
-        cb.decisions.decision_curve(y, {"ok": p, key: p}, [0.5], n_boot=200)
+        cb.decisions.decision_curve(y, {"ok": p, key: p}, thresholds=[0.5], n_boot=200)

@@ -115,10 +115,10 @@ def test_delta_method_standard_error_agrees_with_the_jackknife():
     names, F = _search._features(reg, "r2")
     value, var = _search._statistic({k: F[:, j].sum(keepdims=True)
                                      for j, k in enumerate(names)}, "r2", 0)
-    np.testing.assert_allclose(value[0], metrics.regression_report(yr, pred, w)["r2"],
+    np.testing.assert_allclose(value[0], metrics.regression_report(yr, pred, sample_weight=w)["r2"],
                                rtol=1e-12)
     loo = np.array([metrics.regression_report(yr[np.arange(n) != i], pred[np.arange(n) != i],
-                                              w[np.arange(n) != i])["r2"] for i in range(n)])
+                                              sample_weight=w[np.arange(n) != i])["r2"] for i in range(n)])
     np.testing.assert_allclose(var[0], (n - 1) / n * np.sum((loo - loo.mean()) ** 2),
                                rtol=0.02)
 

@@ -37,7 +37,7 @@ def cancer():
 @pytest.fixture(scope="module")
 def ladder_table(cancer):
     X_tr, X_te, y_tr, y_te, models, rule = cancer
-    return compare.holdout_table({"rule": rule, **models}, X_te, y_te, baseline="prior",
+    return compare.holdout_table({"rule": rule, **models}, X_te, y_te, baseline_name="prior",
                                  split="test", n_boot=B, random_state=0)
 
 
@@ -84,7 +84,7 @@ def test_every_row_uses_the_same_resamples():
     t = compare.holdout_table(
         {"model": model, "its probabilities": p, "its scores": 3 * p + 5,
          "its log-odds rule": (p > 0.5).astype(int), "the same rule": (p > 0.5)},
-        X[300:], y[300:], baseline="its log-odds rule", primary="roc_auc", n_boot=B,
+        X[300:], y[300:], baseline_name="its log-odds rule", primary="roc_auc", n_boot=B,
         random_state=1)
     rows = t.rows
     for key in t.metrics:
@@ -109,11 +109,11 @@ def test_worse_than_an_earlier_row_and_min_lift():
     assert t.rows["blurred"]["notes"] == "worse than good"
     assert t.rows["blurred"]["diff_high"] < 0 and not t.rows["blurred"]["beats_baseline"]
     lifted = compare.holdout_table({"blurred": blurred, "good": good}, X[300:], y[300:],
-                                   n_boot=B, random_state=0, min_lift=0.0)
+                                   n_boot=B, random_state=0, rope=0.0)
     assert lifted.rows["good"]["beats_baseline"]
     lo = lifted.rows["good"]["diff_low"]
     high_bar = compare.holdout_table({"blurred": blurred, "good": good}, X[300:], y[300:],
-                                     n_boot=B, random_state=0, min_lift=lo + 1e-9)
+                                     n_boot=B, random_state=0, rope=lo + 1e-9)
     assert not high_bar.rows["good"]["beats_baseline"]
 
 
@@ -237,7 +237,7 @@ def test_resample_counts_are_checked(cancer):
 @pytest.mark.parametrize(("change", "error", "match"), [
     ({"models": []}, TypeError, "models must be a dict"),
     ({"models": {}}, ValueError, "models is empty"),
-    ({"baseline": "nope"}, ValueError, "baseline='nope' is not one of the models"),
+    ({"baseline_name": "nope"}, ValueError, "baseline_name='nope' is not one of the models"),
     ({"primary": "accuracy_of_the_moon"}, ValueError, "primary='accuracy_of_the_moon' is not"),
     ({"primary": "base_rate"}, ValueError, "primary='base_rate' is not a metric of this "),
     ({"primary": "r2"}, ValueError, r"primary='r2' is not a metric of this table's rows \(binary\)"),
@@ -252,7 +252,7 @@ def test_resample_counts_are_checked(cancer):
     ({"models": {"text": np.array(["a"] * 228)}}, TypeError, r"models\['text'\] holds"),
     ({"models": {"m": DummyRegressor().fit([[0.0]] * 30, range(30))}}, ValueError,
      "not fitted|features|columns"),
-    ({"min_lift": -1.0}, ValueError, "min_lift"),
+    ({"rope": -1.0}, ValueError, "rope"),
     ({"split": 3}, TypeError, "split must be"),
 ])
 def test_bad_arguments_name_themselves(cancer, change, error, match):
@@ -277,20 +277,20 @@ def test_joint_bootstrap_of_two_is_the_paired_bootstrap():
     a = LogisticRegression(max_iter=5000).fit(X[:300], y[:300]).predict_proba(X[300:])
     b = np.full_like(a, 0.5)
     ev = [metrics.classification_evaluator(y[300:], [0, 1], proba=p) for p in (a, b)]
-    joint = resampling.joint_bootstrap(ev, B, random_state=4, metrics=["brier_skill"])
-    paired = resampling.paired_bootstrap(*ev, B, random_state=4, metrics=["brier_skill"])
+    joint = resampling.joint_bootstrap(ev, n_boot=B, random_state=4, metrics=["brier_skill"])
+    paired = resampling.paired_bootstrap(*ev, n_boot=B, random_state=4, metrics=["brier_skill"])
     np.testing.assert_array_equal(joint[0].replicates["brier_skill"] -
                                   joint[1].replicates["brier_skill"],
                                   paired.replicates["brier_skill"])
     with pytest.raises(ValueError, match="evaluators is empty"):
-        resampling.joint_bootstrap([], B)
+        resampling.joint_bootstrap([], n_boot=B)
 
 
 @pytest.mark.slow
 def test_docs_recipe_shows_real_output():
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "compare.md").read_text()
     recipe = doc.split("## Recipe 4")[1]
     code = re.search(r"```python\n(.*?)\n```", recipe, flags=re.S).group(1)
     shown = re.search(r"```text\n(.*?)\n```", recipe, flags=re.S).group(1)
@@ -399,8 +399,8 @@ def test_unordered_metrics_and_unhashable_baseline_are_refused():
         _table({"p": _P}, metrics={"roc_auc", "log_loss"})
     with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
         _table({"p": _P}, metrics=(m for m in ["roc_auc"]))
-    with pytest.raises(TypeError, match="baseline must be the name"):
-        _table({"p": _P}, baseline=["p"])
+    with pytest.raises(TypeError, match="baseline_name must be the name"):
+        _table({"p": _P}, baseline_name=["p"])
 
 
 def test_cutoff_beyond_the_rows_names_the_metric():
@@ -442,7 +442,7 @@ def test_models_predicting_other_classes_are_named():
         _table({"m": binary, "s": strings})
 
 
-def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
+def test_ci_method_reads_every_interval_off_the_same_resamples(cancer, intervals_agree):
     from chimeraboost import resampling
 
     X_tr, X_te, y_tr, y_te, models, rule = cancer
@@ -452,25 +452,26 @@ def test_ci_method_reads_every_interval_off_the_same_resamples(cancer):
     bca = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0, ci_method="bca")
     assert pct.ci_method == "percentile" and bca.ci_method == "bca"
     assert "(percentile)" in str(pct) and "(BCa)" in str(bca)
-    # The same point numbers; intervals from one joint bootstrap (expanded BCa here): each
-    # row's and the paired difference's equal resampling.bootstrap_interval on those
-    # replicates and jackknife blocks.
+    # Each row's interval and the paired difference's are resampling.bootstrap_interval's by
+    # that method, on a joint bootstrap of both rows: an independent one (another seed)
+    # agrees within the Monte Carlo error of the ends, whatever order the table draws in.
     lin = metrics.classification_evaluator(y_te, [0, 1],
                                            proba=models["linear"].predict_proba(X_te))
     pri = metrics.classification_evaluator(y_te, [0, 1],
                                            proba=models["prior"].predict_proba(X_te))
-    seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
-    boots = resampling.joint_bootstrap([pri, lin], B, random_state=seed,
+    boots = resampling.joint_bootstrap([pri, lin], n_boot=4000, random_state=12345,
                                        metrics=["brier_skill", "roc_auc", "log_loss", "pr_auc"])
     for table, method in ((pct, "percentile"), (bca, "bca")):
-        lo, hi = boots[1].interval("roc_auc", method=method)
-        assert (table.rows["linear"]["roc_auc_low"], table.rows["linear"]["roc_auc_high"]) \
-            == pytest.approx((lo, hi), abs=1e-12)
+        got = table.rows["linear"]
+        intervals_agree((got["roc_auc_low"], got["roc_auc_high"]),
+               boots[1].interval("roc_auc", method=method))
         d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
             "brier_skill", method=method)
-        got = table.rows["linear"]
-        assert (got["difference"], got["diff_low"], got["diff_high"]) == pytest.approx(
-            d, abs=1e-12)
+        assert got["difference"] == pytest.approx(d[0], abs=1e-12)  # the point: exact
+        intervals_agree((got["diff_low"], got["diff_high"]), d[1:])
+    again = compare.holdout_table(two, X_te, y_te, n_boot=B, random_state=0,
+                                  ci_method="percentile")
+    assert again.to_dict() == pct.to_dict()  # one seed, one table
     with pytest.raises(ValueError, match="ci_method must be one of"):
         compare.holdout_table(two, X_te, y_te, n_boot=B, ci_method="normal")
 
@@ -554,7 +555,8 @@ def test_primary_a_row_cannot_have_is_refused_before_resampling(cancer):
 # --------------------------------------------------------------------------- decisions
 
 
-def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples():
+def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resamples(
+        intervals_agree):
     from chimeraboost import decisions, resampling
 
     X, y = load_breast_cancer(return_X_y=True)
@@ -570,15 +572,15 @@ def test_net_benefit_primary_is_the_decisions_number_paired_on_the_same_resample
         decisions.net_benefit(y[300:], rule, 0.2).net_benefit[0], abs=1e-15)
     evs = [decisions.DecisionEvaluator(y[300:] == 1, s, [0.2], names={"net_benefit"})
            for s in (rule, p)]
-    # The seed the table derives for its resamples, as it derives it.
-    seed = int(np.random.default_rng(0).integers(0, 2**63 - 1))
-    boots = resampling.joint_bootstrap(evs, 1000, random_state=seed)
-    # The table's interval method (expanded BCa) on those resamples and jackknife blocks.
-    _, lo, hi = resampling.PairedBootstrapResult(boots[1], boots[0]).difference(
-        "net_benefit@0.2")
-    assert t.rows["model"]["diff_low"] == pytest.approx(lo, abs=1e-14)
-    assert t.rows["model"]["diff_high"] == pytest.approx(hi, abs=1e-14)
-    assert t.rows["model"]["beats_baseline"] == (lo > 0)
+    # The paired difference on a joint bootstrap of the two rows, by the table's interval
+    # method (expanded BCa): an independent one (another seed) agrees within the Monte Carlo
+    # error of the ends.
+    boots = resampling.joint_bootstrap(evs, n_boot=4000, random_state=12345)
+    d = resampling.PairedBootstrapResult(boots[1], boots[0]).difference("net_benefit@0.2")
+    got = t.rows["model"]
+    assert got["difference"] == pytest.approx(d[0], abs=1e-14)
+    intervals_agree((got["diff_low"], got["diff_high"]), d[1:])
+    assert got["beats_baseline"] == (got["diff_low"] > 0)
     assert "net_benefit@0.2 vs rule" in t.to_text(width=None)
 
 
@@ -617,3 +619,30 @@ def test_decision_primary_refuses_scores_that_only_rank():
                                          r"threshold, which row\(s\) 'a' \(scores that only"):
         compare.holdout_table({"a": X[:, 0], "b": X[:, 1]}, X, y, primary="net_benefit@0.2",
                               n_boot=1000)
+
+
+def test_default_primary_is_the_headline_of_the_rows_kind():
+    """Rows of one kind lead with that kind's headline (the one table of them): a table of
+    0/1 rules with balanced accuracy, as compare_holdout and slice_report do; a binary rule's
+    ROC AUC ((TPR + TNR) / 2, ties counted half) is that same number, so rows of several
+    kinds may lead with ROC AUC and still judge a rule on it."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    rng = np.random.default_rng(3)
+    y = (rng.random(400) < 0.2).astype(int)
+    score = y + rng.normal(0, 0.8, 400)
+    rules = {"loose": (score > 0.2).astype(int), "strict": (score > 0.6).astype(int)}
+    X = np.zeros((400, 1))
+    t = compare.holdout_table(rules, X, y, n_boot=1000, random_state=0)
+    assert t.primary == "balanced_accuracy"
+    for name, flag in rules.items():
+        assert t.rows[name]["balanced_accuracy"] == pytest.approx(
+            balanced_accuracy_score(y, flag), abs=1e-12)
+        assert roc_auc_score(y, flag) == pytest.approx(balanced_accuracy_score(y, flag),
+                                                       abs=1e-12)
+    p = 1 / (1 + np.exp(-2 * score))
+    mixed = compare.holdout_table({"rule": rules["loose"], "model": p}, X, y, n_boot=1000,
+                                  random_state=0)
+    assert mixed.primary == "roc_auc"
+    assert mixed.rows["rule"]["roc_auc"] == pytest.approx(
+        balanced_accuracy_score(y, rules["loose"]), abs=1e-12)

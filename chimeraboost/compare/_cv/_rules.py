@@ -48,9 +48,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._shared.format import EMPTY, Col, fmt, fmt_p, table
+from ..._shared.format import EMPTY, Col, fmt, fmt_p, table
 from ._paired_tests import BayesianTTestResult, fold_moments, posterior_from_moments
-from .._shared.validation import check_real
+from ..._shared.validation import check_real
 
 __all__ = ["RULES", "GuardrailResult", "OneSERefit", "one_se_refit", "natural_sign",
            "check_rule", "complexity_order", "check_guardrails", "guardrail_tests",

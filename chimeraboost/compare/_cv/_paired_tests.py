@@ -1,8 +1,8 @@
-"""Tests on paired per-fold score differences, and multiplicity adjustments.
+"""Tests on paired per-fold score differences.
 
-The statistics behind :mod:`chimeraboost.compare`, on arrays only (no estimator is seen here):
-:func:`corrected_ttest`, :func:`bayesian_ttest`, :func:`holm` and :func:`benjamini_hochberg`
-are re-exported there and documented with it; ``fold_moments``, ``ttest_from_moments`` and
+The statistics behind :func:`chimeraboost.compare.compare_cv`, on arrays only (no estimator is
+seen here): :func:`corrected_ttest` and :func:`bayesian_ttest` are re-exported by
+:mod:`chimeraboost.compare` and documented with it; ``fold_moments``, ``ttest_from_moments`` and
 ``posterior_from_moments`` are the kernels that :func:`chimeraboost.compare.compare_cv` calls
 once it has validated the inputs itself.
 
@@ -13,39 +13,30 @@ References
 .. [BCDZ17] Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a change: a
    tutorial for comparing multiple classifiers through Bayesian analysis. *Journal of Machine
    Learning Research* 18(77), 1-36.
-.. [H79] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
-   *Scandinavian Journal of Statistics* 6(2), 65-70.
-.. [BH95] Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a
-   practical and powerful approach to multiple testing. *JRSS B* 57(1), 289-300.
-   doi:10.1111/j.2517-6161.1995.tb02031.x
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 from scipy import stats
 
-from .._shared.validation import (
+from ..._shared.api import public
+from ..._shared.validation import (
     check_level,
     check_real,
     check_numeric_1d,
-    check_pvalues,
     warn_degenerate,
 )
-from ..resampling import ConfidenceInterval
+from ...resampling import ConfidenceInterval
 
 __all__ = [
     "CorrectedTTestResult",
     "BayesianTTestResult",
-    "MultipleTestResult",
     "corrected_ttest",
     "bayesian_ttest",
-    "holm",
-    "benjamini_hochberg",
     "fold_moments",
     "ttest_from_moments",
     "posterior_from_moments",
@@ -107,7 +98,8 @@ class CorrectedTTestResult:
     correction: float
     alternative: str
 
-    def confidence_interval(self, level=0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def confidence_interval(self, *, level=0.95) -> ConfidenceInterval:
         """Interval for the mean difference at ``level``, one-sided if ``alternative`` is.
 
         ``mean -+ t_{df}((1 + level) / 2) * std_error`` for two-sided; ``(mean - t_{df}(level)
@@ -145,7 +137,8 @@ def ttest_from_moments(J, mean, var, correction, alternative) -> CorrectedTTestR
     return CorrectedTTestResult(t, min(p, 1.0), df, mean, se, J, correction, alternative)
 
 
-def corrected_ttest(diffs, n_train, n_test, alternative="two-sided") -> CorrectedTTestResult:
+@public(legacy=("alternative",))
+def corrected_ttest(diffs, n_train, n_test, *, alternative="two-sided") -> CorrectedTTestResult:
     """Nadeau & Bengio's corrected resampled t-test on per-fold score differences.
 
     Parameters
@@ -224,7 +217,8 @@ class BayesianTTestResult:
         """The posterior as a frozen ``scipy.stats.t`` (None if it is a point mass)."""
         return stats.t(self.df, loc=self.mean, scale=self.scale) if self.scale > 0 else None
 
-    def credible_interval(self, level=0.95) -> ConfidenceInterval:
+    @public(legacy=("level",))
+    def credible_interval(self, *, level=0.95) -> ConfidenceInterval:
         """Central posterior interval of the mean difference at ``level``."""
         level = check_level(level, "level")
         if self.scale == 0:
@@ -247,7 +241,8 @@ def posterior_from_moments(J, mean, var, correction, rope) -> BayesianTTestResul
     return BayesianTTestResult(left, inside, right, mean, scale, J - 1, rope)
 
 
-def bayesian_ttest(diffs, n_train, n_test, rope=0.01) -> BayesianTTestResult:
+@public(legacy=("rope",))
+def bayesian_ttest(diffs, n_train, n_test, *, rope=0.01) -> BayesianTTestResult:
     """Benavoli et al.'s Bayesian correlated t-test on per-fold score differences.
 
     Parameters
@@ -292,72 +287,3 @@ def bayesian_ttest(diffs, n_train, n_test, rope=0.01) -> BayesianTTestResult:
         warn_degenerate(f"All {J} differences equal {mean:g}: zero variance, so the posterior "
                         "is a point mass at that value.")
     return posterior_from_moments(J, mean, var, correction, rope)
-
-
-# --------------------------------------------------------------------------- multiplicity
-
-
-class MultipleTestResult(NamedTuple):
-    """Adjusted p-values (in the input order) and which hypotheses are rejected at alpha."""
-
-    pvalues_adjusted: np.ndarray
-    reject: np.ndarray
-
-
-def holm(pvalues, alpha=0.05) -> MultipleTestResult:
-    """Holm's step-down adjustment: controls the family-wise error rate at ``alpha``.
-
-    Parameters
-    ----------
-    pvalues : array-like of shape (m,), values in [0, 1]
-    alpha : float in (0, 1), default=0.05
-
-    Returns
-    -------
-    MultipleTestResult
-        ``pvalues_adjusted`` and ``reject = pvalues_adjusted <= alpha``.
-
-    Notes
-    -----
-    With ``p_(1) <= ... <= p_(m)`` sorted [H79]_: ``p~_(i) = max_{j <= i} min(1, (m - j + 1)
-    p_(j))``. Rejecting ``p~ <= alpha`` is Holm's procedure: reject ``H_(1), H_(2), ...`` while
-    ``p_(j) <= alpha / (m - j + 1)``, stop at the first failure.
-    """
-    p = check_pvalues(pvalues)
-    alpha = check_level(alpha, "alpha", example="0.05")
-    m = p.shape[0]
-    order = np.argsort(p, kind="stable")
-    steps = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    adjusted = np.empty(m)
-    adjusted[order] = np.maximum.accumulate(steps)  # step-down: never below an earlier one
-    return MultipleTestResult(adjusted, adjusted <= alpha)
-
-
-def benjamini_hochberg(pvalues, alpha=0.05) -> MultipleTestResult:
-    """Benjamini & Hochberg's step-up adjustment: controls the false discovery rate.
-
-    Parameters
-    ----------
-    pvalues : array-like of shape (m,), values in [0, 1]
-    alpha : float in (0, 1), default=0.05
-
-    Returns
-    -------
-    MultipleTestResult
-        ``pvalues_adjusted`` and ``reject = pvalues_adjusted <= alpha``.
-
-    Notes
-    -----
-    With ``p_(1) <= ... <= p_(m)`` sorted [BH95]_: ``p~_(i) = min_{j >= i} min(1, m p_(j) /
-    j)``. Rejecting ``p~ <= alpha`` rejects ``H_(1..k)`` for the largest ``k`` with ``p_(k) <=
-    k alpha / m``. Valid for independent or positively dependent tests.
-    """
-    p = check_pvalues(pvalues)
-    alpha = check_level(alpha, "alpha", example="0.05")
-    m = p.shape[0]
-    order = np.argsort(p, kind="stable")
-    scaled = p[order] * m / np.arange(1, m + 1)
-    adjusted = np.empty(m)
-    # step-up: a p-value is never adjusted above a larger one's adjustment
-    adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
-    return MultipleTestResult(adjusted, adjusted <= alpha)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import decisions as _decisions
-from .. import resampling
-from .._shared.facts import AT_THRESHOLD, FACTS, at_threshold
-from .._shared.validation import as_1d
+from ... import decisions as _decisions
+from ... import resampling
+from ..._shared.facts import AT_THRESHOLD, FACTS, at_threshold
+from ..._shared.validation import as_1d
 
 __all__ = ["is_decision_key", "decide"]
 
@@ -43,10 +43,11 @@ def is_decision_key(key, arg, binary) -> bool:
     return True
 
 
-def decide(rows, keys, y, classes, w, costs, n_boot, seed, n_jobs) -> None:
+def decide(rows, keys, y, classes, w, costs, scheme) -> None:
     """The decision numbers of every row (net benefit at a threshold, expected cost, rates),
-    resampled on the counts of the other metrics (same seed): points into ``row.point``,
-    replicates into ``row.boot``."""
+    resampled on the counts of the other metrics (``scheme``: a fresh
+    :class:`~chimeraboost.resampling.Resampler` on the same seed and units): points into
+    ``row.point``, replicates into ``row.boot``."""
     wanted = [k for k in keys if at_threshold(k) is not None or k == "expected_cost"]
     if not wanted:
         return
@@ -68,7 +69,7 @@ def decide(rows, keys, y, classes, w, costs, n_boot, seed, n_jobs) -> None:
         evs.append(_decisions.DecisionEvaluator(event, score, thresholds, sample_weight=w,
                                                 costs=costs, cost_threshold=t_cost,
                                                 names=names))
-    boots = resampling.joint_bootstrap(evs, n_boot, random_state=seed, n_jobs=n_jobs)
+    boots = scheme.bootstrap(evs)
     for row, ev, boot in zip(rows, evs, boots):
         point = ev.evaluate(None, warn=False)
         for k in wanted:

@@ -139,7 +139,7 @@ def test_simplest_within_noise_threshold_by_hand():
     results = _results(simple=simple, best=best)
     assert compare.compare_cv_results(results, rule="simplest_within_noise").chosen == "simple"
     assert compare.compare_cv_results(results, rule="simplest_within_noise",
-                                      threshold=0.9).chosen == "best"
+                                      min_posterior=0.9).chosen == "best"
 
 
 def test_one_se_by_hand():
@@ -303,7 +303,7 @@ def test_compare_cv_results_refuses_different_folds():
      r"guardrails\['r2'\] must be a finite number >= 0"),
     (_results(a=[1] * 5, b=[1] * 5), {"scoring": "r2", "guardrails": {"r2": 0.1}}, ValueError,
      "guardrails repeats the primary scoring 'r2'"),
-    (_results(a=[1] * 5, b=[1] * 5), {"baseline": "c"}, ValueError, "baseline='c' is not one"),
+    (_results(a=[1] * 5, b=[1] * 5), {"baseline_name": "c"}, ValueError, "baseline_name='c' is not one"),
 ])
 def test_compare_cv_results_bad_input(results, kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -398,7 +398,7 @@ def _doc_example(heading):
     follows it."""
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "compare.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "compare.md").read_text()
     section = doc.split(heading)[1]
     code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
     shown = re.search(r"```text\n(.*?)\n```", section[code.end():], flags=re.S).group(1)

@@ -13,9 +13,12 @@ import textwrap
 
 import numpy as np
 
-from .. import resampling
-from .._shared.facts import FACTS, is_loss, needs
-from .._shared.format import (
+from ..._shared.api import public
+from ... import resampling
+from ..._shared.ties import negligible
+from ..._shared.units import resampled, time_span
+from ..._shared.facts import FACTS, is_loss
+from ..._shared.format import (
     EMPTY,
     NA,
     WIDTH,
@@ -26,13 +29,12 @@ from .._shared.format import (
     percent,
     table,
 )
-from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.predictions import lacks
-from .._shared.validation import import_pandas
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ..._shared.predictions import lacks
+from ..._shared.validation import import_pandas
 
-__all__ = ["HoldoutTable", "NEEDS_PROBA", "REFERENCE", "WIDTH", "orient"]
+__all__ = ["HoldoutTable", "REFERENCE", "WIDTH", "orient"]
 
-NEEDS_PROBA = frozenset(k for k in FACTS if needs(k) == "probabilities")
 # A split that already says what the rows are ("30% holdout", "held-out rows") gets no
 # second "holdout".
 _NAMES_HELD_OUT = re.compile(r"(?i)\b(hold[- ]?out|held[- ]?out)")
@@ -85,8 +87,9 @@ class HoldoutTable:
     """
 
     def __init__(self, rows, *, baseline, primary, keys, labels, split, level, n_boot,
-                 min_lift, kind, ci_method="percentile"):
+                 min_lift, kind, ci_method="percentile", units=None):
         self.baseline, self.primary, self.metrics = baseline, primary, list(keys)
+        self.units = units
         self._labels, self.split, self.level = labels, split, level
         self.n_boot, self.min_lift, self.kind = n_boot, min_lift, kind
         self.ci_method = ci_method
@@ -106,13 +109,13 @@ class HoldoutTable:
         out = {}
         for i, (name, row) in enumerate(rows.items()):
             values = {"kind": row.kind}
-            cis = row.boot.intervals(level, metrics=self.metrics, warn=False)
-            self._narrow.update(row.boot.narrow(self.metrics))
+            cis = row.boot.intervals(level=level, metrics=self.metrics, warn=False)
+            self._narrow.update(row.boot.narrow(metrics=self.metrics))
             for key in self.metrics:
                 values[key] = float(row.point[key])
                 lo, hi = cis[key] if not math.isnan(values[key]) else (np.nan, np.nan)
                 if key == "calibration_excess" and row.calibration is not None:
-                    lo, hi = row.calibration.confidence_interval(level)
+                    lo, hi = row.calibration.confidence_interval(level=level)
                 elif key == "calibration_mcb" and "calibration_excess" in self.metrics:
                     # The resampled in-sample MCB covers no population value; the interval
                     # is calibration_excess's.
@@ -141,8 +144,11 @@ class HoldoutTable:
         if math.isnan(d) or paired.n_boot - paired.n_dropped(p) < \
                 resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan
-        lo, hi = (orient(p, v) for v in paired.interval(p, self.level, warn=False))
-        self._narrow.update({f"{p} difference": r for r in paired.narrow([p]).values()})
+        lo, hi = (orient(p, v) for v in paired.interval(p, level=self.level, warn=False))
+        self._narrow.update({f"{p} difference": r for r in paired.narrow(metrics=[p]).values()})
+        scale = float(row.point[p])
+        if negligible(d, scale) and negligible(lo, scale) and negligible(hi, scale):
+            return 0.0, 0.0, 0.0  # two identical rows: no difference, whatever the seed
         return d, min(lo, hi), max(lo, hi)
 
     def _notes(self, row, worse) -> list:
@@ -173,8 +179,12 @@ class HoldoutTable:
         if self.kind == "binary":
             parts[0] += (f", {count(self.positives)} positives (base rate "
                          f"{fmt(self.base_rate, 3)})")
+        span = time_span(self.units)
+        if span is not None:
+            parts.insert(0, span)
+        what = resampled(self.units)
         parts.append(f"every row scored on the same rows and the same {self.n_boot:,} bootstrap "
-                     "resamples")
+                     "resamples" + ("" if what == "rows" else f" of {what}"))
         return " · ".join(parts)
 
     def _fixed(self, key) -> bool:
@@ -259,7 +269,8 @@ class HoldoutTable:
                                                      for k in others)])
         return table(columns, body, indent=0)
 
-    def to_text(self, width=WIDTH) -> str:
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
         """The table as text that fits ``width`` characters (a terminal's 120 by default).
 
         The compact layout: the primary metric with its interval, its paired difference

@@ -13,13 +13,14 @@ import math
 
 import numpy as np
 
-from .._shared import facts as _facts
-from .._shared.facts import is_loss
-from .._shared.format import fixed_decimals, fmt, fmt_p, percent
-from .._shared.html import html_block, html_paragraphs
-from .._report import distinct_names, report
-from ._rules import EQUIVALENT, KEEP, REPLACE
-from .._shared.validation import (
+from ..._shared.api import public
+from ..._shared import facts as _facts
+from ..._shared.facts import is_loss
+from ..._shared.format import fixed_decimals, fmt, fmt_p, percent
+from ..._shared.html import html_block, html_paragraphs
+from ..._report import distinct_names, report
+from .._cv._rules import EQUIVALENT, KEEP, REPLACE
+from ..._shared.validation import (
     check_fitted,
     check_level,
     check_n_jobs,
@@ -29,15 +30,11 @@ from .._shared.validation import (
     check_rows,
     estimator_family,
 )
-from .. import resampling
-from ..resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
+from ... import resampling
+from ...resampling import MIN_RESAMPLES_DECISION, ConfidenceInterval
 
 __all__ = ["HoldoutComparison", "compare_holdout", "MIN_ROWS_DECISION"]
 
-
-# The number a decision is taken on, by the task the report found.
-_PRIMARY = {"classification": "brier_skill", "ranking": "roc_auc", "rule": "balanced_accuracy",
-            "regression": "r2", "quantile": "crps_skill"}
 
 def _holdout_names(champion, challenger, champion_name, challenger_name) -> tuple[str, str]:
     """The two models' names: given ones as given, defaults told apart by their parameters
@@ -182,10 +179,12 @@ def _why_no_difference(rep, metric: str, names) -> str:
             f"{available}.")
 
 
+@public(renamed={"ci": "level"})
 def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=None,
-                    n_boot=2000, random_state=None, ci=0.95, rope=0.01, champion_name=None,
+                    n_boot=2000, random_state=None, level=0.95, rope=0.01, champion_name=None,
                     challenger_name=None, n_jobs=None,
-                    ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutComparison:
+                    ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+                    time=None) -> HoldoutComparison:
     """Compare two fitted models on the same held-out rows and decide.
 
     Parameters
@@ -200,8 +199,9 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         ``balanced_accuracy`` for 0/1 rules, ``crps_skill`` for quantile regressors).
     n_boot : int, default=2000
     random_state : None or int
-    ci : float in (0, 1), default=0.95
-        Level of the paired bootstrap interval (and of DeLong's interval).
+    level : float in (0, 1), default=0.95
+        Level of the paired bootstrap interval (and of DeLong's interval), which is always
+        made. Formerly ``ci=``.
     rope : float >= 0, default=0.01
         Region of practical equivalence, in units of ``metric``.
     champion_name, challenger_name : str, default=None
@@ -216,6 +216,9 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How the paired interval is read off the resamples; see :func:`chimeraboost.report`.
+    groups, time : array-like of shape (n,) or column name of X, default=None
+        Rows that are not independent (several rows per customer; time-ordered rows):
+        whole groups, or blocks of time, are resampled; see :func:`chimeraboost.report`.
 
     Returns
     -------
@@ -232,7 +235,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     on ranking; it does not enter the decision (and, like DeLong's method, ignores
     ``sample_weight``).
     """
-    level = check_level(ci, "ci")
+    level = check_level(level, "level")
     rope = check_real(rope, "rope", strictly_positive=False)
     n_boot = check_positive_int(n_boot, "n_boot")
     n_jobs = check_n_jobs(n_jobs)
@@ -253,8 +256,8 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         raise ValueError(msg)
     rep = report(challenger, X, y, baseline=champion, sample_weight=sample_weight, ci=level,
                  n_boot=n_boot, random_state=random_state, name=names[1], baseline_name=names[0],
-                 n_jobs=n_jobs, ci_method=ci_method)
-    metric = _PRIMARY[rep.task] if metric is None else metric
+                 n_jobs=n_jobs, ci_method=ci_method, groups=groups, time=time)
+    metric = _facts.HEADLINE[rep.task] if metric is None else metric
     if metric not in rep.vs_baseline:
         raise ValueError(_why_no_difference(rep, metric, names))
     defined = n_boot - rep.n_dropped.get(metric, 0)

@@ -26,13 +26,22 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import decisions as _decisions
-from .. import metrics as _metrics
-from .. import resampling
-from .._shared.facts import ABOUT_THE_ROWS, AT_THRESHOLD, FACTS, at_threshold
-from .._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
-from .._report import calibration_draws, score_estimator
-from .._shared.validation import (
+from ..._shared.api import public
+from ... import decisions as _decisions
+from ... import metrics as _metrics
+from ... import resampling
+from ..._shared.facts import (
+    ABOUT_THE_ROWS,
+    AT_THRESHOLD,
+    FACTS,
+    HEADLINE,
+    NEEDS_PROBA,
+    at_threshold,
+)
+from ..._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
+from ..._report import score_estimator
+from ..._shared.draws import calibration_draws
+from ..._shared.validation import (
     as_1d,
     check_baseline_name,
     check_k,
@@ -50,8 +59,8 @@ from .._shared.validation import (
 )
 from ._holdout_decisions import decide as _decide
 from ._holdout_decisions import is_decision_key as _decision_key
-from ._holdout_result import NEEDS_PROBA, HoldoutTable
-from ..exceptions import FewResamplesWarning
+from ._holdout_result import HoldoutTable
+from ...exceptions import FewResamplesWarning
 
 __all__ = ["HoldoutTable", "holdout_table"]
 
@@ -215,11 +224,7 @@ def _metric_names(primary, metrics, kind, rows):
     """
     binary = kind == "binary"
     if primary is None:
-        primary = {"binary": "brier_skill", "multiclass": "brier_skill", "regression": "r2",
-                   "quantile": "crps_skill"}[kind]
-        if kind in ("binary", "multiclass") and any(
-                lacks(r.task, primary) for r in rows.values()):
-            primary = "roc_auc"  # a rule or a score has no Brier skill, but it ranks
+        primary = _default_primary(rows, kind)
     wanted = list(_DEFAULT_METRICS[kind]) if metrics is None else (
         [metrics] if isinstance(metrics, str) else list(metrics))
     if not wanted:
@@ -260,6 +265,21 @@ def _metric_names(primary, metrics, kind, rows):
     return keys[0], keys, labels, next(iter(ks.values()), None)
 
 
+def _default_primary(rows, kind) -> str:
+    """The headline of the rows' one kind of output; for rows of several kinds, the first
+    headline every row can give, by the kinds that give the most: probabilities, then
+    rankings, then 0/1 rules (a rule ranks by its flag: its ROC AUC is its balanced
+    accuracy). Where none fits, the rules' headline, refused by name later."""
+    tasks = {r.task for r in rows.values()}
+    if kind not in ("binary", "multiclass") or len(tasks) == 1:
+        return HEADLINE[next(iter(tasks))] if len(tasks) == 1 else HEADLINE[kind]
+    binary = kind == "binary"
+    for task in ("classification", "ranking", "rule"):
+        if not any(lacks(r.task, HEADLINE[task], binary=binary) for r in rows.values()):
+            return HEADLINE[task]
+    return HEADLINE["rule"]
+
+
 _LACKED = {"probabilities": "probabilities", "decision": "a decision (a class per row)",
            "ranking": "a ranking of the rows",
            "threshold": "a probability (or a 0/1 rule) to act on at a threshold"}
@@ -284,10 +304,12 @@ def _check_rows_have(primary, shown, rows, reported, binary) -> None:
     raise ValueError(msg)
 
 
-def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, split=None,
-                  ci=0.95, n_boot=2000, min_lift=0.0, sample_weight=None,
+@public(renamed={"baseline": "baseline_name", "min_lift": "rope", "ci": "level"})
+def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=None, split=None,
+                  level=0.95, n_boot=2000, rope=0.0, sample_weight=None,
                   random_state=None, costs=None, n_jobs=None,
-                  ci_method=resampling.DEFAULT_CI_METHOD) -> HoldoutTable:
+                  ci_method=resampling.DEFAULT_CI_METHOD, groups=None,
+                  time=None) -> HoldoutTable:
     """Score every model -- and every rule -- on the same held-out rows, side by side.
 
     Parameters
@@ -301,8 +323,9 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         The held-out rows, as the estimators expect them (unused by array rows).
     y : array-like of shape (n,)
         True targets (labels may be strings).
-    baseline : str, default=None
-        Name of the row every other row is compared with; None: the first row.
+    baseline_name : str, default=None
+        Name of the row every other row is compared with (the baseline); None: the first
+        row. Formerly ``baseline=``.
     primary : str, default=None
         The metric of the paired comparison: a report key (``"brier_skill"``, ``"roc_auc"``,
         ``"log_loss"``, ``"r2"``, ...) or ``"recall@400"`` / ``"precision@5%"`` (the top 400
@@ -325,13 +348,15 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         What the held-out rows are (``"2024-Q4"``, ``"test"``: "2024-Q4 holdout"), for the
         header and the sentences of :meth:`HoldoutTable.summary`; a split that says so
         itself (``"30% holdout"``, ``"held-out rows"``) is used as it is.
-    ci : float in (0, 1), default=0.95
+    level : float in (0, 1), default=0.95
         Level of every interval.
     n_boot : int, default=2000
         Bootstrap resamples, shared by every row; fewer than 200 are refused (the table
         decides ``beats_baseline``), fewer than 1,000 warn.
-    min_lift : float >= 0, default=0.0
-        ``beats_baseline`` needs the lower end of the paired interval above this margin.
+    rope : float >= 0, default=0.0
+        ``beats_baseline`` needs the lower end of the paired interval above this margin (the
+        region of practical equivalence, as in :func:`compare_holdout`). Formerly
+        ``min_lift=``.
     sample_weight : array-like of shape (n,), default=None
     random_state : None or int
         Seeds the resampling.
@@ -348,6 +373,11 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
         events) come with one :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
 
+    groups, time : array-like of shape (n,) or column name of X, default=None
+        Rows that are not independent (several rows per customer; time-ordered rows): every
+        row of the table is resampled by whole groups, or by blocks of time (see
+        :func:`chimeraboost.report`), and the header says so; ``time`` also gives the rows'
+        date range in the header.
     Returns
     -------
     HoldoutTable
@@ -409,24 +439,25 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
         msg = (f"metrics must be a metric name or a list of names (in the order shown), got a "
                f"{type(metrics).__name__}.")
         raise TypeError(msg)
-    if baseline is not None and not isinstance(baseline, str):
-        msg = f"baseline must be the name (str) of one of the models or None, got {baseline!r}."
+    if baseline_name is not None and not isinstance(baseline_name, str):
+        msg = (f"baseline_name must be the name (str) of one of the models or None, got "
+               f"{baseline_name!r}.")
         raise TypeError(msg)
     if check_no_missing(to_numpy(y, "y"), "y").dtype.kind in "mMc":  # NaN: never a negative
         msg = f"y holds {to_numpy(y, 'y').dtype} values; pass class labels or a real target."
         raise TypeError(msg)
-    level = check_level(ci, "ci")
+    level = check_level(level, "level")
     ci_method = resampling.check_ci_method(ci_method)
     costs = None if costs is None else _decisions.Costs.of(costs)
     n_boot = resampling.check_n_boot(n_boot)  # refused or warned once, here
     n_jobs = check_n_jobs(n_jobs)
-    min_lift = check_real(min_lift, "min_lift", strictly_positive=False)
+    min_lift = check_real(rope, "rope", strictly_positive=False)
     n = check_rows(X, y, sample_weight)
     w = check_sample_weight(sample_weight, n)
     if split is not None and not (isinstance(split, str) and split.strip()):
         msg = f"split must be a non-empty string or None, got {split!r}."
         raise TypeError(msg)
-    baseline = check_baseline_name(baseline, models)
+    baseline = check_baseline_name(baseline_name, models)
     task = _task(models, y)
     if task == "regression" and to_numpy(y, "y").dtype.kind in "USO":
         msg = ("y holds labels (strings or objects) but the models are regressors; pass the "
@@ -459,32 +490,43 @@ def holdout_table(models, X, y, *, baseline=None, primary=None, metrics=None, sp
     primary, keys, labels, k_all = _metric_names(primary, metrics, kind, rows)
     primary, keys = _with_calibration_excess(primary, keys)
     rng = check_random_state_int(random_state)
+    # One scheme (the rows, whole groups or time blocks) for every resampled number.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
+        scheme = resampling.Resampler.for_evaluator(
+            next(iter(rows.values())).evaluator, n_boot=n_boot, random_state=rng,
+            ci_method=ci_method, n_jobs=n_jobs, groups=groups, time=time, X=X)
     plain = [k for k in keys if at_threshold(k) is None and k != "expected_cost"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewResamplesWarning)  # said above, once
-        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, n_boot, rng,
-                         ci_method, n_jobs)
+        seed = _resample(list(rows.values()), plain or ["roc_auc"], task, scheme)
         if task == "classification":
-            _decide(list(rows.values()), keys, y, classes, w, costs, n_boot, seed, n_jobs)
+            _decide(list(rows.values()), keys, y, classes, w, costs, _on_seed(scheme, seed))
     if "calibration_excess" in keys:
-        _calibration(rows.values(), y, w, classes, n_boot, rng)
+        _calibration(rows.values(), y, w, classes, scheme)
     return HoldoutTable(rows, baseline=baseline, primary=primary, keys=keys, labels=labels,
                         split=split, level=level, n_boot=n_boot, min_lift=min_lift, kind=kind,
-                        ci_method=ci_method)
+                        ci_method=ci_method, units=scheme.units)
 
 
-def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
+def _on_seed(scheme, seed):
+    """A fresh scheme like ``scheme`` whose generator starts at ``seed``: the same counts and
+    jackknife blocks for every group of rows resampled separately."""
+    return resampling.Resampler(scheme.n_boot, random_state=seed, ci_method=scheme.ci_method,
+                                n_jobs=scheme.n_jobs, units=scheme.units)
+
+
+def _resample(rows, keys, task, scheme):
     """One joint bootstrap for every row; rows without probabilities skip the metrics that
     need them (NaN replicates), drawn from the same seed, hence the same counts. Returns the
     seed of a classification table (the decisions are resampled on it too)."""
+    n_boot = scheme.n_boot
     if task != "classification":
-        boots = resampling.joint_bootstrap([r.evaluator for r in rows], n_boot,
-                                           random_state=random_state, ci_method=ci_method,
-                                           n_jobs=n_jobs)
+        boots = scheme.bootstrap([r.evaluator for r in rows])
         for row, boot in zip(rows, boots):
             row.boot = boot
         return None
-    seed = int(check_random_state_int(random_state).integers(0, 2**63 - 1))
+    seed = int(scheme.rng.integers(0, 2**63 - 1))
     wanted = set(keys) | {"base_rate", "positives"}
     if "calibration_excess" in wanted:  # its paired differences resample the MCB
         wanted = (wanted - {"calibration_excess"}) | {"calibration_mcb"}
@@ -494,9 +536,8 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
         if not group:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
-        boots = resampling.joint_bootstrap([r.evaluator for r in group], n_boot,
-                                           random_state=seed, metrics=sorted(asked),
-                                           ci_method=ci_method, n_jobs=n_jobs)
+        boots = _on_seed(scheme, seed).bootstrap([r.evaluator for r in group],
+                                                  metrics=sorted(asked))
         for row, boot in zip(group, boots):
             # Metrics a row cannot give are NaN everywhere; the same seed drew the same
             # counts and the same jackknife blocks for both groups.
@@ -506,7 +547,8 @@ def _resample(rows, keys, task, n_boot, random_state, ci_method, n_jobs):
                 {k: boot.estimate.get(k, np.nan) for k in wanted},
                 {k: boot.replicates.get(k, nan) for k in wanted}, n_boot,
                 jackknife={k: boot.jackknife.get(k, blocks) for k in wanted},
-                n_rows=boot.n_rows, events=boot.events, ci_method=ci_method)
+                n_rows=boot.n_rows, events=boot.events, ci_method=scheme.ci_method,
+                units=boot.units, rows=boot.rows)
     return seed
 
 
@@ -523,24 +565,34 @@ def _with_calibration_excess(primary, keys):
     return primary, keys
 
 
-def _calibration(rows, y, w, classes, n_boot, rng) -> None:
+def _calibration(rows, y, w, classes, scheme) -> None:
     """Each row with probabilities: the calibration test (its interval for the population
     MCB) and replicates of the estimate for the paired differences -- the estimate moved by
-    the resampled MCB's deviations from their mean, reflected, so that the percentile interval
-    of a difference is the basic bootstrap interval around the difference of the estimates
-    (the resampled rows inflate every MCB; the spread of their differences is what is used)."""
+    the resampled MCB's deviations from their mean, reflected, so that a difference's
+    interval is read around the difference of the estimates (the resampled rows inflate
+    every MCB; the spread of their differences is what is used), by the table's
+    ``ci_method``. Every row's test draws the same outcomes' random numbers (one seed): two
+    identical forecasts get identical tests."""
+    n_boot = scheme.n_boot
     draws = calibration_draws(n_boot)
+    seed = int(scheme.rng.integers(0, 2**63 - 1))
+    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
     for row in rows:
         if row.proba is None:
             row.point["calibration_excess"] = np.nan
             row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
             continue
-        test = _metrics.calibration_test(y, row.proba, classes, w, n_boot=draws,
-                                         random_state=rng)
+        test = _metrics.calibration_test(y, row.proba, classes, sample_weight=w, n_boot=draws,
+                                         random_state=seed, **units)
         row.calibration = test
         row.point["calibration_excess"] = test.excess
         reps = np.asarray(row.boot.replicates["calibration_mcb"], dtype=float)
-        row.boot.replicates["calibration_excess"] = test.excess + np.nanmean(reps) - reps
+        centre = test.excess + np.nanmean(reps)
+        row.boot.replicates["calibration_excess"] = centre - reps
+        row.boot.estimate["calibration_excess"] = test.excess
+        jack = row.boot.jackknife.get("calibration_mcb") if row.boot.jackknife else None
+        if jack is not None:
+            row.boot.jackknife["calibration_excess"] = centre - np.asarray(jack, dtype=float)
 
 
 # --------------------------------------------------------------------------- the result

@@ -4,7 +4,7 @@
 corrected t-test, Holm-adjusted p-value, Bayesian correlated t-test, decision);
 :class:`ComparisonResult` holds every model's per-fold scores with the rule's choice and shows
 them as text, HTML (Jupyter), a dict or a pandas DataFrame. Both are built by
-:mod:`chimeraboost.compare._compare_cv` and re-exported by :mod:`chimeraboost.compare`.
+:mod:`chimeraboost.compare._cv._compare_cv` and re-exported by :mod:`chimeraboost.compare`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._shared.api import public
 from . import _rules
 from ._paired_tests import BayesianTTestResult, CorrectedTTestResult
-from .._shared.format import EMPTY, WIDTH, Col, fitted_table, fmt_p, percent
-from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.validation import import_pandas
-from ..resampling import ConfidenceInterval
+from ..._shared.format import EMPTY, WIDTH, Col, fitted_table, fmt_p, percent
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ..._shared.validation import import_pandas
+from ...resampling import ConfidenceInterval
 
 __all__ = ["ChallengerResult", "ComparisonResult"]
 
@@ -145,7 +146,8 @@ class ComparisonResult:
             lines += ["", f"chosen ({self.rule}): {self.chosen} -- {self.reason}"]
         return lines
 
-    def to_text(self, width=WIDTH) -> str:
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
         """The comparison as text that fits ``width`` characters (120 by default): the
         decision of each model goes below the table when the line would be wider, then
         columns are left out from the right, and the text says so. ``width=None``: every

@@ -4,8 +4,8 @@
 :func:`compare_cv_results` reads folds a user already scored with ``cross_validate``; both
 then test each challenger against the champion (corrected t-test, Holm adjustment, Bayesian
 correlated t-test), decide, and let ``rule=`` pick a model (the rules and guardrails are in
-:mod:`chimeraboost.compare._rules`). The result objects are in
-:mod:`chimeraboost.compare._cv_result`. Re-exported by :mod:`chimeraboost.compare`, whose
+:mod:`chimeraboost.compare._cv._rules`). The result objects are in
+:mod:`chimeraboost.compare._cv._cv_result`. Re-exported by :mod:`chimeraboost.compare`, whose
 docstring lists the references.
 """
 
@@ -22,12 +22,14 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
+from ..._shared.api import public
 from . import _rules
 from ._cv_result import ChallengerResult, ComparisonResult
-from ._paired_tests import fold_moments, holm, posterior_from_moments, ttest_from_moments
+from ...resampling import holm
+from ._paired_tests import fold_moments, posterior_from_moments, ttest_from_moments
 from ._rules import EQUIVALENT, KEEP, REPLACE
-from .._shared.progress import counting
-from .._shared.validation import (
+from ..._shared.progress import counting
+from ..._shared.validation import (
     as_1d,
     check_baseline_name,
     check_level,
@@ -37,9 +39,9 @@ from .._shared.validation import (
     quantile_levels,
     warn_degenerate,
 )
-from .. import scorers
-from ..metrics import regression_report
-from ..quantile_metrics import crps_skill
+from ... import scorers
+from ...metrics import regression_report
+from ...quantile_metrics import crps_skill
 
 __all__ = ["compare_cv", "compare_cv_results"]
 
@@ -104,8 +106,9 @@ def _describe_cv(splitter) -> str:
     return name
 
 
-def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=None, rope=0.01,
-               alpha=0.05, threshold=0.95, n_jobs=None, random_state=None,
+@public(renamed={"baseline": "baseline_name", "threshold": "min_posterior"})
+def compare_cv(models, X, y, *, scoring=None, cv=None, baseline_name=None, groups=None,
+               rope=0.01, alpha=0.05, min_posterior=0.95, n_jobs=None, random_state=None,
                rule="champion_challenger", guardrails=None,
                complexity=None, verbose=1) -> ComparisonResult:
     """Cross-validate every model on the same folds and decide champion vs challengers.
@@ -126,8 +129,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     cv : int, splitter or iterable, default=None
         None: ``RepeatedStratifiedKFold(5, 2)`` for classifiers, ``RepeatedKFold(5, 2)`` for
         regressors, seeded with ``random_state``. The splits are drawn once and shared.
-    baseline : str, default=None
-        Name of the champion; None: the first model.
+    baseline_name : str, default=None
+        Name of the champion (the model the others are judged against); None: the first
+        model. Formerly ``baseline=``.
     groups : array-like, default=None
         Passed to the splitter (e.g. for ``GroupKFold``).
     rope : float >= 0, default=0.01
@@ -135,8 +139,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     alpha : float in (0, 1), default=0.05
         Significance level of the Holm-adjusted corrected t-test; the reported interval of each
         difference is at level ``1 - alpha``.
-    threshold : float in (0.5, 1), default=0.95
-        Posterior probability the Bayesian test must exceed for a decision.
+    min_posterior : float in (0.5, 1), default=0.95
+        Posterior probability the Bayesian test must exceed for a decision. Formerly
+        ``threshold=`` (a name that elsewhere means a decision threshold on scores).
     n_jobs : int, default=None
         Passed to ``sklearn.model_selection.cross_validate``.
     random_state : None or int
@@ -170,9 +175,9 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
       over all challengers (a NaN p-value -- all ``d_j`` zero -- enters as 1).
     - ``P(champion better)``, ``P(rope)``, ``P(challenger better)``: :func:`bayesian_ttest`.
 
-    The decision rule: **replace champion** if ``P(challenger better) > threshold`` and
-    ``pvalue_holm < alpha``; else **practically equivalent** if ``P(rope) > threshold``; else
-    **keep champion** (reason "champion better" if ``P(champion better) > threshold`` and
+    The decision rule: **replace champion** if ``P(challenger better) > min_posterior`` and
+    ``pvalue_holm < alpha``; else **practically equivalent** if ``P(rope) > min_posterior``; else
+    **keep champion** (reason "champion better" if ``P(champion better) > min_posterior`` and
     ``pvalue_holm < alpha``, otherwise "no clear difference"). Replacing needs both tests
     because the Bayesian test alone is not adjusted for several challengers and the t-test
     alone cannot tell "better by a margin that matters" from "better by 0.0001".
@@ -185,10 +190,10 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     rule above replaces the champion with, else the champion (differences, and ``b``'s mean,
     equal to rounding are ties: the first given wins). ``"best_mean"``: ``b``.
     ``"simplest_within_noise"``: the simplest model ``m`` for which the Bayesian correlated
-    t-test of ``score(b) - score(m)`` gives ``P(b better by more than rope) <= threshold``.
+    t-test of ``score(b) - score(m)`` gives ``P(b better by more than rope) <= min_posterior``.
     ``"one_se"``: the simplest model whose mean is at least ``mean(b) - sd(b) / sqrt(J)`` (ESL
     sec. 7.10). A guardrail blocks a model when the Bayesian correlated t-test of its guardrail
-    difference to the champion puts more than ``1 - threshold`` on "worse by more than the
+    difference to the champion puts more than ``1 - min_posterior`` on "worse by more than the
     guardrail's rope"; a blocked challenger keeps the champion and is never chosen.
 
     Examples
@@ -208,7 +213,8 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
     rule = _rules.check_rule(rule)
     order = _rules.complexity_order(named, complexity)
     classifier = estimator_family(next(iter(named.values()))) == "classifier"
-    baseline, rope, alpha, threshold = _check_settings(named, baseline, rope, alpha, threshold)
+    baseline, rope, alpha, threshold = _check_settings(named, baseline_name, rope, alpha,
+                                                       min_posterior)
     if scoring is None:
         quantile = _quantile_models(named)
         scoring = "brier_skill" if classifier else _crps_skill if quantile else _R2_SCORER
@@ -245,8 +251,10 @@ def compare_cv(models, X, y, *, scoring=None, cv=None, baseline=None, groups=Non
                      rope=rope, alpha=alpha, threshold=threshold)
 
 
-def compare_cv_results(results, *, scoring=None, baseline=None, rule="champion_challenger",
-                       rope=0.01, alpha=0.05, threshold=0.95, guardrails=None,
+@public(renamed={"baseline": "baseline_name", "threshold": "min_posterior"})
+def compare_cv_results(results, *, scoring=None, baseline_name=None,
+                       rule="champion_challenger", rope=0.01, alpha=0.05, min_posterior=0.95,
+                       guardrails=None,
                        complexity=None) -> ComparisonResult:
     """:func:`compare_cv` from cross-validation results a user already has.
 
@@ -259,7 +267,7 @@ def compare_cv_results(results, *, scoring=None, baseline=None, rule="champion_c
     scoring : str, default=None
         Which score decides: ``"roc_auc"`` reads ``test_roc_auc`` (or ``test_score`` of a
         single-metric run). None: ``test_score``, or the only ``test_*`` key.
-    baseline, rule, rope, alpha, threshold, guardrails, complexity
+    baseline_name, rule, rope, alpha, min_posterior, guardrails, complexity
         As for :func:`compare_cv`; guardrails name other ``test_*`` keys of the results.
 
     Returns
@@ -278,7 +286,8 @@ def compare_cv_results(results, *, scoring=None, baseline=None, rule="champion_c
         results, scoring, guard_ropes)
     rule = _rules.check_rule(rule)
     order = _rules.complexity_order(scores, complexity)
-    baseline, rope, alpha, threshold = _check_settings(scores, baseline, rope, alpha, threshold)
+    baseline, rope, alpha, threshold = _check_settings(scores, baseline_name, rope, alpha,
+                                                       min_posterior)
     J = len(next(iter(scores.values())))
     return _conclude(scores, guard_scores, n_train, n_test, baseline=baseline, rule=rule,
                      order=order, guard_ropes=guard_ropes, scoring=shown,
@@ -291,10 +300,11 @@ def _check_settings(models, baseline, rope, alpha, threshold) -> tuple:
     champion's name (default: the first model), the rope, alpha and the threshold."""
     rope = check_real(rope, "rope", strictly_positive=False)
     alpha = check_level(alpha, "alpha", example="0.05")
-    threshold = check_level(threshold, "threshold", example="0.95")
+    threshold = check_level(threshold, "min_posterior", example="0.95")
     if threshold <= 0.5:
         # Above one half, at most one of the three posterior probabilities can exceed it.
-        msg = f"threshold={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be unique."
+        msg = (f"min_posterior={threshold!r} must be above 0.5 (e.g. 0.95) for the rule to be "
+               f"unique.")
         raise ValueError(msg)
     baseline = check_baseline_name(baseline, models)
     return baseline, rope, alpha, threshold
@@ -343,7 +353,7 @@ def _r2(y, pred, sample_weight=None) -> float:
     """r2 by this library's rule (:func:`chimeraboost.metrics.regression_report`): NaN with a
     warning on a constant fold, where scikit-learn's ``r2_score`` returns 1.0 or 0.0 and a
     comparison would conclude from a number that measures nothing."""
-    return regression_report(y, pred, sample_weight)["r2"]
+    return regression_report(y, pred, sample_weight=sample_weight)["r2"]
 
 
 _R2_SCORER = make_scorer(_r2)
@@ -380,10 +390,11 @@ def _challengers(scores, champion, n_train, n_test, rope, alpha, threshold) -> d
         tests[name] = (ttest_from_moments(J, mean, var, corr, "two-sided"),
                        posterior_from_moments(J, mean, var, corr, rope))
     raw = np.array([1.0 if math.isnan(t.pvalue) else t.pvalue for t, _ in tests.values()])
-    adjusted = holm(raw, alpha).pvalues_adjusted
+    adjusted = holm(raw, alpha=alpha).pvalues_adjusted
     out = {}
     for (name, (tt, bayes)), p_holm in zip(tests.items(), adjusted):
         decision, reason = _decide_cv(bayes, float(p_holm), alpha, threshold)
-        out[name] = ChallengerResult(name, tt.mean_difference, tt.confidence_interval(1 - alpha),
-                                     tt, tt.pvalue, float(p_holm), bayes, decision, reason)
+        out[name] = ChallengerResult(name, tt.mean_difference,
+                                     tt.confidence_interval(level=1 - alpha), tt, tt.pvalue,
+                                     float(p_holm), bayes, decision, reason)
     return out

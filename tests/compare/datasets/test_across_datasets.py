@@ -61,9 +61,9 @@ def test_ties_are_averaged_and_match_scipy():
 
 def test_losses_rank_the_lowest_first():
     higher = compare.compare_datasets(S, models=NAMES)
-    lower = compare.compare_datasets(-S, models=NAMES, higher_is_better=False)
+    lower = compare.compare_datasets(-S, models=NAMES, greater_is_better=False)
     assert lower.average_ranks == higher.average_ranks
-    flipped = compare.compare_datasets(S, models=NAMES, higher_is_better=False)
+    flipped = compare.compare_datasets(S, models=NAMES, greater_is_better=False)
     # Every row reversed: rank r becomes k + 1 - r = 4 - r.
     assert flipped.average_ranks == {m: 4 - r for m, r in higher.average_ranks.items()}
 
@@ -77,7 +77,7 @@ DEMSAR_Q = {0.05: [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164
 @pytest.mark.parametrize("alpha", [0.05, 0.10])
 def test_nemenyi_q_against_demsar_table_5(alpha):
     for k, q in zip(range(2, 11), DEMSAR_Q[alpha]):
-        assert abs(compare.nemenyi_q(k, alpha) - q) < 1e-3
+        assert abs(compare.nemenyi_q(k, alpha=alpha) - q) < 1e-3
 
 
 def test_critical_difference_and_groups_by_hand():
@@ -146,7 +146,7 @@ def test_dataframe_input_names_rows_and_columns():
     assert res.average_ranks == compare.compare_datasets(S, models=NAMES).average_ranks
     frame = res.to_frame()
     assert list(frame.index) == NAMES and frame["average_rank"].tolist() == [1.125, 2.125, 2.75]
-    pairs = res.to_frame("pairs")
+    pairs = res.to_frame(kind="pairs")
     assert pairs.shape == (3, 8) and pairs["wilcoxon_different"].tolist() == [False, True, False]
     pl = pytest.importorskip("polars")
     assert compare.compare_datasets(pl.from_pandas(df)).average_ranks == res.average_ranks
@@ -171,7 +171,7 @@ def test_str_shows_every_number_through_the_one_formatter():
     ([[1, 2], [3, 4]], {"models": ["a", "a"]}, ValueError, "models names must be distinct"),
     ([[1, 2], [3, 4]], {"datasets": ["x"]}, ValueError, "datasets has 1 names"),
     ([[1, 2], [3, 4]], {"alpha": 5}, ValueError, "alpha=5 is outside"),
-    ([[1, 2], [3, 4]], {"higher_is_better": "yes"}, TypeError, "higher_is_better must be"),
+    ([[1, 2], [3, 4]], {"greater_is_better": "yes"}, TypeError, "greater_is_better must be"),
 ])
 def test_bad_input(scores, kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -275,12 +275,12 @@ def test_pandas_missing_cells_are_missing_scores():
 
 
 def test_nemenyi_q_refuses_bad_k_and_alpha():
-    with pytest.raises(ValueError, match="k must be >= 2"):
+    with pytest.raises(ValueError, match="n_models must be >= 2"):
         compare.nemenyi_q(1)
-    with pytest.raises(TypeError, match="k must be an integer"):
+    with pytest.raises(TypeError, match="n_models must be an integer"):
         compare.nemenyi_q(2.5)
     with pytest.raises(ValueError, match="alpha=1.5 is outside"):
-        compare.nemenyi_q(3, 1.5)
+        compare.nemenyi_q(3, alpha=1.5)
 
 
 def test_one_data_set_is_degenerate_not_an_error():

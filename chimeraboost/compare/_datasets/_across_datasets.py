@@ -43,10 +43,11 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from .._shared.format import Col, fmt, fmt_p, table
-from .._shared.html import html_block, html_paragraphs, html_table
-from ._paired_tests import holm
-from .._shared.validation import (
+from ..._shared.api import public
+from ..._shared.format import Col, fmt, fmt_p, table
+from ..._shared.html import html_block, html_paragraphs, html_table
+from ...resampling import holm
+from ..._shared.validation import (
     _is_missing_value,
     check_level,
     check_positive_int,
@@ -54,8 +55,8 @@ from .._shared.validation import (
     warn_degenerate,
     to_numpy,
 )
-from ..exceptions import LowPowerWarning
-from ..exceptions import warn as _warn
+from ...exceptions import LowPowerWarning
+from ...exceptions import warn as _warn
 
 __all__ = ["DatasetComparison", "FriedmanResult", "PairwiseResult", "compare_datasets",
            "nemenyi_q"]
@@ -88,16 +89,18 @@ class PairwiseResult(NamedTuple):
     wilcoxon_different: bool
 
 
-def nemenyi_q(k: int, alpha: float = 0.05) -> float:
-    """The Nemenyi test's critical value ``q_alpha`` for ``k`` models: the upper ``alpha``
+@public(legacy=("alpha",), renamed={"k": "n_models"})
+def nemenyi_q(n_models: int, *, alpha: float = 0.05) -> float:
+    """The Nemenyi test's critical value ``q_alpha`` for ``k = n_models`` models (formerly
+    ``k=``, a name that elsewhere means a top-k cutoff): the upper ``alpha``
     quantile of the studentized range of ``k`` normal means with infinite degrees of
     freedom, divided by ``sqrt(2)`` [D06]_ (Table 5, to three decimals: 2.728
     for ``k = 5``, ``alpha = 0.05``).
 
-    >>> round(nemenyi_q(5, 0.05), 3)
+    >>> round(nemenyi_q(5, alpha=0.05), 3)
     2.728
     """
-    k = check_positive_int(k, "k", minimum=2)
+    k = check_positive_int(n_models, "n_models", minimum=2)
     alpha = check_level(alpha, "alpha", example="0.05")
     return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2))
 
@@ -200,7 +203,8 @@ def _low_power(N: int, k: int, alpha: float, cd: float) -> list[str]:
     return notes
 
 
-def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
+@public(renamed={"higher_is_better": "greater_is_better"})
+def compare_datasets(scores, *, greater_is_better=True, alpha=0.05, models=None,
                      datasets=None) -> DatasetComparison:
     """Compare models over several data sets by their ranks (Demšar 2006).
 
@@ -210,7 +214,7 @@ def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
         One row per data set, one column per model: each model's score (e.g. its mean
         cross-validated score) on each data set. A pandas DataFrame names the models by its
         columns and the data sets by its index; a polars DataFrame by its columns.
-    higher_is_better : bool, default=True
+    greater_is_better : bool, default=True
         False for losses (log loss, RMSE): the lowest value then ranks first.
     alpha : float in (0, 1), default=0.05
         Significance level of every test.
@@ -257,15 +261,15 @@ def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
     >>> res.average_ranks
     {'boost': 1.125, 'forest': 2.125, 'tree': 2.75}
     """
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        msg = f"higher_is_better must be True or False, got {higher_is_better!r}."
+    if not isinstance(greater_is_better, (bool, np.bool_)):
+        msg = f"greater_is_better must be True or False, got {greater_is_better!r}."
         raise TypeError(msg)
     alpha = check_level(alpha, "alpha", example="0.05")
     values, models, datasets = _score_table(scores, models, datasets)
     N, k = values.shape
-    ranks = stats.rankdata(-values if higher_is_better else values, axis=1)
+    ranks = stats.rankdata(-values if greater_is_better else values, axis=1)
     avg = ranks.mean(axis=0)
-    q = nemenyi_q(k, alpha)
+    q = nemenyi_q(k, alpha=alpha)
     cd = q * math.sqrt(k * (k + 1) / (6.0 * N))
     if N == 1:
         # Ranks on one data set are legal; a test across data sets has no evidence.
@@ -278,7 +282,7 @@ def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
                                    bool(abs(avg[a] - avg[b]) >= cd), nan, nan, nan, False)
                     for a in range(k) for b in range(a + 1, k)]
         groups = [tuple(models[j] for j in g) for g in _groups(avg, cd)]
-        return DatasetComparison(values, models, datasets, higher_is_better, alpha, ranks,
+        return DatasetComparison(values, models, datasets, greater_is_better, alpha, ranks,
                                  friedman, iman, q, cd, pairwise, groups)
     notes = _low_power(N, k, alpha, cd)
     if notes:
@@ -302,7 +306,7 @@ def compare_datasets(scores, *, higher_is_better=True, alpha=0.05, models=None,
             iman = FriedmanResult(f, float(stats.f.sf(f, k - 1, df2)), k - 1, df2)
     pairwise = _pairwise(values, models, avg, cd, alpha)
     groups = [tuple(models[j] for j in g) for g in _groups(avg, cd)]
-    return DatasetComparison(values, models, datasets, higher_is_better, alpha, ranks,
+    return DatasetComparison(values, models, datasets, greater_is_better, alpha, ranks,
                              friedman, iman, q, cd, pairwise, groups)
 
 
@@ -325,7 +329,7 @@ def _pairwise(values, models, avg, cd, alpha) -> list[PairwiseResult]:
             res = stats.wilcoxon(d)
         stat.append(float(res.statistic))
         p.append(float(res.pvalue))
-    adjusted = holm([1.0 if math.isnan(x) else x for x in p], alpha).pvalues_adjusted
+    adjusted = holm([1.0 if math.isnan(x) else x for x in p], alpha=alpha).pvalues_adjusted
     out = []
     for (a, b), s, pv, ph in zip(pairs, stat, p, adjusted):
         diff = float(avg[a] - avg[b])
@@ -433,7 +437,8 @@ class DatasetComparison:
         return (f"<DatasetComparison {len(self.models)} models x {self.n_datasets} data sets: "
                 f"average ranks {ranks}, CD {self.critical_difference:.3f}>")
 
-    def to_frame(self, kind: str = "models"):
+    @public(legacy=("kind",))
+    def to_frame(self, *, kind: str = "models"):
         """``kind="models"``: one row per model (``average_rank``, ``mean_score``), best first;
         ``kind="pairs"``: one row per pair (``a``, ``b``, ``rank_difference``,
         ``nemenyi_different``, ``statistic``, ``pvalue``, ``pvalue_holm``). Needs pandas."""
@@ -448,7 +453,8 @@ class DatasetComparison:
         msg = f"kind must be 'models' or 'pairs', got {kind!r}."
         raise ValueError(msg)
 
-    def plot(self, ax=None):
+    @public(legacy=("ax",))
+    def plot(self, *, ax=None):
         """Draw the critical-difference diagram (Demšar 2006, Fig. 1) and return the Axes.
 
         The axis carries the average ranks (1, the best, on the left); each model's name hangs
@@ -458,6 +464,6 @@ class DatasetComparison:
         :func:`chimeraboost.plotting.critical_difference_diagram`; needs matplotlib
         (``pip install "chimeraboost[plot]"``).
         """
-        from ..plotting import critical_difference_diagram
+        from ...plotting import critical_difference_diagram
 
         return critical_difference_diagram(self, ax=ax)
