@@ -456,6 +456,9 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--sections", nargs="+", default=SECTIONS, choices=SECTIONS)
     parser.add_argument("--check-truth", action="store_true")
+    parser.add_argument("--skip-chunks", type=int, default=0,
+                        help="leave out each cell's first chunks (of 25 data sets): to add "
+                             "data sets to a stopped run, whose seeds they do not repeat")
     parser.add_argument("--partial", default=None,
                         help="a file the tables so far are written to after every chunk")
     args = parser.parse_args(argv)
@@ -467,7 +470,7 @@ def main(argv=None) -> None:
     chosen = cells(args)
     tasks = [(cell, i, min(CHUNK, sims - i * CHUNK), args.n_boot)
              for group in chosen.values() for cell, sims in group
-             for i in range(-(-sims // CHUNK))]
+             for i in range(args.skip_chunks, -(-sims // CHUNK))]
     tasks.sort(key=lambda task: task[1])  # every cell's first chunks first: partial tables
     t0 = time.perf_counter()
     print(f"chimeraboost coverage under dependence: {args.n_boot} replicates, {LEVEL:.0%} "
