@@ -28,6 +28,9 @@ a paired comparison on the same rows.
 - ``chimeraboost.slices``: who is the model good for? ``slice_report`` and
   ``report(..., by=...)`` -- each slice against its own base rate, compared with the rest
   of the rows, verdicts adjusted for the number of slices; ``find_weak_slices``.
+- ``chimeraboost.promotion``: from an offline win to a promotion -- shadow traffic
+  (``shadow_report``), the plan of the online test (``plan_ab_test``) and its sequential
+  readout (``read_ab_test``).
 - ``ChimeraBoostClassifier`` / ``Regressor`` / ``QuantileRegressor``: gradient boosting on
   scikit-learn's histogram engine, temperature-scaled.
 """
@@ -41,6 +44,7 @@ from . import (
     metrics,
     monitor,
     plotting,
+    promotion,
     quantile_metrics,
     resampling,
     scorers,
@@ -76,6 +80,7 @@ __all__ = [
     "metrics",
     "monitor",
     "plotting",
+    "promotion",
     "quantile_metrics",
     "report",
     "resampling",

@@ -78,7 +78,8 @@ def _run_session(code, namespace, page):
 
 # Pages whose code takes more than about half a second of CPU time (fits, a Dask cluster).
 SLOW_PAGES = {"README.md", "docs/compare.md", "docs/decisions.md", "docs/metrics.md",
-              "docs/monitor.md", "docs/plotting.md", "docs/quantile_metrics.md", "docs/report.md",
+              "docs/monitor.md", "docs/plotting.md", "docs/promotion.md",
+              "docs/quantile_metrics.md", "docs/report.md",
               "docs/scale.md"}
 
 

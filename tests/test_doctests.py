@@ -24,6 +24,7 @@ from chimeraboost import (
     compare,
     estimators,
     metrics,
+    promotion,
     quantile_metrics,
     resampling,
     scorers,
@@ -46,6 +47,7 @@ PUBLIC = {
     "chimeraboost.estimators": (estimators, 2),
     "chimeraboost.report": (chimeraboost.report, 1),
     "chimeraboost.slices": (slices, 2),
+    "chimeraboost.promotion": (promotion, 10),
 }
 
 
@@ -78,7 +80,7 @@ def _own_public_functions(module):
             yield name, obj
 
 
-@pytest.mark.parametrize("module", [metrics, quantile_metrics, slices],
+@pytest.mark.parametrize("module", [metrics, quantile_metrics, slices, promotion],
                          ids=lambda m: m.__name__)
 def test_public_functions_have_full_numpydoc(module):
     # Each public function defined in the module: Parameters, Returns and Examples sections,

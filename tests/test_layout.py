@@ -39,7 +39,8 @@ PUBLIC = {
         "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor", "ChimeraBoostRegressor",
         "Pipeline", "Report", "ReportMixin", "baselines", "compare", "dask", "decisions",
         "exceptions",
-        "make_pipeline", "metrics", "monitor", "plotting", "quantile_metrics", "report",
+        "make_pipeline", "metrics", "monitor", "plotting", "promotion", "quantile_metrics",
+        "report",
         "resampling", "scorers", "slices", "__version__",
     ],
     "chimeraboost.metrics": [
@@ -82,8 +83,14 @@ PUBLIC = {
         "HoldoutTable", "DatasetComparison", "CorrectedTTestResult", "BayesianTTestResult",
         "MultipleTestResult", "GuardrailResult", "MIN_ROWS_DECISION", "nemenyi_q",
     ],
+    "chimeraboost.promotion": [
+        "ABMetric", "ABReadout", "ABTestPlan", "ShadowReport", "ab_metric",
+        "crossing_probabilities", "inflation_factor", "lan_demets_bounds",
+        "obrien_fleming_bounds", "plan_ab_test", "read_ab_test", "sample_size_auc",
+        "sample_size_means", "sample_size_proportions", "shadow_report", "spent_alpha",
+    ],
     "chimeraboost.baselines": ["ladder", "one_feature_model", "linear_model"],
-    "chimeraboost.monitor": ["skill_over_time", "SkillOverTime"],
+    "chimeraboost.monitor": ["skill_over_time", "SkillOverTime", "LatestWindowVerdict"],
     "chimeraboost.slices": ["slice_report", "find_weak_slices", "SliceReport"],
     "chimeraboost.plotting": [
         "reliability_diagram", "roc_curve", "pr_curve", "mcb_dsc_plot", "forest_plot",
@@ -115,6 +122,9 @@ LAYERS = [
     ["slices"],
     ["_report", "pipeline", "estimators"],
     ["compare", "baselines", "monitor", "dask"],
+    # the production path: shadow traffic, the online test's plan and readout (on compare's
+    # multiplicity adjustments and resampling's intervals)
+    ["promotion"],
     ["plotting", "cli"],
     ["__init__", "__main__"],
 ]

@@ -284,7 +284,10 @@ def _calibration_tests(scored, scheme):
             out.append(None)
             continue
         d = s.plot_data
-        with working(f"report: calibration test, {draws:,} draws"):
+        with working(f"report: calibration test, {draws:,} draws"), \
+                warnings.catch_warnings():
+            # Fewer than 1,000 resamples were warned of once, by the report's bootstrap.
+            warnings.simplefilter("ignore", FewResamplesWarning)
             test = metrics.calibration_test(d["y"], d["proba"], d["classes"],
                                             sample_weight=d["sample_weight"], n_boot=draws,
                                             random_state=seed, **units)

@@ -8,6 +8,9 @@ Which command answers which question:
   incumbent's column? ``report FILE --target COL --score COL [--baseline-score COL]``.
 - How do several systems (models, rules) compare on the same rows? ``table FILE --target COL
   --score COL --score COL ...``.
+- On the way to production: do two models agree on live rows (``shadow FILE``), how long must
+  the online test run (``plan``), and what does it say (``readout FILE``)? Built in
+  ``chimeraboost.cli._promotion``.
 
 The numbers come from ``chimeraboost.cli._commands`` (the library's report and holdout table on the
 file's columns); this module parses arguments, prints, and turns bad input into one line on
@@ -24,6 +27,8 @@ import warnings
 
 from .._shared.api import public
 from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+from ._promotion import RUN as PROMOTION_COMMANDS
+from ._promotion import add_commands
 
 
 @public(legacy=("out", "n_boot"))
@@ -265,6 +270,10 @@ def _parser():
                     "made by any system, or run the demo.",
         epilog="Example:\n  chimeraboost report holdout.csv --target churned --score p_model\n"
                "  chimeraboost table holdout.csv --target churned --score rule --score p_model\n"
+               "  chimeraboost shadow live.csv --champion p_old --challenger p_new --threshold 0.3\n"
+               "  chimeraboost plan --metric conversion --kind proportion --champion 0.10 "
+               "--challenger 0.12 --out plan.json\n"
+               "  chimeraboost readout test.csv --plan plan.json --arm arm --look day\n"
                "  chimeraboost demo\n\n"
                "`chimeraboost COMMAND --help` describes each command.")
     parser.add_argument("--version", action="version", version=f"chimeraboost {__version__}")
@@ -320,6 +329,8 @@ def _parser():
     out.add_argument("--markdown", action="store_true", help="print a markdown table")
     out.add_argument("--json", action="store_true",
                      help="print every number as JSON (NaN as null)")
+
+    add_commands(sub)
 
     sub.add_parser("demo", help="score models on scikit-learn's breast_cancer data",
                    description=demo.__doc__.split("\n\n")[0].replace("    ", ""),
@@ -439,7 +450,7 @@ def main(argv=None) -> int:
         if args.command == "demo":
             demo()
             return 0
-        run = {"report": _run_report, "table": _run_table}[args.command]
+        run = {"report": _run_report, "table": _run_table, **PROMOTION_COMMANDS}[args.command]
         try:
             run(args, sys.stdout)
             sys.stdout.flush()

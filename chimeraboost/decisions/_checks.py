@@ -280,4 +280,4 @@ def bayes_threshold(costs) -> float:
                "so no threshold in (0, 1) follows from them; give both errors a cost "
                "(c_fp > c_tn and c_fn > c_tp), or pass threshold= yourself.")
         raise ValueError(msg)
-    return t
+    return float(t)

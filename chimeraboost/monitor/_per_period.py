@@ -6,9 +6,13 @@ Questions this module answers:
   ``_regression``: one weight vector per period through one evaluator of
   :mod:`chimeraboost.metrics`, and with ``reference_from="rolling"`` the reference of the preceding
   ``window`` periods instead of the period's own.
-- *Is a period's change more than noise?* -> ``_period_intervals``: rows resampled within the
-  period (:class:`_PeriodSkills` hands a period's skills to :func:`resampling.bootstrap`),
-  a rolling reference held fixed.
+- *Is a period's change more than noise?* -> ``_period_intervals``: rows (or, with
+  ``groups=``, whole groups) resampled within the period -- one
+  :class:`~chimeraboost.resampling.Resampler` on all rows, each period resampling its
+  ``subset`` -- with :class:`_PeriodSkills` handing a period's skills to it, a rolling
+  reference held fixed, the interval read by ``ci_method``.
+- *Is the model better than the incumbent, period by period?* -> ``_paired`` (with
+  ``baseline=``), on the same scheme.
 - *All of it, for the caller* -> :func:`skill_over_time`, which checks the inputs
   (``_inputs``), computes the numbers here and hands them to :class:`SkillOverTime`
   (``_result``).
@@ -23,17 +27,20 @@ import numpy as np
 from .._shared.api import public
 from .. import metrics as _metrics
 from .. import resampling as _resampling
+from .._shared.units import check_units
 from .._shared.validation import (
     as_1d,
     check_aligned,
     check_level,
+    check_positive_int,
     check_proba,
-    check_random_state_int,
+    check_real,
     import_pandas,
     warn_degenerate,
 )
 from ..exceptions import FewResamplesWarning
 from ._inputs import _check_baseline, _check_window, _periods, _task
+from ._paired import _check_metric, _paired_periods
 from ._result import _SKILLS, SkillOverTime, _label
 
 
@@ -182,11 +189,10 @@ def _regression(ev, y, period, cal, n_cal, labels, baseline, window, sample_weig
 # --------------------------------------------------------------------------- intervals
 
 
-def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state, ci_method,
-                      labels) -> dict:
-    """Per period, a bootstrap interval of each skill, rows resampled within the period and
-    the reference of a rolling baseline held fixed (it was known in advance)."""
-    rng = check_random_state_int(random_state)
+def _period_intervals(task, data, rows_of, refs, level, scheme, labels) -> dict:
+    """Per period, a bootstrap interval of each skill: the period's rows (or, with
+    ``groups=``, its whole groups) resampled by the period's subset of one scheme, and the
+    reference of a rolling baseline held fixed (it was known in advance)."""
     keys = _SKILLS[task]
     out = {key: np.full((len(rows_of), 2), np.nan) for key in keys}
     narrow = {}
@@ -196,8 +202,7 @@ def _period_intervals(task, data, rows_of, refs, level, n_boot, random_state, ci
         skills = _PeriodSkills(task, _period_evaluators(task, data, rows, refs[p]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FewResamplesWarning)  # said once, by the caller
-            boot = _resampling.bootstrap(skills, n_boot=n_boot, random_state=rng,
-                                         ci_method=ci_method)
+            boot = scheme.subset(rows).bootstrap([skills])[0]
         for key, ci in boot.intervals(level=level, warn=False).items():
             out[key][p] = ci
         narrow.update({f"{key} ({_label(labels[p])})": why
@@ -224,9 +229,12 @@ class _PeriodSkills:
         return _replicate_skills(self.task, self.evaluators, counts)
 
 
-def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) -> None:
+def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng,
+                        groups=None) -> None:
     """Per period, the calibration test of the period's rows: the MCB's noise floor, the
-    estimate of the population MCB (``calibration_excess``) with its interval, the p-value."""
+    estimate of the population MCB (``calibration_excess``) with its interval, the p-value;
+    with ``groups`` the test's draws keep each group's rows together (a period with a single
+    group has no test: NaN)."""
     keys = ("calibration_noise_floor", "calibration_excess", "calibration_pvalue")
     for key in keys:
         values[key] = np.full(len(rows_of), np.nan)
@@ -234,11 +242,13 @@ def _period_calibration(values, intervals, data, rows_of, level, n_boot, rng) ->
     draws = max(min(n_boot, 1000), 100)  # as a report: min(n_boot, 1000), at least 100
     for p, rows in enumerate(rows_of):
         codes = data["codes"][rows]
-        if np.unique(codes).size < 2:
-            continue  # a single class: said once for the period's skills
+        g = None if groups is None else groups[rows]
+        if np.unique(codes).size < 2 or (g is not None and np.unique(g).size < 2):
+            continue  # a single class (said once for the period's skills), or one group
         w = None if data["weight"] is None else data["weight"][rows]
         test = _metrics.calibration_test(codes, data["proba"][rows], np.arange(data["K"]),
-                                         sample_weight=w, n_boot=draws, random_state=rng)
+                                         sample_weight=w, n_boot=draws, random_state=rng,
+                                         groups=g)
         for key, v in zip(keys, (test.noise_floor, test.excess, test.pvalue)):
             values[key][p] = v
         intervals["calibration_excess"][p] = test.confidence_interval(level=level)
@@ -274,11 +284,66 @@ def _replicate_skills(task, evaluators, counts) -> dict:
 # --------------------------------------------------------------------------- public
 
 
-@public(renamed={"when": "time", "baseline": "reference_from"})
+def _old_baseline(baseline, reference_from):
+    """``baseline="period"`` / ``"rolling"`` is the old spelling of ``reference_from``: kept
+    for one release with a FutureWarning; ``baseline`` now holds the incumbent's predictions."""
+    if not isinstance(baseline, str):
+        return baseline, reference_from
+    if reference_from != "period":
+        msg = ("skill_over_time() got both baseline= (a string) and reference_from=; "
+               "baseline='period'/'rolling' is the old spelling of reference_from: pass "
+               "reference_from= only (baseline= now takes the incumbent's predictions).")
+        raise TypeError(msg)
+    warnings.warn("skill_over_time(): baseline= is renamed reference_from=; the old spelling "
+                  "will be an error in the next release (baseline= now takes the incumbent's "
+                  "predictions on the same rows).", FutureWarning, stacklevel=3)
+    return None, baseline
+
+
+def _check_incumbent(baseline, n: int, task, classes):
+    """The incumbent's predictions on the same rows, checked like ``proba``."""
+    shape = np.shape(baseline)
+    if not shape or shape[0] != n:
+        got = "a scalar" if not shape else f"{shape[0]} rows"
+        msg = (f"baseline has {got} but y has {n}; pass the incumbent's predictions on the "
+               "same rows, in the same order.")
+        raise ValueError(msg)
+    if task == "classification":
+        return check_proba(baseline, classes, "baseline")
+    return as_1d(baseline, "baseline").astype(float)
+
+
+def _data(task, y, proba, classes, sample_weight):
+    """The evaluator on all rows, and the arrays each period's evaluators are cut from."""
+    w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
+    if task == "classification":
+        ev = _metrics.classification_evaluator(y, classes, proba=proba,
+                                               sample_weight=sample_weight)
+        return ev, {"codes": ev.codes, "K": ev.n_classes, "proba": check_proba(proba, classes),
+                    "weight": w}
+    ev = _metrics.regression_evaluator(y, proba, sample_weight=sample_weight)
+    return ev, {"y": as_1d(y, "y").astype(float), "pred": as_1d(proba, "proba").astype(float),
+                "weight": w}
+
+
+def _scheme(n, groups, level, paired, n_boot, random_state, ci_method):
+    """One resampling scheme on all rows (each period resamples its subset), or None when
+    nothing is resampled (``groups`` is still checked)."""
+    if level is None and not paired:
+        if groups is not None:
+            check_units(n, groups=groups)
+        return None
+    return _resampling.Resampler.from_params(n, n_boot=n_boot, random_state=random_state,
+                                             ci_method=ci_method, groups=groups)
+
+
+@public(renamed={"when": "time"})
 def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", window=3,
-                    classes=None, sample_weight=None, ci=None, n_boot=2000, random_state=None,
+                    classes=None, sample_weight=None, baseline=None, metric=None, rope=0.01,
+                    last=3, groups=None, ci=None, n_boot=2000, random_state=None,
                     ci_method=_resampling.DEFAULT_CI_METHOD):
-    """One row per period: rows, base rate, loss, reference loss, skill and MCB.
+    """One row per period: rows, base rate, loss, reference loss, skill and MCB; with
+    ``baseline=``, the model against the incumbent per period and whether it wins lately.
 
     Parameters
     ----------
@@ -295,50 +360,71 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
         days, ``"QS"`` quarters. Periods are pandas' calendar bins (``Series.resample``).
     reference_from : {"period", "rolling"}, default="period"
         Where the no-skill forecast each period is judged against comes from (formerly
-        ``baseline=``). ``"period"``: the period's own
-        (weighted) class prior, or mean and median of ``y`` -- the skills then equal
-        :func:`chimeraboost.metrics.classification_report`'s on the period's rows.
+        ``baseline=``, which now takes the incumbent's predictions). ``"period"``: the
+        period's own (weighted) class prior, or mean and median of ``y`` -- the skills then
+        equal :func:`chimeraboost.metrics.classification_report`'s on the period's rows.
         ``"rolling"``: the weighted class prior (mean and median) of the rows in the
         ``window`` calendar periods before it -- what a deployed model could have known.
     window : int or None, default=3
-        With ``reference_from="rolling"``: how many preceding calendar periods make the reference
-        (fewer at the start of the data: what exists is used); ``None`` uses all preceding
-        periods. The first period has no history: its skills are NaN. A later period with
-        no rows in its window (a gap in the data longer than ``window``) gets NaN skills and
-        a ``DegenerateMetricWarning``.
+        With ``reference_from="rolling"``: how many preceding calendar periods make the
+        reference (fewer at the start of the data: what exists is used); ``None`` uses all
+        preceding periods. The first period has no history: its skills are NaN. A later
+        period with no rows in its window (a gap in the data longer than ``window``) gets NaN
+        skills and a ``DegenerateMetricWarning``.
     classes : array-like of shape (K,), default=None
         The class labels, e.g. the model's ``classes_``. ``None``: the sorted labels of
         ``y`` when ``proba`` is 2-D or ``y`` holds strings or booleans, ``[0, 1]`` when
         ``y`` holds only 0 and 1; any other numeric ``y`` is read as a regression.
     sample_weight : array-like of shape (n,), default=None
+    baseline : array-like like ``proba``, default=None
+        The incumbent's (the champion's) predictions on the same rows: the paired form.
+        Per period both are scored on ``metric`` on the same resampled rows, and the
+        difference ``model - baseline`` gets an interval at level ``ci`` (0.95 when ``ci``
+        is None: the comparison always has its interval); :meth:`SkillOverTime.verdict`
+        says whether the model wins in the latest window and in how many of the last
+        ``last``.
+    metric : str, default=None
+        The number compared with ``baseline=``: a key of ``classification_report`` (or
+        ``regression_report``) that describes the model. None: the headline number --
+        ``brier_skill``, or ``r2`` for a regressor.
+    rope : float >= 0, default=0.01
+        With ``baseline=``: the region of practical equivalence, in units of ``metric``.
+    last : int, default=3
+        With ``baseline=``: how many of the latest periods the verdict counts wins in.
+    groups : array-like of shape (n,), default=None
+        The unit each row belongs to (a customer with several rows in a period): whole
+        groups are resampled within each period, for every interval here, and the
+        calibration test's draws keep each group's rows together.
     ci : float in (0, 1), default=None
-        Also give each period's skills a bootstrap interval at this level, rows resampled
-        within the period (a rolling reference is held fixed: it was known before the period
-        began).
+        Also give each period's skills a bootstrap interval at this level, rows (or groups)
+        resampled within the period (a rolling reference is held fixed: it was known before
+        the period began).
     n_boot : int, default=2000
-        Resamples per period for ``ci``; below 1000 a ``FewResamplesWarning`` says the ends
-        of the intervals are unstable.
+        Resamples per period; below 1000 a ``FewResamplesWarning`` says the ends of the
+        intervals are unstable.
     random_state : None, int or numpy Generator
         Makes the intervals reproducible.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How each period's intervals are read off its resamples (see
-        :func:`chimeraboost.report`). A period with a handful of events gets intervals that
-        no method can make trustworthy: one
-        :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names those periods.
+        :func:`chimeraboost.report`). A period with a handful of events (or, with
+        ``groups``, fewer than 30 groups) gets intervals that no method can make
+        trustworthy: one :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names them.
 
     Returns
     -------
     SkillOverTime
         Attributes per period; ``print`` it for the table, ``to_frame()`` for pandas,
-        ``plot()`` for the picture.
+        ``plot()`` for the picture, ``verdict()`` with ``baseline=``.
 
     Notes
     -----
-    Periods without rows (or whose rows all weigh 0) are left out of the table; they still
-    count as calendar periods of a rolling window. Where a skill is undefined -- one class in
-    a period, a constant ``y``, a gap in the history of a rolling reference -- it is NaN and
-    a ``DegenerateMetricWarning`` names the periods (the first period of a rolling baseline,
-    which never has a history, is NaN without a warning).
+    Periods without rows (or whose rows all weigh 0) are left out of the table and listed
+    in :attr:`SkillOverTime.empty_periods` (a gap in the data is not an error); they still
+    count as calendar periods of a rolling window, and are not windows of the verdict. Where
+    a skill is undefined -- one class in a period, a constant ``y``, a gap in the history of
+    a rolling reference -- it is NaN and a ``DegenerateMetricWarning`` names the periods
+    (the first period of a rolling baseline, which never has a history, is NaN without a
+    warning).
 
     Examples
     --------
@@ -354,48 +440,54 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
     ([0.2231, 0.2231], [0.678, 0.649])
     """
     pd = import_pandas("skill_over_time")
-    check_aligned(y=y, proba=proba, time=time, sample_weight=sample_weight)
-    baseline, window = _check_baseline(reference_from), _check_window(window)
+    baseline, reference_from = _old_baseline(baseline, reference_from)
+    check_aligned(y=y, proba=proba, time=time, sample_weight=sample_weight, baseline=baseline,
+                  groups=groups)
+    reference_from, window = _check_baseline(reference_from), _check_window(window)
     level = None if ci is None else check_level(ci, "ci")
     ci_method = _resampling.check_ci_method(ci_method)
-    if level is not None:
-        n_boot = _resampling.check_n_boot(n_boot)
+    paired = baseline is not None
+    if paired:
+        rope = check_real(rope, "rope", strictly_positive=False)
+        last = check_positive_int(last, "last")
     task, classes = _task(y, proba, classes)
-    if task == "classification":
-        ev = _metrics.classification_evaluator(y, classes, proba=proba,
-                                               sample_weight=sample_weight)
-        w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
-        data = {"codes": ev.codes, "K": ev.n_classes, "proba": check_proba(proba, classes),
-                "weight": w}
-    else:
-        ev = _metrics.regression_evaluator(y, proba, sample_weight=sample_weight)
-        w = None if sample_weight is None else as_1d(sample_weight, "sample_weight").astype(float)
-        data = {"y": as_1d(y, "y").astype(float), "pred": as_1d(proba, "proba").astype(float),
-                "weight": w}
-    data["rolling"] = baseline == "rolling"
+    ev, data = _data(task, y, proba, classes, sample_weight)
+    if paired:
+        data["baseline"] = _check_incumbent(baseline, ev.n, task, classes)
+        metric = _check_metric(metric, task, ev, reference_from)
+    data["rolling"] = reference_from == "rolling"
     period, all_labels = _periods(pd, time, ev.n, freq)
-    weight = np.ones(ev.n) if w is None else w
+    scheme = _scheme(ev.n, groups, level, paired, n_boot, random_state, ci_method)
+    weight = np.ones(ev.n) if data["weight"] is None else data["weight"]
     totals = np.bincount(period, weights=weight, minlength=len(all_labels))
     cal = np.flatnonzero(totals > 0)
     labels = all_labels[cal]
     if task == "classification":
-        values, rate, refs = _classification(ev, period, cal, len(all_labels), labels,
-                                             baseline, window)
+        values, _, refs = _classification(ev, period, cal, len(all_labels), labels,
+                                          reference_from, window)
     else:
         values, refs = _regression(ev, data["y"], period, cal, len(all_labels), labels,
-                                   baseline, window, w)
+                                   reference_from, window, data["weight"])
     values["rows"] = np.bincount(period, minlength=len(all_labels))[cal]
+    order = np.argsort(period, kind="stable")
+    starts = np.searchsorted(period[order], cal)
+    rows_of = [order[a:a + m] for a, m in zip(starts, values["rows"])]
     intervals = None
     if level is not None:
-        order = np.argsort(period, kind="stable")
-        starts = np.searchsorted(period[order], cal)
-        rows_of = [order[a:a + m] for a, m in zip(starts, values["rows"])]
-        rng = check_random_state_int(random_state)
-        intervals = _period_intervals(task, data, rows_of, refs, level, n_boot, rng,
-                                      ci_method, labels)
+        intervals = _period_intervals(task, data, rows_of, refs, level, scheme, labels)
         if task == "classification":
-            _period_calibration(values, intervals, data, rows_of, level, n_boot, rng)
-    return SkillOverTime(task=task, periods=labels, freq=freq, baseline=baseline,
+            codes = None if groups is None else scheme.units.codes
+            _period_calibration(values, intervals, data, rows_of, level, scheme.n_boot,
+                                scheme.rng, codes)
+    comparison = None
+    if paired:
+        shown = [_label(t) for t in labels]
+        plevel = 0.95 if level is None else level
+        comparison = _paired_periods(task, data, rows_of, refs, scheme, metric, plevel, shown)
+        comparison.update(metric=metric, level=plevel, rope=rope, last=last)
+    return SkillOverTime(task=task, periods=labels, freq=freq, baseline=reference_from,
                          window=window, classes=classes, values=values, ci_level=level,
-                         intervals=intervals, n_boot=n_boot if level is not None else None,
-                         ci_method=ci_method)
+                         intervals=intervals, n_boot=None if scheme is None else scheme.n_boot,
+                         ci_method=ci_method, comparison=comparison,
+                         empty_periods=all_labels[totals <= 0],
+                         units="rows" if groups is None else "groups")

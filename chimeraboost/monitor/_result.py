@@ -16,14 +16,17 @@ Nothing here computes a number: :func:`chimeraboost.monitor.skill_over_time` han
 from __future__ import annotations
 
 import html
+import textwrap
 
 import numpy as np
 
+from .._shared import facts as _facts
 from .._shared.api import public
 from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, percent, rates
 from .._shared.html import html_block, html_paragraphs, html_table
-from .._shared.validation import import_pandas
+from .._shared.validation import check_positive_int, check_real, import_pandas
 from ..resampling import CI_METHOD_LABELS
+from ._paired import LatestWindowVerdict, decisions
 
 # The skills of each task, headline first: ``SkillOverTime.skill`` and the table's skill
 # column read the first, the intervals cover both.
@@ -34,6 +37,46 @@ _SKILLS = {"classification": ("log_loss_skill", "brier_skill"),
 def _label(ts) -> str:
     """A period label for humans: ``2024-01-01``, or with the time when it is not midnight."""
     return ts.strftime("%Y-%m-%d") if ts == ts.normalize() else str(ts)
+
+
+def _wrap(line: str, width) -> list[str]:
+    """A note as lines of at most ``width`` characters (as it is with ``width=None``)."""
+    return [line] if width is None or len(line) <= width else textwrap.wrap(line, width)
+
+
+def _periods_listed(labels) -> str:
+    shown = [_label(t) for t in labels[:6]]
+    more = len(labels) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def comparison_lines(result, verdict, width) -> list[str]:
+    """The paired form in text: one line per period (the model's and the incumbent's metric,
+    the difference with its interval, the period's decision), then the verdict."""
+    c = result.comparison
+    made = decisions(c["metric"], c["interval"], c["rope"])
+    name = _facts.fact(c["metric"]).label
+    titles = [Col("period", None), Col("rows"), Col("model", 4), Col("baseline", 4),
+              Col("difference", 4, signed=True), Col("low", 4, signed=True),
+              Col("high", 4, signed=True), Col("decision", None)]
+    body = [[_label(t), int(result.rows[p]), c["model"][p], c["baseline"][p],
+             c["difference"][p], *c["interval"][p], made[p][0]]
+            for p, t in enumerate(result.periods)]
+    rows, below, left = fitted_table(titles, body, width)
+    units = "rows" if result.units == "rows" else "whole groups"
+    method = CI_METHOD_LABELS[result.ci_method]
+    lines = [f"Against the baseline: {name} ({c['metric']}) per period, model - baseline", "",
+             *rows, *below, ""]
+    if left:
+        lines.append(f"Left out to fit {width} characters: {', '.join(left)}.")
+    turned = " (lower is better: the interval is turned around)" if _facts.is_loss(
+        c["metric"]) else ""
+    notes = [f"low, high: {percent(c['level'])} interval of model - baseline ({method}; the "
+             f"same {result.n_boot:,} resamples of each period's {units} score both).",
+             f"decision: replace champion if low > rope ({c['rope']:g}); practically "
+             f"equivalent if inside [-rope, rope]; else keep champion{turned}."]
+    notes += verdict.lines()
+    return lines + [piece for line in notes for piece in _wrap(line, width)]
 
 
 class SkillOverTime:
@@ -62,10 +105,26 @@ class SkillOverTime:
         Skill key -> array of shape (P, 2): the low and high ends per period.
     ci_method : str
         How the intervals were read off each period's resamples.
+    units : {"rows", "groups"}
+        What each period's resamples drew: its rows, or (``groups=``) its whole groups.
+    empty_periods : pandas.DatetimeIndex
+        The calendar periods between the first and the last row without rows (or whose rows
+        all weigh 0): a gap in the data, left out of the table and listed here.
+    comparison : dict or None
+        With ``baseline=`` (the incumbent's predictions): ``metric``, ``level``, ``rope``,
+        ``last`` and per period ``model``, ``baseline`` (the incumbent's ``metric``),
+        ``difference`` (``model - baseline``), ``interval`` (P, 2), ``defined`` (the
+        resamples on which the difference is defined), and ``model_replicates`` /
+        ``baseline_replicates`` (P, n_boot): each model's ``metric`` on the same resamples
+        of the period (their difference is what the interval is read from). :meth:`verdict`
+        reads them.
     """
 
     def __init__(self, *, task, periods, freq, baseline, window, classes, values, ci_level,
-                 intervals, n_boot, ci_method="percentile"):
+                 intervals, n_boot, ci_method="percentile", comparison=None,
+                 empty_periods=None, units="rows"):
+        self.comparison, self.units = comparison, units
+        self.empty_periods = periods[:0] if empty_periods is None else empty_periods
         self.task, self.periods, self.freq = task, periods, freq
         self.baseline, self.window, self.classes = baseline, window, classes
         self.values, self.ci_level, self.intervals = values, ci_level, intervals
@@ -150,33 +209,79 @@ class SkillOverTime:
     def __str__(self) -> str:
         return self.to_text()
 
-    @public(legacy=("width",))
-    def to_text(self, *, width=WIDTH) -> str:
-        """One line per period, fitting ``width`` characters (120 by default): columns that
-        do not fit are left out from the right, and the text says so. ``width=None``: every
-        column."""
-        titles, body = self._cells()
+    def _notes(self, width) -> list[str]:
+        """The lines under the main table."""
         skill = "1 - log loss / reference" if self.task == "classification" else (
             "1 - MSE / reference MSE (r2: the reference is the period's own mean)"
             if self.baseline == "period" else "1 - MSE / reference MSE")
-        rows, _, left = fitted_table(titles, body, width, text_below=False)
-        lines = [self.header(), "", *rows, ""]
-        if left:
-            lines.append(f"Left out to fit {width} characters: {', '.join(left)} "
-                         "(to_text(width=None) shows every column).")
-        lines.append(f"skill: {skill}.")
+        lines = [f"skill: {skill}."]
         if np.isnan(self.skill).any():
             lines.append("n/a: undefined (a single class or a constant y in the period, or no "
                          "rows before it for a rolling reference).")
         if self.intervals is not None:
             lines.append(f"low, high: {percent(self.ci_level)} bootstrap interval of the skill "
                          f"({CI_METHOD_LABELS[self.ci_method]}; {self.n_boot:,} resamples of "
-                         "each period's rows).")
+                         f"each period's {self.units}).")
         if "calibration_excess" in self.values:
             lines.append("excess: the period's population MCB, estimated as MCB minus its "
                          "simulated inflation, with the calibration test's interval and "
                          "p-value (H0: calibrated).")
+        if len(self.empty_periods):
+            lines.append(f"No rows in {_periods_listed(self.empty_periods)}: left out.")
+        return [piece for line in lines for piece in _wrap(line, width)]
+
+    @public(legacy=("width",))
+    def to_text(self, *, width=WIDTH) -> str:
+        """One line per period, fitting ``width`` characters (120 by default): columns that
+        do not fit are left out from the right, and the text says so. ``width=None``: every
+        column. With ``baseline=``, the comparison per period and the verdict follow."""
+        titles, body = self._cells()
+        rows, _, left = fitted_table(titles, body, width, text_below=False)
+        lines = [self.header(), "", *rows, ""]
+        if left:
+            lines.append(f"Left out to fit {width} characters: {', '.join(left)} "
+                         "(to_text(width=None) shows every column).")
+        lines += self._notes(width)
+        if self.comparison is not None:
+            lines += ["", *comparison_lines(self, self.verdict(), width)]
         return "\n".join(lines)
+
+    @public(legacy=("rope", "last"))
+    def verdict(self, *, rope=None, last=None) -> LatestWindowVerdict:
+        """Does the challenger (the model) beat the incumbent (``baseline=``) in the latest
+        window, and in how many of the last ``last``?
+
+        Each period is decided by the rule of :func:`chimeraboost.compare.compare_holdout`
+        on the interval ``[low, high]`` of ``model - baseline`` (turned around for a loss,
+        so that positive favours the model): **replace champion** if ``low > rope``,
+        **practically equivalent** if ``[low, high]`` lies inside ``[-rope, rope]``, **keep
+        champion** otherwise. A model that wins on random cross-validation but not in the
+        latest windows has not been shown to be better *lately*.
+
+        Parameters
+        ----------
+        rope : float >= 0, default=None
+            The region of practical equivalence; None: the ``rope`` of the call.
+        last : int, default=None
+            How many of the latest periods with rows to count wins in; None: the ``last``
+            of the call.
+
+        Returns
+        -------
+        LatestWindowVerdict
+        """
+        if self.comparison is None:
+            msg = ("verdict() needs the incumbent: call skill_over_time(..., baseline=<the "
+                   "incumbent's predictions on the same rows>).")
+            raise ValueError(msg)
+        c = self.comparison
+        rope = c["rope"] if rope is None else check_real(rope, "rope", strictly_positive=False)
+        last = c["last"] if last is None else check_positive_int(last, "last")
+        made = decisions(c["metric"], c["interval"][-last:], rope)
+        return LatestWindowVerdict(
+            metric=c["metric"], rope=rope, level=c["level"], last=last,
+            periods=[_label(t) for t in self.periods[-last:]],
+            decisions=[d for d, _ in made], reasons=[r for _, r in made])
 
     def __repr__(self) -> str:
         key = _SKILLS[self.task][0]
@@ -188,14 +293,46 @@ class SkillOverTime:
     def _repr_html_(self) -> str:
         """Jupyter: the header as a heading, one table row per period (numbers
         right-aligned, the interval's ends in columns of their own), the notes below."""
-        notes = self.to_text(width=None).split("\n\n")[-1].splitlines()  # under the table
-        return html_block(f"<h4>{html.escape(self.header())}</h4>", html_table(*self._cells()),
-                          html_paragraphs(notes))
+        parts = [f"<h4>{html.escape(self.header())}</h4>", html_table(*self._cells()),
+                 html_paragraphs(self._notes(None))]
+        if self.comparison is not None:
+            text = comparison_lines(self, self.verdict(), None)
+            parts.append(html_paragraphs([line for line in text if line]))
+        return html_block(*parts)
+
+    def to_dict(self) -> dict:
+        """Every number as plain Python values (JSON-ready): ``periods`` (labels),
+        ``empty_periods``, ``values`` (key -> list per period), ``intervals`` (key -> list of
+        ``[low, high]``), and with ``baseline=`` the ``comparison`` (without the
+        replicates) and the ``verdict``."""
+        def plain(v):
+            return np.asarray(v, dtype=np.float64).tolist()
+
+        out = {"task": self.task, "freq": str(self.freq), "reference_from": self.baseline,
+               "window": self.window, "units": self.units,
+               "classes": None if self.classes is None else np.asarray(self.classes).tolist(),
+               "periods": [_label(t) for t in self.periods],
+               "empty_periods": [_label(t) for t in self.empty_periods],
+               "values": {k: plain(v) for k, v in self.values.items()},
+               "ci_level": self.ci_level, "ci_method": self.ci_method, "n_boot": self.n_boot,
+               "intervals": None if self.intervals is None else
+               {k: plain(v) for k, v in self.intervals.items()}}
+        if self.comparison is not None:
+            c = self.comparison
+            out["comparison"] = {k: (plain(v) if isinstance(v, np.ndarray) else v)
+                                 for k, v in c.items() if not k.endswith("_replicates")}
+            out["comparison"]["decision"] = [d for d, _ in decisions(c["metric"], c["interval"],
+                                                                     c["rope"])]
+            out["verdict"] = self.verdict().to_dict()
+        return out
 
     def to_frame(self):
         """One row per period (index ``period``): ``rows`` and every number of
         :attr:`values` (a multiclass rate gets one column per class, ``base_rate[label]``),
-        and with ``ci`` the ends ``<skill>_low``, ``<skill>_high``. Needs pandas."""
+        and with ``ci`` the ends ``<skill>_low``, ``<skill>_high``; with ``baseline=`` also
+        ``model_<metric>``, ``baseline_<metric>``, ``difference`` (model - baseline),
+        ``difference_low``, ``difference_high`` and each period's ``decision``. Needs
+        pandas."""
         pd = import_pandas("SkillOverTime.to_frame")
         cols = {"rows": self.rows}
         for key, v in self.values.items():
@@ -208,6 +345,13 @@ class SkillOverTime:
                 cols[key] = v
         for key, iv in (self.intervals or {}).items():
             cols[f"{key}_low"], cols[f"{key}_high"] = iv[:, 0], iv[:, 1]
+        if self.comparison is not None:
+            c = self.comparison
+            cols[f"model_{c['metric']}"] = c["model"]
+            cols[f"baseline_{c['metric']}"] = c["baseline"]
+            cols["difference"] = c["difference"]
+            cols["difference_low"], cols["difference_high"] = c["interval"].T
+            cols["decision"] = [d for d, _ in decisions(c["metric"], c["interval"], c["rope"])]
         return pd.DataFrame(cols, index=pd.Index(self.periods, name="period"))
 
     @public(legacy=("ax",))

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._shared.format import EMPTY, Col, fmt, fmt_p, table
+from ..._shared.rules import EQUIVALENT, KEEP, REPLACE  # noqa: F401 - re-exported
 from ._paired_tests import BayesianTTestResult, fold_moments, posterior_from_moments
 from ..._shared.validation import check_real
 
@@ -57,7 +58,6 @@ __all__ = ["RULES", "GuardrailResult", "OneSERefit", "one_se_refit", "natural_si
            "block_promotions", "choose", "scores_from_cv_results", "guardrail_lines"]
 
 # The three decisions a comparison ends in (re-exported by chimeraboost.compare).
-REPLACE, KEEP, EQUIVALENT = "replace champion", "keep champion", "practically equivalent"
 
 RULES = ("champion_challenger", "best_mean", "simplest_within_noise", "one_se")
 

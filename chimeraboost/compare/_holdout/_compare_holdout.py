@@ -19,7 +19,7 @@ from ..._shared.facts import is_loss
 from ..._shared.format import fixed_decimals, fmt, fmt_p, percent
 from ..._shared.html import html_block, html_paragraphs
 from ..._report import distinct_names, report
-from .._cv._rules import EQUIVALENT, KEEP, REPLACE
+from ..._shared.rules import decide_interval
 from ..._shared.validation import (
     check_fitted,
     check_level,
@@ -52,15 +52,7 @@ def _holdout_names(champion, challenger, champion_name, challenger_name) -> tupl
 
 
 def _decide_holdout(diff, lo, hi, rope) -> tuple[str, str]:
-    if math.isnan(lo) or math.isnan(hi):
-        return KEEP, "difference undefined"
-    if lo > rope:
-        return REPLACE, "whole interval above +rope"
-    if -rope <= lo and hi <= rope:
-        return EQUIVALENT, "whole interval inside the rope"
-    if hi < -rope:
-        return KEEP, "whole interval below -rope (champion better)"
-    return KEEP, "no clear difference"
+    return decide_interval(lo, hi, rope)
 
 
 class HoldoutComparison:

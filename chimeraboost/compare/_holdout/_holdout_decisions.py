@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from ... import decisions as _decisions
-from ... import resampling
 from ..._shared.facts import AT_THRESHOLD, FACTS, at_threshold
 from ..._shared.validation import as_1d
 

@@ -1,0 +1,374 @@
+"""Shadow traffic: both models score the same live rows before any label arrives.
+
+Questions this module answers, all by :func:`shadow_report` (:class:`ShadowReport`):
+
+- *How often would the challenger decide otherwise, in each direction?* The flip rates at
+  ``threshold``; *and do the two agree beyond chance?* Cohen's kappa of the decisions.
+- *Do they rank the rows alike?* Spearman's rank correlation and the top-``k`` overlap.
+- *Without labels, does each model still look calibrated in the large?* Each model's mean
+  probability and predicted positive rate against the offline base rate.
+- *Have each model's scores moved since the offline holdout?* PSI on the offline scores'
+  deciles (an empty bin's share raised to ``psi_eps``) and the KS statistic.
+- *Where do the decisions flip most?* With ``by=``: the flip rate per slice against the rest,
+  adjusted for the number of slices (Holm or Benjamini-Hochberg, as
+  :func:`chimeraboost.slices.slice_report`).
+- *Once labels arrive, who is right where they disagree?* The rows whose decisions differ,
+  how often each model is right there, and the exact McNemar test (a two-sided binomial test
+  of the discordant rows against one half [M47]_).
+
+Every number has a paired bootstrap interval: the same resampled rows for both models
+(:mod:`._resample`). The offline base rate and scores are held fixed.
+
+References
+----------
+.. [M47] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
+   proportions or percentages. *Psychometrika* 12(2), 153-157. doi:10.1007/BF02295996
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import stdtr
+from scipy.stats import binomtest
+
+from .. import resampling
+from .._shared.array_checks import as_1d, check_aligned, check_same_length, finite_float
+from .._shared.format import Col, count, fitted_table, fmt_p, percent
+from .._shared.param_checks import check_level, check_real
+from ..compare import benjamini_hochberg, holm
+from . import _shadow_stats as st
+from ._resample import row_bootstrap
+
+__all__ = ["ShadowReport", "shadow_report"]
+
+_ADJUST = {"holm": holm, "bh": benjamini_hochberg}
+# What each number is, in the order printed.
+_LABELS = {
+    "flip_up": "flips to positive (champion no, challenger yes)",
+    "flip_down": "flips to negative (champion yes, challenger no)",
+    "flip_rate": "decisions that differ",
+    "kappa": "Cohen's kappa of the decisions",
+    "spearman": "Spearman rank correlation of the scores",
+    "top_k_jaccard": "top-k overlap (Jaccard)",
+    "positive_rate_champion": "champion's predicted positive rate",
+    "positive_rate_challenger": "challenger's predicted positive rate",
+    "mean_champion": "champion's mean score",
+    "mean_challenger": "challenger's mean score",
+    "mean_minus_base_rate_champion": "champion's mean score minus the offline base rate",
+    "mean_minus_base_rate_challenger": "challenger's mean score minus the offline base rate",
+    "psi_champion": "champion's PSI against its offline scores",
+    "psi_challenger": "challenger's PSI against its offline scores",
+    "ks_champion": "champion's KS statistic against its offline scores",
+    "ks_challenger": "challenger's KS statistic against its offline scores",
+}
+
+
+@dataclass
+class ShadowReport:
+    """Agreement and drift of two models on the same live rows.
+
+    Attributes
+    ----------
+    n : int
+        Live rows.
+    values : dict
+        Number name -> estimate (names as in ``labels``).
+    intervals : dict
+        Number name -> ``(low, high)`` at ``level``.
+    labels : dict
+        Number name -> what it is.
+    slices : list of dict
+        With ``by=``: per slice ``slice``, ``rows``, ``flip_rate``, ``low``, ``high``,
+        ``vs_rest`` (its flip rate minus the rest's), ``pvalue_adjusted`` and ``verdict``.
+    disagreement : dict or None
+        With labels: ``labelled_rows``, ``rows`` (labelled rows whose decisions differ),
+        ``champion_right``, ``challenger_right``, ``pvalue`` (exact McNemar), ``verdict``.
+    level, threshold, k, base_rate, psi_eps, ci_method : as given
+    notes : list of str
+    """
+
+    n: int
+    values: dict
+    intervals: dict
+    labels: dict
+    slices: list = field(default_factory=list)
+    disagreement: dict | None = None
+    level: float = 0.95
+    threshold: float | None = None
+    k: float | None = None
+    base_rate: float | None = None
+    psi_eps: float = 1e-4
+    ci_method: str = resampling.DEFAULT_CI_METHOD
+    notes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def __str__(self) -> str:
+        head = f"Shadow traffic: {count(self.n)} live rows scored by both models"
+        if self.threshold is not None:
+            head += f", decisions at score >= {self.threshold:g}"
+        lines = [head]
+        rows = [[self.labels[k], v, *self.intervals[k]] for k, v in self.values.items()]
+        pct = percent(self.level)
+        lines += fitted_table([Col("number", None), Col("value"), Col(f"{pct} low"),
+                               Col("high")], rows)[0]
+        if self.slices:
+            lines += ["", "Flip rate per slice (against the rest of the rows, adjusted)"]
+            rows = [[s["slice"], s["rows"], s["flip_rate"], s["low"], s["high"],
+                     s["vs_rest"], fmt_p(s["pvalue_adjusted"]), s["verdict"]]
+                    for s in self.slices]
+            lines += fitted_table([Col("slice", None), Col("rows", 0), Col("flip rate"),
+                                   Col("low"), Col("high"), Col("vs rest", signed=True),
+                                   Col("p adj", None), Col("verdict", None)], rows)[0]
+        if self.disagreement is not None:
+            d = self.disagreement
+            lines += ["", f"Where the decisions differ ({count(d['rows'])} of "
+                          f"{count(d['labelled_rows'])} labelled rows): champion right "
+                          f"{count(d['champion_right'])}, challenger right "
+                          f"{count(d['challenger_right'])}",
+                      f"  exact McNemar p = {fmt_p(d['pvalue'])}: {d['verdict']}"]
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _scores(x, name):
+    return finite_float(as_1d(x, name).astype(np.float64), name)
+
+
+def _labels(y, n):
+    """0/1 codes and the mask of labelled rows (missing: None or NaN)."""
+    arr = as_1d(y, "y")
+    if arr.dtype.kind == "f":
+        known = ~np.isnan(arr)
+    else:
+        known = np.array([v is not None and not (isinstance(v, float) and np.isnan(v))
+                          for v in arr.tolist()])
+    values = np.unique(arr[known])
+    if values.size > 2 or values.size == 0:
+        msg = (f"y must hold two classes (the labels that have arrived), got {values.size} "
+               f"distinct value(s): {values[:5].tolist()}.")
+        raise ValueError(msg)
+    codes = np.zeros(n, dtype=bool)
+    positive = values[-1] if values.size == 2 or values[0] in (1, True) else None
+    if positive is not None:
+        codes[known] = arr[known] == positive
+    return codes, known
+
+
+def _disagreement(y, d0, d1, alpha, notes) -> dict:
+    codes, known = _labels(y, d0.size)
+    if not known.all():
+        notes.append(f"labels for {count(known.sum())} of {count(known.size)} rows; the "
+                     "disagreement is read on those")
+    differ = known & (d0 != d1)
+    champ = int(np.sum(differ & (d0 == codes)))
+    chall = int(np.sum(differ & (d1 == codes)))
+    m = champ + chall
+    p = float(binomtest(champ, m, 0.5).pvalue) if m else 1.0
+    if m == 0:
+        verdict = "no labelled row where they disagree"
+    elif p > alpha:
+        verdict = "no detectable difference"
+    else:
+        who = "challenger" if chall > champ else "champion"
+        verdict = f"the {who} is right more often where they disagree"
+    return {"labelled_rows": int(known.sum()), "rows": m, "champion_right": champ,
+            "challenger_right": chall, "pvalue": p, "verdict": verdict}
+
+
+def _slice_rows(by, n):
+    labels = as_1d(by, "by")
+    if labels.shape[0] != n:
+        msg = f"by has {labels.shape[0]} rows, the scores {n}."
+        raise ValueError(msg)
+    text = np.array([str(v) for v in labels.tolist()])
+    return [(s, text == s) for s in np.unique(text)]
+
+
+def _slice_tests(slices, point, intervals, reps, adjust, alpha) -> list:
+    out, p = [], []
+    for s, rows in slices:
+        key = f"slice:{s}"
+        diff = point[key] - point[f"rest:{s}"]
+        r = reps[key] - reps[f"rest:{s}"]
+        r = r[~np.isnan(r)]
+        se = float(np.std(r, ddof=1)) if r.size > 1 else np.nan
+        df = max(min(rows.sum(), rows.size - rows.sum()) - 1, 1)
+        pv = float(2 * stdtr(df, -abs(diff / se))) if se > 0 else np.nan
+        out.append({"slice": s, "rows": int(rows.sum()), "flip_rate": point[key],
+                    "low": intervals[key][0], "high": intervals[key][1], "vs_rest": diff,
+                    "pvalue": pv, "pvalue_adjusted": np.nan, "verdict": "not tested"})
+        p.append(pv)
+    p = np.array(p)
+    tested = np.isfinite(p)
+    if tested.any():
+        adj = _ADJUST[adjust](p[tested], alpha=alpha)
+        for i, (pa, rej) in zip(np.flatnonzero(tested), zip(adj.pvalues_adjusted, adj.reject)):
+            out[i]["pvalue_adjusted"] = float(pa)
+            out[i]["verdict"] = ("no detectable difference" if not rej else
+                                 "flips more than the rest" if out[i]["vs_rest"] > 0 else
+                                 "flips less than the rest")
+    return out
+
+
+def _statistic(s0, s1, threshold, k, reference, slices):
+    """The function of row weights behind every number of the report."""
+    d0 = s0 >= threshold if threshold is not None else None
+    d1 = s1 >= threshold if threshold is not None else None
+    r0, r1 = st.Midranks(s0), st.Midranks(s1)
+    order0, order1 = np.argsort(-s0, kind="stable"), np.argsort(-s1, kind="stable")
+    drift = {}
+    for name, s, ref in (("champion", s0, reference[0]), ("challenger", s1, reference[1])):
+        if ref is not None:
+            edges = st.decile_edges(ref)
+            expected = np.bincount(np.searchsorted(edges, ref, side="right"),
+                                   minlength=edges.size + 1) / ref.size
+            drift[name] = (np.searchsorted(edges, s, side="right"), expected, st.KS(s, ref))
+
+    def stat(W, eps=reference[3]):
+        tot = W.sum(1)
+        out = {}
+        if d0 is not None:
+            out.update(st.decision_numbers(W, d0, d1))
+        out["spearman"] = st.spearman(W, r0, r1)
+        if k is not None:
+            out["top_k_jaccard"] = st.top_k_jaccard(W, order0, order1, k)
+        out["mean_champion"], out["mean_challenger"] = W @ s0 / tot, W @ s1 / tot
+        if reference[2] is not None:
+            for name in ("champion", "challenger"):
+                out[f"mean_minus_base_rate_{name}"] = out[f"mean_{name}"] - reference[2]
+        for name, (bins, expected, ks) in drift.items():
+            out[f"psi_{name}"] = st.psi(W, bins, expected, eps)
+            out[f"ks_{name}"] = ks(W)
+        flips = (d0 != d1) if d0 is not None else None
+        for s, rows in slices:
+            inside = W[:, rows].sum(1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[f"slice:{s}"] = W[:, rows] @ flips[rows] / inside
+                out[f"rest:{s}"] = W[:, ~rows] @ flips[~rows] / (tot - inside)
+        return out
+
+    return stat
+
+
+def _check_k(k, n):
+    if k is None:
+        return None
+    check_real(k, "k", strictly_positive=True)
+    rows = k * n if k < 1 else k
+    if k >= 1 and k != int(k) or rows > n:
+        msg = (f"k must be a number of rows (1 to {n}) or a fraction of the rows in (0, 1), "
+               f"got {k!r}.")
+        raise ValueError(msg)
+    return float(round(rows)) if k < 1 else float(k)
+
+
+def _reference(reference_y, reference_champion, reference_challenger, psi_eps):
+    base = None
+    if reference_y is not None:
+        ref_y = as_1d(reference_y, "reference_y")
+        values = np.unique(ref_y)
+        if values.size != 2:
+            msg = (f"reference_y must hold the two classes of the offline rows, got "
+                   f"{values.size} distinct value(s).")
+            raise ValueError(msg)
+        base = float(np.mean(ref_y == values[1]))
+    refs = [None if r is None else _scores(r, name) for r, name in
+            ((reference_champion, "reference_champion"),
+             (reference_challenger, "reference_challenger"))]
+    return (*refs, base, check_real(psi_eps, "psi_eps", strictly_positive=True))
+
+
+def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=None,
+                  reference_y=None, reference_champion=None, reference_challenger=None,
+                  level=0.95, n_boot=10000, random_state=None,
+                  ci_method=resampling.DEFAULT_CI_METHOD, adjust="holm", alpha=0.05,
+                  psi_eps=1e-4) -> ShadowReport:
+    """How the challenger's scores on live rows compare with the champion's, before labels.
+
+    Parameters
+    ----------
+    champion, challenger : array-like of shape (n,)
+        The two models' scores (probabilities of the positive class, or any scores) on the
+        same live rows, in the same order.
+    threshold : float, default=None
+        A row is treated when its score is ``>= threshold``: flip rates, kappa, predicted
+        positive rates and (with ``y``) who is right where they disagree.
+    k : float, default=None
+        Top-k overlap: a number of rows, or a fraction of them in (0, 1).
+    by : array-like of shape (n,), default=None
+        A slice label per row: flip rates per slice, against the rest (needs ``threshold``).
+    y : array-like of shape (n,), default=None
+        Labels of the live rows as they arrive (None or NaN where not yet): who is right
+        where the decisions differ, on the labelled rows (needs ``threshold``).
+    reference_y : array-like, default=None
+        The offline holdout's labels: the base rate each mean score is set against.
+    reference_champion, reference_challenger : array-like, default=None
+        Each model's scores on the offline holdout: PSI and KS of its live scores.
+    level : float in (0, 1), default=0.95
+    n_boot : int, default=2000
+    random_state : None, int or numpy Generator
+    ci_method : str, default="expanded_bca"
+        One of :data:`chimeraboost.resampling.CI_METHODS`.
+    adjust : {"holm", "bh"}, default="holm"
+    alpha : float in (0, 1), default=0.05
+        For the slices' verdicts and McNemar's.
+    psi_eps : float > 0, default=1e-4
+        The share an empty bin counts as in the PSI (its logarithm is otherwise infinite).
+
+    Returns
+    -------
+    ShadowReport
+
+    Notes
+    -----
+    PSI: the bins are the offline scores' deciles (inner edges ``np.quantile(reference,
+    [0.1, ..., 0.9])``, repeated edges merged, a score equal to an edge in the bin above);
+    ``PSI = sum (a - e) ln(a / e)`` over the bins, ``a`` the live share and ``e`` the offline
+    share, each raised to ``psi_eps`` when below it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(size=500)
+    >>> r = shadow_report(p, p, threshold=0.5, n_boot=1000, random_state=0)
+    >>> r.values["flip_rate"], r.values["kappa"]
+    (0.0, 1.0)
+    """
+    level = check_level(level, "level")
+    alpha = check_level(alpha, "alpha", example="0.05")
+    n_boot = resampling.check_n_boot(n_boot)
+    ci_method = resampling.check_ci_method(ci_method)
+    if adjust not in _ADJUST:
+        msg = f"adjust must be 'holm' or 'bh', got {adjust!r}."
+        raise ValueError(msg)
+    check_aligned(champion=champion, challenger=challenger, by=by, y=y)
+    n = check_same_length(champion=champion, challenger=challenger,
+                          **({} if by is None else {"by": by}), **({} if y is None else {"y": y}))
+    s0, s1 = _scores(champion, "champion"), _scores(challenger, "challenger")
+    if threshold is not None:
+        threshold = float(check_real(threshold, "threshold", strictly_positive=False))
+    for arg, given in (("by", by), ("y", y)):
+        if given is not None and threshold is None:
+            msg = f"{arg}= reads the decisions at a threshold: pass threshold= too."
+            raise ValueError(msg)
+    reference = _reference(reference_y, reference_champion, reference_challenger, psi_eps)
+    slices = [] if by is None else _slice_rows(by, n)
+    stat = _statistic(s0, s1, threshold, _check_k(k, n), reference, slices)
+    point, intervals, reps = row_bootstrap(stat, n, n_boot=n_boot, random_state=random_state,
+                                           level=level, ci_method=ci_method)
+    notes = []
+    table = _slice_tests(slices, point, intervals, reps, adjust, alpha) if slices else []
+    values = {key: point[key] for key in _LABELS if key in point}
+    dis = None
+    if y is not None:
+        dis = _disagreement(y, s0 >= threshold, s1 >= threshold, alpha, notes)
+    return ShadowReport(n, values, {key: intervals[key] for key in values},
+                        {key: _LABELS[key] for key in values}, table, dis, level, threshold,
+                        _check_k(k, n), reference[2], reference[3], ci_method, notes)
