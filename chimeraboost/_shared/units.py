@@ -375,9 +375,10 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
         One value per row, or the name of a column of ``X``.
     X : DataFrame, default=None
         Where column names are looked up.
-    series : array-like of shape (n,), default=None
+    series : array-like of shape (n,) or (n, k), default=None
         Time: the per-row numbers whose serial dependence sets the block length (the rows'
-        losses); None: blocks of one time point.
+        losses and outcomes), averaged over the rows of each time point; with several
+        columns, the longest block length of any column. None: blocks of one time point.
     index_of : pandas object, default=None
         The data whose index a pandas ``groups`` / ``time`` must match.
 
@@ -414,8 +415,10 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
         raise ValueError(msg)
     length = 1.0
     if series is not None:
-        s = np.asarray(series, dtype=np.float64)
-        per_point = np.bincount(codes_t, weights=s, minlength=uniq_t.size) / np.bincount(
-            codes_t, minlength=uniq_t.size)
-        length = block_length(per_point)
+        s = np.asarray(series, dtype=np.float64).reshape(n, -1)
+        rows = np.bincount(codes_t, minlength=uniq_t.size)
+        # Several series (the losses, the outcome): the blocks must keep the longest serial
+        # dependence of any, since a metric's influence can follow either.
+        length = max(block_length(np.bincount(codes_t, weights=col, minlength=uniq_t.size) /
+                                  rows) for col in s.T)
     return Units("time", n, codes_t, uniq_t.size, block_length=length, time_range=time_range)

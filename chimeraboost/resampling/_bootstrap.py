@@ -141,18 +141,25 @@ def _rows(evaluator, units=None) -> tuple[int, float | None]:
 
 
 def row_series(evaluator) -> np.ndarray | None:
-    """A per-row loss of ``evaluator`` (Brier of probabilities, squared error, or the outcome
-    of a ranking), whose serial dependence sets the time blocks' length."""
+    """Per-row series whose serial dependence sets the time blocks' length: the loss (Brier
+    of probabilities, squared error) and the outcome, as columns (the outcome alone for a
+    ranking). Both, because a metric's influence can follow either: the net benefit's and
+    the PR-AUC's follow the outcome, whose serial dependence outlasts the losses' (an AR(1)
+    latent with phi = 0.9 under a calibrated forecast: Politis & White's block length 34
+    from the outcomes, 17 from the Brier losses; ``benchmarks/coverage_dependence.py``)."""
     proba = getattr(evaluator, "_proba", None)
     codes = getattr(evaluator, "codes", None)
     if proba is not None and codes is not None:
         p = np.asarray(proba, dtype=np.float64)
-        return np.sum(p * p, axis=1) - 2.0 * p[np.arange(p.shape[0]), codes] + 1.0
+        codes = np.asarray(codes, dtype=np.intp)
+        loss = np.sum(p * p, axis=1) - 2.0 * p[np.arange(p.shape[0]), codes] + 1.0
+        return np.column_stack([loss, codes.astype(np.float64)])
     if codes is not None:
         return np.asarray(codes, dtype=np.float64)
     y, pred = getattr(evaluator, "y", None), getattr(evaluator, "pred", None)
     if y is not None and pred is not None and np.ndim(pred) == 1:
-        return (np.asarray(y, dtype=np.float64) - np.asarray(pred, dtype=np.float64)) ** 2
+        y = np.asarray(y, dtype=np.float64)
+        return np.column_stack([(y - np.asarray(pred, dtype=np.float64)) ** 2, y])
     return None
 
 

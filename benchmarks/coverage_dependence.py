@@ -1,0 +1,505 @@
+"""Do the intervals hold when rows are not independent? Coverage with ``groups=`` and ``time=``.
+
+Designs (every row's forecast is calibrated given its features, so that the population value of
+every metric is that of single rows, whatever the dependence between them):
+
+- ``snapshot``: ``G`` customers with ``m`` rows each; ``x_i ~ N(0, 1)`` fixed per customer;
+  the latent ``1.2 x_i - 0.8 + sqrt(rho) u_i + sqrt(1 - rho) e_it`` with ``u_i, e_it ~ N(0,
+  1)``; ``y = 1{latent > 0}`` (base rate 0.304); model A forecasts ``Phi(1.2 x - 0.8)``,
+  calibrated given ``x``; model B adds ``eta_i ~ N(0, 0.5^2)``, drawn once per customer, to
+  A's logit (a model whose error persists over a customer's rows). Intervals from
+  ``resampling.joint_bootstrap(..., groups=customer)``.
+- ``time``: 2,000 time-ordered rows; latent ``1.2 x_t - 0.8 + a_t``, ``x_t ~ N(0, 1)``
+  independent, ``a_t`` an AR(1) of unit variance (``a_t = phi a_(t-1) + sqrt(1 - phi^2)
+  eps_t``), so that ``P(y = 1 | x) = Phi(1.2 x - 0.8)`` again; B's noise is drawn per row.
+  Intervals with ``time=np.arange(n)``.
+- ``iid``: independent rows (the snapshot design with ``m = 1``), resampled as rows (the
+  default), with ``groups=np.arange(n)`` and with ``time=np.arange(n)``, on the same data sets.
+
+Metrics: ``brier_skill``, ``log_loss_skill``, ``roc_auc``, ``pr_auc`` (from
+``metrics.classification_evaluator``), the net benefit at the threshold 0.2 (from the
+``decisions`` evaluator, as ``decisions.decision_curve`` resamples it), and the paired
+differences ``A - B`` of all five. Population values by quadrature over ``x`` and B's noise (a
+grid of 2001 x 121 points, A's on 200,001 points of ``x``; ``--check-truth`` compares them with 4,000,000 drawn rows).
+
+Columns: the default method (``resampling.DEFAULT_CI_METHOD``) and the percentile method,
+both resampling the units; and ``rows``: the default method resampling single rows as if they
+were independent (what every interval of the library did before ``groups=`` / ``time=``).
+``warned``: the share of data sets on which the grouped default came with any chimeraboost
+warning (a ``NarrowIntervalWarning``, or a warning about few groups).
+
+Usage::
+
+    python benchmarks/coverage_dependence.py --jobs 2           # 400 / 200 data sets
+    python benchmarks/coverage_dependence.py --quick --jobs 2   # 100 data sets everywhere
+    python benchmarks/coverage_dependence.py --sections fewgroups --sims 200
+    python benchmarks/coverage_dependence.py --check-truth
+
+Sections: ``snapshot``, ``time`` and ``iid`` (the cells above; 400 data sets each), and with
+200 data sets each: ``fewgroups`` (600 rows in G = 5 ... 50 customers, rho = 0.7: where
+resampling whole groups stops holding, with the coverage by the default interval's degrees of
+freedom) and ``discordant`` (the paired difference of net benefit by the number of customers on
+which the two models decide differently; G = 25 ... 400, m = 12). Chunks of every cell are
+interleaved and ``--partial FILE`` rewrites the tables after each, so that a run stopped early
+still has a table of every cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+import warnings
+import zlib
+from multiprocessing import Pool
+
+import numpy as np
+from scipy.special import expit, logit
+from scipy.stats import norm
+
+from chimeraboost import metrics, resampling
+from chimeraboost.decisions._sweep import DecisionEvaluator
+
+LEVEL = 0.95
+DEFAULT = resampling.DEFAULT_CI_METHOD
+CLASS_KEYS = ("brier_skill", "log_loss_skill", "roc_auc", "pr_auc")
+THRESHOLD = 0.2
+NB = f"net_benefit@{THRESHOLD!r}"
+KEYS = (*CLASS_KEYS, NB)
+ALL = (*KEYS, *(f"Δ {k}" for k in KEYS))
+NOISE_SD = 0.5
+CHUNK = 25  # data sets per task handed to a process
+
+
+def load() -> str:
+    try:
+        return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average n/a"
+
+
+# --------------------------------------------------------------------------- data
+
+
+def forecasts(x, eta):
+    """Model A's calibrated forecast and model B's (A's logit plus ``eta``)."""
+    p = norm.cdf(1.2 * x - 0.8)
+    return p, expit(logit(p) + eta)
+
+
+def draw_snapshot(rng, g, m, rho):
+    x = np.repeat(rng.standard_normal(g), m)
+    u = np.repeat(rng.standard_normal(g), m)
+    eta = np.repeat(rng.normal(0.0, NOISE_SD, g), m)
+    latent = 1.2 * x - 0.8 + np.sqrt(rho) * u + np.sqrt(1 - rho) * rng.standard_normal(g * m)
+    p, q = forecasts(x, eta)
+    return (latent > 0).astype(np.int64), p, q, np.repeat(np.arange(g), m)
+
+
+def draw_time(rng, n, phi):
+    x = rng.standard_normal(n)
+    eps = rng.standard_normal(n)
+    a = np.empty(n)
+    a[0] = eps[0]
+    s = np.sqrt(1 - phi * phi)
+    for t in range(1, n):
+        a[t] = phi * a[t - 1] + s * eps[t]
+    p, q = forecasts(x, rng.normal(0.0, NOISE_SD, n))
+    return (1.2 * x - 0.8 + a > 0).astype(np.int64), p, q, np.arange(n)
+
+
+def draw(rng, cell):
+    kind = cell[0]
+    if kind == "time":
+        return draw_time(rng, cell[1], cell[2])
+    if kind == "iid":
+        return draw_snapshot(rng, cell[1], 1, 0.0)
+    return draw_snapshot(rng, cell[1], cell[2], cell[3])
+
+
+# --------------------------------------------------------------------------- population
+
+
+def _evaluators(y, p, q, weight=None):
+    cls = [metrics.classification_evaluator(y, [0, 1], proba=f, sample_weight=weight)
+           for f in (p, q)]
+    dec = [DecisionEvaluator(y, f, [THRESHOLD], sample_weight=weight, names={"net_benefit"})
+           for f in (p, q)]
+    return cls, dec
+
+
+def _point(y, p, q, weight=None) -> list[dict]:
+    cls, _ = _evaluators(y, p, q, weight)
+    out = []
+    for ev, f in zip(cls, (p, q)):
+        got = ev.evaluate(None, warn=False, metrics=list(CLASS_KEYS))
+        row = {k: float(got[k][0]) for k in CLASS_KEYS}
+        w = np.ones_like(f) if weight is None else weight
+        treat = f >= THRESHOLD
+        total = w.sum()
+        tp, fp = np.sum(w * treat * (y == 1)), np.sum(w * treat * (y == 0))
+        row[NB] = float(tp / total - fp / total * THRESHOLD / (1 - THRESHOLD))
+        out.append(row)
+    return out
+
+
+def truth() -> dict:
+    """Population values of A, B and A - B: every grid point is one row per class, weighted
+    by its density times ``P(y = k | x)`` (the midpoint rule). B on a grid of ``(x, eta)``;
+    A, whose forecast depends on ``x`` only, on a fine grid of ``x`` alone: the PR-AUC takes
+    the two classes of a grid point as one tied step, which biases it by about the grid's
+    spacing (0.0009 with 2,001 points of ``x``, 1e-5 with 200,001)."""
+    x = np.linspace(-8, 8, 200_001)
+    dens = norm.pdf(x) / norm.pdf(x).sum()
+    p = forecasts(x, 0.0)[0]
+    y = np.r_[np.zeros(x.size, np.int64), np.ones(x.size, np.int64)]
+    a = _point(y, np.r_[p, p], np.r_[p, p], np.r_[dens * (1 - p), dens * p])[0]
+    x = np.linspace(-8, 8, 2001)
+    eta = np.linspace(-6 * NOISE_SD, 6 * NOISE_SD, 121)
+    gx, ge = np.meshgrid(x, eta, indexing="ij")
+    dens = (norm.pdf(gx) * norm.pdf(ge, scale=NOISE_SD)).ravel()
+    dens /= dens.sum()
+    p, q = forecasts(gx.ravel(), ge.ravel())
+    y = np.r_[np.zeros(p.size, np.int64), np.ones(p.size, np.int64)]
+    b = _point(y, np.r_[p, p], np.r_[q, q], np.r_[dens * (1 - p), dens * p])[1]
+    return {**a, **{f"Δ {k}": a[k] - b[k] for k in KEYS}}
+
+
+def check_truth(rows: int = 4_000_000) -> None:
+    """The quadrature against ``rows`` independent drawn rows."""
+    grid = truth()
+    y, p, q, _ = draw_snapshot(np.random.default_rng(7), rows, 1, 0.0)
+    a, b = _point(y, p, q)
+    drawn = {**a, **{f"Δ {k}": a[k] - b[k] for k in KEYS}}
+    print(f"base rate: closed form {norm.cdf(-0.8 / np.sqrt(1 + 1.44)):.5f}, drawn "
+          f"{y.mean():.5f}")
+    for k in ALL:
+        print(f"{k}: quadrature {grid[k]:.5f}, {rows:,} drawn rows {drawn[k]:.5f}")
+
+
+# --------------------------------------------------------------------------- one data set
+
+
+def _bootstrap(cls, dec, seed, n_boot, **units):
+    """Results of A and B, and their paired differences, for the five metrics."""
+    a, b = resampling.joint_bootstrap(cls, n_boot, random_state=seed, metrics=list(CLASS_KEYS),
+                                      **units)
+    da, db = resampling.joint_bootstrap(dec, n_boot, random_state=seed, **units)
+    return ((a, CLASS_KEYS), (da, (NB,)),
+            (resampling.PairedBootstrapResult(a, b), CLASS_KEYS),
+            (resampling.PairedBootstrapResult(da, db), (NB,)))
+
+
+def _intervals(parts, method) -> tuple[dict, bool]:
+    """``{label: (low, high)}`` of every number by ``method``, and whether a chimeraboost
+    warning came with them."""
+    out = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i, (res, keys) in enumerate(parts):
+            ci = res.intervals(LEVEL, method, metrics=list(keys))
+            out.update({(k if i < 2 else f"Δ {k}"): (v[0], v[1]) for k, v in ci.items()})
+    return out, any(w.category.__module__.startswith("chimeraboost") for w in caught)
+
+
+def _schemes(cell, units):
+    """(column name, bootstrap keyword arguments, methods) of every interval of a cell."""
+    kind = cell[0]
+    if kind == "iid":
+        return [("rows", {}, (DEFAULT, "percentile")),
+                ("groups of one", {"groups": units}, (DEFAULT, "percentile")),
+                ("time", {"time": units}, (DEFAULT, "percentile"))]
+    dep = {"time": units} if kind == "time" else {"groups": units}
+    if kind == "fewgroups":
+        return [("units", dep, (DEFAULT, "percentile"))]
+    return [("units", dep, (DEFAULT, "percentile")), ("rows", {}, (DEFAULT,))]
+
+
+def simulate(task) -> dict:
+    """Coverage counts, widths and warnings of ``sims`` data sets of one cell."""
+    cell, chunk, sims, n_boot = task
+    if cell[0] == "discordant":
+        return simulate_discordant(task)
+    target = TRUTH
+    rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
+    covered, width, warned, deff, dfs, trace = {}, {}, 0, {}, {}, []
+    for _ in range(sims):
+        y, p, q, units = draw(rng, cell)
+        cls, dec = _evaluators(y, p, q)
+        seed = int(rng.integers(2**31))
+        for col, kw, methods in _schemes(cell, units):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                parts = _bootstrap(cls, dec, seed, n_boot, **kw)
+            fired = any(w.category.__module__.startswith("chimeraboost") for w in caught)
+            found = {}
+            for method in methods:
+                ci, more = _intervals(parts, method)
+                found[method] = ci
+                if col != "rows" and method == DEFAULT:
+                    warned += fired or more
+                for k, (lo, hi) in ci.items():
+                    covered[col, method, k] = covered.get((col, method, k), 0) + \
+                        bool(lo <= target[k] <= hi)
+                    width[col, method, k] = width.get((col, method, k), 0.0) + (hi - lo)
+            if kw and cell[0] != "iid":
+                trace += _trace(parts, found, target)
+                res = parts[0][0]
+                for k in ("brier_skill", "roc_auc"):
+                    deff.setdefault(k, []).append(res.design_effect(k))
+                    dfs.setdefault(k, []).append(res.effective_df(k))
+    return {"task": task, "covered": covered, "width": width, "warned": warned,
+            "deff": deff, "df": dfs, "trace": trace}
+
+
+def simulate_discordant(task) -> dict:
+    """The paired difference of net benefit only, with the number of groups on which the two
+    models decide differently at the threshold (the rows it rests on)."""
+    cell, chunk, sims, n_boot = task
+    rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
+    trace, label = [], f"Δ {NB}"
+    for _ in range(sims):
+        y, p, q, units = draw_snapshot(rng, cell[1], cell[2], cell[3])
+        _, dec = _evaluators(y, p, q)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a, b = resampling.joint_bootstrap(dec, n_boot, random_state=int(rng.integers(2**31)),
+                                              groups=units)
+            res = resampling.PairedBootstrapResult(a, b)
+            hit = [res.interval(NB, LEVEL, m, warn=False) for m in (DEFAULT, "percentile")]
+        disc = np.unique(units[(p >= THRESHOLD) != (q >= THRESHOLD)]).size
+        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in hit)))
+    return {"task": task, "covered": {}, "width": {}, "warned": 0, "deff": {}, "df": {},
+            "trace": trace}
+
+
+DISCORDANT_EDGES = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, np.inf)
+
+
+def discordant_table(trace) -> list[str]:
+    heads = [f"{lo:g}" if hi == lo + 1 else (f"{lo:g}-{hi - 1:g}" if np.isfinite(hi)
+                                             else f">= {lo:g}")
+             for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:])]
+    lines = ["| Δ net benefit @0.2 | " + " | ".join(heads) + " |",
+             "|" + "---|" * (len(heads) + 1)]
+    for col, label in ((1, DEFAULT), (2, "percentile")):
+        cells = []
+        for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:]):
+            hit = [t[col] for t in trace if lo <= t[0] < hi]
+            cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
+                         else f"- ({len(hit)})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def _trace(parts, found, target) -> list:
+    """(number, the default interval's degrees of freedom, covered by the default, covered
+    by the percentile interval) of every number: where to warn."""
+    out = []
+    for i, (res, keys) in enumerate(parts):
+        for k in keys:
+            label = k if i < 2 else f"Δ {k}"
+            hit = {m: bool(found[m][label][0] <= target[label] <= found[m][label][1])
+                   for m in found}
+            out.append((label, res.effective_df(k), hit[DEFAULT], hit.get("percentile")))
+    return out
+
+
+TRUTH = truth()  # computed once per process (about 5 s)
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def cells(args) -> dict:
+    """Section -> list of (cell, data sets)."""
+    named, other = args.sims, args.other_sims
+    out = {
+        "snapshot": [(("snapshot", g, m, rho), named if (g, m) != (20, 30) else named)
+                     for rho in (0.3, 0.7) for g, m in ((100, 12), (400, 3), (20, 30))],
+        "time": [(("time", 2000, phi), named) for phi in (0.5, 0.9)],
+        "iid": [(("iid", 1200), named)],
+        "fewgroups": [(("fewgroups", g, 600 // g, 0.7), other)
+                      for g in (5, 10, 15, 20, 30, 50)],
+        "discordant": [(("discordant", g, 12, rho), other) for rho in (0.3, 0.7)
+                       for g in (25, 50, 100, 200, 400)],
+    }
+    return {k: v for k, v in out.items() if k in args.sections}
+
+
+def _merge(outs) -> dict:
+    total = {}
+    for out in outs:
+        cell, _, sims, _ = out["task"]
+        t = total.setdefault(cell, {"covered": {}, "width": {}, "warned": 0, "sims": 0,
+                                    "deff": {}, "df": {}, "trace": []})
+        t["trace"] += out.get("trace", [])
+        t["sims"] += sims
+        t["warned"] += out["warned"]
+        for what in ("covered", "width"):
+            for k, v in out[what].items():
+                t[what][k] = t[what].get(k, 0) + v
+        for what in ("deff", "df"):
+            for k, v in out[what].items():
+                t[what].setdefault(k, []).extend(v)
+    return total
+
+
+def _label(cell) -> str:
+    kind = cell[0]
+    if kind == "snapshot":
+        return f"ρ={cell[3]:g}, G={cell[1]}, m={cell[2]}"
+    if kind == "time":
+        return f"φ={cell[2]:g}, n={cell[1]}"
+    if kind == "iid":
+        return f"n={cell[1]}"
+    return f"G={cell[1]}, m={cell[2]}"  # few groups, discordant
+
+
+def coverage_table(cells_, total, columns) -> list[str]:
+    """One row per number, one column per (cell, scheme, method)."""
+    head = ["number", *(f"{_label(c)} {name}" for c in cells_ for name, _ in columns)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for k in ALL:
+        row = [k.replace(NB, "net benefit @0.2")]
+        for c in cells_:
+            t = total[c]
+            for _, (col, method) in columns:
+                row.append(f"{100 * t['covered'].get((col, method, k), np.nan) / t['sims']:.1f}")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def _footer(cells_, total) -> list[str]:
+    out = []
+    for c in cells_:
+        t = total[c]
+        d = {k: np.nanmean(v) for k, v in t["deff"].items()}
+        f = {k: np.nanmedian(v) for k, v in t["df"].items()}
+        extra = "" if not d else (
+            f"; mean design effect brier_skill {d['brier_skill']:.2f}, roc_auc "
+            f"{d['roc_auc']:.2f}; median df of the default brier_skill {f['brier_skill']:.0f},"
+            f" roc_auc {f['roc_auc']:.0f}")
+        out.append(f"- {_label(c)}: {t['sims']} data sets; warned "
+                   f"{100 * t['warned'] / t['sims']:.1f}%{extra}.")
+    return out
+
+
+def _width_ratio(t, col, base, method) -> str:
+    r = [t["width"][(col, method, k)] / t["width"][(base, method, k)] for k in ALL]
+    return f"{min(r):.3f}-{max(r):.3f}"
+
+
+def report(name, cells_, total) -> list[str]:
+    lines = [f"### {name}", ""]
+    if name == "discordant":
+        sims = ", ".join(f"{_label(c)} ρ={c[3]:g}: {total[c]['sims']}" for c in cells_)
+        return lines + [f"Coverage of the paired difference of net benefit at 0.2 (groups "
+                        f"resampled) by the number of customers on which the two models decide "
+                        f"differently (data sets in brackets; {sims} data sets):", ""] + \
+            discordant_table([t for c in cells_ for t in total[c]["trace"]])
+    if name == "iid":
+        cols = [(f"{col} {m}", (col, m)) for col in ("rows", "groups of one", "time")
+                for m in (DEFAULT, "percentile")]
+        lines += coverage_table(cells_, total, cols) + [""]
+        for c in cells_:
+            t = total[c]
+            gap = max(abs(t["covered"][(col, DEFAULT, k)] - t["covered"][("rows", DEFAULT, k)])
+                      for col in ("groups of one", "time") for k in ALL) * 100 / t["sims"]
+            lines.append(f"- {_label(c)}: {t['sims']} data sets; largest coverage gap to the "
+                         f"rows' default {gap:.1f} points; mean width over the rows' default: "
+                         f"groups of one {_width_ratio(t, 'groups of one', 'rows', DEFAULT)}, "
+                         f"time {_width_ratio(t, 'time', 'rows', DEFAULT)}.")
+        return lines + [""]
+    cols = [(DEFAULT, ("units", DEFAULT)), ("percentile", ("units", "percentile"))]
+    if name != "fewgroups":
+        cols.append(("rows", ("rows", DEFAULT)))
+    lines += coverage_table(cells_, total, cols) + [""] + _footer(cells_, total) + [""]
+    if name == "fewgroups":
+        lines += df_table([t for c in cells_ for t in total[c]["trace"]])
+    return lines
+
+
+DF_EDGES = (1, 3, 5, 8, 12, 20, 40, np.inf)
+
+
+def df_table(trace) -> list[str]:
+    """Coverage by the default interval's degrees of freedom, pooled over the cells: the
+    number the expanded interval widens by, and where it stops being enough."""
+    heads = [f"{lo:g}-{hi:g}" if np.isfinite(hi) else f">= {lo:g}"
+             for lo, hi in zip(DF_EDGES[:-1], DF_EDGES[1:])]
+    lines = ["Coverage by the default interval's degrees of freedom (`effective_df`), pooled "
+             "over the cells above:", "", "| numbers | " + " | ".join(heads) + " |",
+             "|" + "---|" * (len(heads) + 1)]
+    groups = {"metrics": [t for t in trace if not t[0].startswith("Δ")],
+              "differences": [t for t in trace if t[0].startswith("Δ")]}
+    for name, rows in groups.items():
+        for col, label in ((2, DEFAULT), (3, "percentile")):
+            cells = []
+            for lo, hi in zip(DF_EDGES[:-1], DF_EDGES[1:]):
+                hit = [t[col] for t in rows if lo <= t[1] < hi]
+                cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
+                             else f"- ({len(hit)})")
+            lines.append(f"| {name}, {label} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+SECTIONS = ["snapshot", "time", "iid", "fewgroups", "discordant"]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 data sets per cell")
+    parser.add_argument("--sims", type=int, default=400, help="data sets, named cells")
+    parser.add_argument("--other-sims", type=int, default=200, help="data sets, few groups")
+    parser.add_argument("--n-boot", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--sections", nargs="+", default=SECTIONS, choices=SECTIONS)
+    parser.add_argument("--check-truth", action="store_true")
+    parser.add_argument("--skip-chunks", type=int, default=0,
+                        help="leave out each cell's first chunks (of 25 data sets): to add "
+                             "data sets to a stopped run, whose seeds they do not repeat")
+    parser.add_argument("--partial", default=None,
+                        help="a file the tables so far are written to after every chunk")
+    args = parser.parse_args(argv)
+    if args.check_truth:
+        check_truth()
+        return
+    if args.quick:
+        args.sims = args.other_sims = 100
+    chosen = cells(args)
+    tasks = [(cell, i, min(CHUNK, sims - i * CHUNK), args.n_boot)
+             for group in chosen.values() for cell, sims in group
+             for i in range(args.skip_chunks, -(-sims // CHUNK))]
+    tasks.sort(key=lambda task: task[1])  # every cell's first chunks first: partial tables
+    t0 = time.perf_counter()
+    print(f"chimeraboost coverage under dependence: {args.n_boot} replicates, {LEVEL:.0%} "
+          f"intervals; {load()}", flush=True)
+    outs = []
+    with Pool(args.jobs) as pool:
+        for out in pool.imap_unordered(simulate, tasks):
+            outs.append(out)
+            print(f"  done {_label(out['task'][0])} chunk {out['task'][1]} "
+                  f"({time.perf_counter() - t0:.0f} s; {load()})", flush=True)
+            if args.partial:
+                with open(args.partial, "w") as fh:
+                    fh.write(tables(chosen, outs) + f"\n{time.perf_counter() - t0:.0f} s; "
+                             f"{load()}\n")
+    print(tables(chosen, outs))
+    print(f"done in {time.perf_counter() - t0:.0f} s; {load()}")
+
+
+def tables(chosen, outs) -> str:
+    """The markdown of every section, from the chunks done so far."""
+    total = _merge(outs)
+    lines = ["", "population values: " + ", ".join(f"{k} {v:.4f}" for k, v in TRUTH.items()),
+             ""]
+    for name, group in chosen.items():
+        done = [c for c, _ in group if c in total]
+        if done:
+            lines += report(name, done, total)
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
