@@ -27,28 +27,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 import warnings
 
 import numpy as np
 from scipy.special import ndtr
 
-from chimeraboost.exceptions import FewResamplesWarning
-from chimeraboost.slices import slice_report
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_slices import load, wilson  # noqa: E402 - the same load line and Wilson interval
 
-
-def load() -> str:
-    try:
-        return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "load average n/a"
-
-
-def wilson(k: int, n: int, z: float = 1.959963984540054):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+from chimeraboost.exceptions import FewResamplesWarning  # noqa: E402
+from chimeraboost.slices import slice_report  # noqa: E402
 
 
 def share(k: int, n: int) -> str:

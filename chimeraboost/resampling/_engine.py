@@ -158,14 +158,6 @@ class Resampler:
     def kind(self) -> str:
         return "rows" if self.units is None else self.units.kind
 
-    def spawn(self) -> Resampler:
-        """A scheme like this one with its own generator, seeded from this one's: for draws
-        that must not depend on how many numbers another part consumed."""
-        out = object.__new__(Resampler)
-        out.__dict__.update(self.__dict__)
-        out.rng = np.random.default_rng(int(self.rng.integers(0, 2**63 - 1)))
-        return out
-
     def counts(self, n: int, *, dtype=np.float64):
         """The ``(b, n)`` count matrices of the replicates, chunk by chunk, on the calling
         thread (a fresh array per chunk)."""
