@@ -86,8 +86,11 @@ def _evaluate(evaluator, counts, metrics, work=None) -> dict:
         out = evaluator.evaluate(counts, warn=False)
     keep = None if metrics is None else set(metrics)
     # Per-class vectors (a multiclass base rate) have no single interval; leave them out.
+    # A copy, never a view: a column of an evaluator's (b, K) table would keep the whole
+    # table of every chunk alive until the chunks are joined (a (B, n) array in all when K
+    # is the number of rows, as in the threshold sweep).
     return {
-        key: np.asarray(v, dtype=np.float64)
+        key: np.array(v, dtype=np.float64)
         for key, v in out.items()
         if np.ndim(v) == 1 and (keep is None or key in keep)
     }
