@@ -324,6 +324,10 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     The threshold's interval (a cutoff, possibly ``inf`` for "treat none") is the order
     statistics at the level's quantiles, whatever the method.
 
+    Cost: every distinct score is a candidate cutoff, so each resample sweeps them all (and
+    sums the rows it left out, to score its choice); the time grows as ``n_boot`` times the
+    rows, the memory as the rows (one chunk of replicates at a time).
+
     Examples
     --------
     >>> import numpy as np
