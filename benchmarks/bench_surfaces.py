@@ -173,7 +173,7 @@ def surfaces(n_boot: int):
         "find_weak_slices": ("slices.find_weak_slices(model, X, y) (default bins)",
                              lambda r, f: slices.find_weak_slices(r.model, r.X, r.y,
                                                                   random_state=0, **b)),
-        "calibration_test": ("metrics.calibration_test(y, P, [0, 1]) (1,000 draws)",
+        "calibration_test": ("metrics.calibration_test(y, P, [0, 1])",
                              lambda r, f: metrics.calibration_test(
                                  r.y, r.P, [0, 1], random_state=0,
                                  **({} if n_boot is None else {"n_boot": n_boot}))),
