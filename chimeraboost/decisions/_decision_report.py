@@ -31,6 +31,7 @@ from ._checks import (
     key,
 )
 from ._rates import RATES, equal_weights, wilson_rates
+from ._scheme import discordant
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
@@ -278,7 +279,29 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
     if scheme.kind == "rows" and equal_weights(w):
         model = evs[name]
         wilson = wilson_rates(model.codes.astype(bool), scores_checked[name] >= t, level)
-    return _assemble(name, t, c, points, boots, level, scheme, wilson)
+    out = _assemble(name, t, c, points, boots, level, scheme, wilson)
+    _widen(out, evs, scheme, t, level)
+    return out
+
+
+def _widen(report, evs, scheme, t, level) -> None:
+    """The differences that rest on fewer than ``MIN_DISCORDANT`` units on which the two
+    actions differ are widened (:meth:`~chimeraboost.resampling.Resampler.discordance`),
+    with one warning naming them."""
+    name, reasons = report.model, {}
+    for other, diff in report.differences.items():
+        versus = evs.get(other, other == TREAT_ALL)
+        for metric, k in (("net_benefit", key("net_benefit", t)),
+                          ("expected_cost", "expected_cost")):
+            if metric not in diff:
+                continue
+            found = discordant(scheme, evs[name], versus, k, level)
+            if found is not None:
+                lo, hi = found.widen(diff[f"{metric}_low"], diff[f"{metric}_high"])
+                diff.update({f"{metric}_low": lo, f"{metric}_high": hi})
+                reasons[f"{name} minus {other} ({metric})"] = found.reason(
+                    f"{name} and {other}")
+    resampling.warn_narrow(reasons, level)
 
 
 def _numbers(name, t, c, points, boots):

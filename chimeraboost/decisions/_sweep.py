@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.api import public
+from .._shared.results import Terms
 from .._shared.weights import fraction, replicate_weights
 from .._shared.validation import warn_degenerate
 from ._checks import Costs, key
@@ -162,8 +163,6 @@ class DecisionEvaluator:
         its weight in the denominator), or None when ``name`` is not such a number."""
         if not self.decides(name):
             return None
-        from ..resampling._discordant import Terms  # decisions sits above resampling
-
         w = np.ones(self.n) if self.sample_weight is None else \
             np.asarray(self.sample_weight, dtype=np.float64)
         pos = self.codes == 1

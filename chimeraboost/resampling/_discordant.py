@@ -43,6 +43,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.stats import beta
 
+from .._shared.results import Terms
 from .._shared.ties import same_outputs
 
 __all__ = ["MIN_DISCORDANT", "Discordance", "Terms", "Widened", "discordance", "unit_index"]
@@ -52,32 +53,6 @@ __all__ = ["MIN_DISCORDANT", "Discordance", "Terms", "Widened", "discordance", "
 # 88% (three) of the time at a 95% level; from four on 92-95%, as the rest of the table
 # (benchmarks/coverage_dependence.py, section discordant). The same boundary as MIN_EVENTS.
 MIN_DISCORDANT = 4
-
-
-class Terms(NamedTuple):
-    """What one model does with each row at a threshold, for a paired difference.
-
-    Attributes
-    ----------
-    action : ndarray of shape (n,)
-        The row's action (treated or not, a label); rows where two models' actions differ
-        are the discordant ones.
-    capacity : ndarray of shape (n,)
-        The most the row adds to the numerator of the difference when the two models act
-        differently on it (0: it never does, e.g. a negative row for sensitivity).
-    base : ndarray of shape (n,)
-        The row's weight in the metric's denominator.
-    output : ndarray or None
-        The model's outputs the action comes from: equal outputs are one model.
-    threshold : float or None
-        For the message.
-    """
-
-    action: np.ndarray
-    capacity: np.ndarray
-    base: np.ndarray
-    output: np.ndarray | None = None
-    threshold: float | None = None
 
 
 class Widened(str):
@@ -100,13 +75,15 @@ class Discordance(NamedTuple):
             return low, high
         return float(min(low, -self.bound)), float(max(high, self.bound))
 
-    def reason(self) -> Widened:
+    def reason(self, who: str = "the two models") -> Widened:
+        """Why the interval was widened (what the warning says)."""
         at = "" if self.threshold is None else f" at threshold {self.threshold:g}"
         return Widened(
-            f"the two models decide differently on {self.k} of {self.n_units} {self.unit}"
-            f"{at}; a bootstrap of so few cannot read the difference, so the interval holds "
-            f"every difference up to {self.bound:.3g} that {self.k} of {self.n_units} "
-            f"{self.unit} allow (Clopper-Pearson on the share that decide differently), and 0")
+            f"{who} decide differently on {self.k} of {self.n_units} {self.unit}{at}, too "
+            f"few for a bootstrap to read the difference from; the interval now holds every "
+            f"difference those {self.unit} allow (up to ±{self.bound:.3g}: the Clopper-Pearson "
+            f"limit of the share of {self.unit} that decide differently times the most one "
+            f"can move the number), and 0")
 
 
 def unit_index(units) -> np.ndarray | None:
