@@ -25,8 +25,10 @@ grid of 2001 x 121 points, A's on 200,001 points of ``x``; ``--check-truth`` com
 Columns: the default method (``resampling.DEFAULT_CI_METHOD``) and the percentile method,
 both resampling the units; and ``rows``: the default method resampling single rows as if they
 were independent (what every interval of the library did before ``groups=`` / ``time=``).
-``warned``: the share of data sets on which the grouped default came with any chimeraboost
-warning (a ``NarrowIntervalWarning``, or a warning about few groups).
+``warned``: the share of data sets on which the grouped default came with a chimeraboost
+warning that an interval is likely too narrow (few groups, few events); ``widened``: the share
+on which the paired difference of net benefit was widened because fewer than
+``resampling.MIN_DISCORDANT`` customers decide differently (its own ``NarrowIntervalWarning``).
 
 Usage::
 
@@ -39,7 +41,10 @@ Sections: ``snapshot``, ``time`` and ``iid`` (the cells above; 400 data sets eac
 200 data sets each: ``fewgroups`` (600 rows in G = 5 ... 50 customers, rho = 0.7: where
 resampling whole groups stops holding, with the coverage by the default interval's degrees of
 freedom) and ``discordant`` (the paired difference of net benefit by the number of customers on
-which the two models decide differently; G = 25 ... 400, m = 12). Chunks of every cell are
+which the two models decide differently; G = 25 ... 400, m = 12: covered as read now, by the
+replicates alone as before the discordant-units rule, and by the rule's hull at every number
+of customers, what a larger ``MIN_DISCORDANT`` would give). ``--g`` keeps the snapshot cells
+of some numbers of customers only. Chunks of every cell are
 interleaved and ``--partial FILE`` rewrites the tables after each, so that a run stopped early
 still has a table of every cell.
 """

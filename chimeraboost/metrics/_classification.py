@@ -16,7 +16,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._shared.api import public
-from .._shared.results import Terms
 from . import _curves
 from ._formulas import _mean_defined, confusion_numbers, warn_cases
 from . import _kernels
@@ -96,23 +95,6 @@ class ClassificationEvaluator:
         if self._pred is None and self.has_proba:
             self._pred = row_pred(self._proba)
         return self._pred
-
-    def decides(self, name) -> bool:
-        """Whether the paired difference of number ``name`` is 0 on every row on which two
-        models predict the same class, with a bound per row: the accuracy (a share of
-        rows). The balanced accuracy and the macro F1 are ratios per class: not counted."""
-        return name == "accuracy" and self.pred is not None
-
-    def paired_terms(self, name):
-        """What the model does with each row for ``name`` (the predicted class; a row moves
-        the accuracy by at most its weight), or None: see
-        :mod:`chimeraboost.resampling._discordant`."""
-        if not self.decides(name):
-            return None
-        w = np.ones(self.n) if self.sample_weight is None else \
-            np.asarray(self.sample_weight, dtype=np.float64)
-        output = self._proba if self._proba is not None else self.pred
-        return Terms(self.pred, w, w, output, None)
 
     def _loss_rows(self, which) -> list:
         """Per-row losses named in ``which`` (``"log_loss"``, ``"brier"``), computed on

@@ -233,17 +233,3 @@ def test_report_decision_section_widens_the_difference():
     assert _holds(diff["net_benefit_low"], diff["net_benefit_high"], cp)
     assert r.decision.verdict("b") == "no clear difference"
 
-
-def test_accuracy_counts_the_rows_whose_predicted_class_differs():
-    from chimeraboost import metrics
-
-    y, p, _ = _data(0)
-    q = p.copy()
-    q[np.flatnonzero(p > 0.6)[:2]] = 0.4  # another class on two rows; the rest moved a bit
-    q = np.where(np.abs(q - 0.5) > 0.05, q * 0.999 + 0.0005, q)
-    evs = [metrics.classification_evaluator(y, [0, 1], proba=s) for s in (p, q)]
-    a, b = resampling.joint_bootstrap(evs, n_boot=1000, random_state=0, metrics=["accuracy"])
-    res = resampling.PairedBootstrapResult(a, b)
-    with pytest.warns(NarrowIntervalWarning, match=r"decide differently on 2 of 400 rows"):
-        lo, hi = res.interval("accuracy")
-    assert _holds(lo, hi, _clopper_pearson_high(2, N))
