@@ -233,3 +233,18 @@ def test_report_decision_section_widens_the_difference():
     assert _holds(diff["net_benefit_low"], diff["net_benefit_high"], cp)
     assert r.decision.verdict("b") == "no clear difference"
 
+
+
+def test_units_are_time_blocks_with_time():
+    # Two adjacent discordant rows: with time= they fall in at most two blocks of the
+    # stationary bootstrap's mean length, and the units counted are those blocks.
+    y, p, q = _data(0, seed=5)
+    rows = np.flatnonzero(p > 0.3)[:2]
+    q[rows] = 0.1
+    res = _paired(y, p, q, time=np.arange(N))
+    found = res.discordance(NB)
+    assert found.unit == "time blocks" and 1 <= found.k <= 2 and found.n_units < N
+    with pytest.warns(NarrowIntervalWarning, match=rf"on {found.k} of {found.n_units} time "
+                                                   r"blocks at threshold 0\.2"):
+        lo, hi = res.interval(NB)
+    assert lo <= 0 <= hi
