@@ -342,6 +342,22 @@ def discordant_table(trace) -> list[str]:
     return lines + [""]
 
 
+def discordant_cells(cells_, total) -> list[str]:
+    """Per cell: the default's coverage as read now, by the replicates alone, and with the
+    rule's hull at every number of customers; the share of data sets widened now."""
+    lines = ["| cell | widened now | expanded_bca now | replicates alone (before) | "
+             "hull at every k |", "|---|---|---|---|---|"]
+    for c in cells_:
+        tr = total[c]["trace"]
+        if not tr or len(tr[0]) < 6:
+            continue
+        few = np.mean([t[0] < resampling.MIN_DISCORDANT for t in tr])
+        now, before, hull = (100 * np.mean([t[i] for t in tr]) for i in (1, 4, 3))
+        lines.append(f"| {_label(c)}, ρ={c[3]:g} ({len(tr)}) | {100 * few:.1f}% | {now:.1f} | "
+                     f"{before:.1f} | {hull:.1f} |")
+    return lines + [""]
+
+
 def _trace(parts, found, target) -> list:
     """(number, the default interval's degrees of freedom, covered by the default, covered
     by the percentile interval) of every number: where to warn."""
@@ -450,7 +466,8 @@ def report(name, cells_, total) -> list[str]:
         return lines + [f"Coverage of the paired difference of net benefit at 0.2 (groups "
                         f"resampled) by the number of customers on which the two models decide "
                         f"differently (data sets in brackets; {sims} data sets):", ""] + \
-            discordant_table([t for c in cells_ for t in total[c]["trace"]])
+            discordant_table([t for c in cells_ for t in total[c]["trace"]]) + \
+            discordant_cells(cells_, total)
     if name == "iid":
         cols = [(f"{col} {m}", (col, m)) for col in ("rows", "groups of one", "time")
                 for m in (DEFAULT, "percentile")]
