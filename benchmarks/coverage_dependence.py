@@ -44,7 +44,9 @@ freedom) and ``discordant`` (the paired difference of net benefit by the number 
 which the two models decide differently; G = 25 ... 400, m = 12: covered as read now, by the
 replicates alone as before the discordant-units rule, and by the rule's hull at every number
 of customers, what a larger ``MIN_DISCORDANT`` would give). ``--g`` keeps the snapshot cells
-of some numbers of customers only. Chunks of every cell are
+of some numbers of customers only. ``minimum`` re-runs the paired net benefit alone on the
+snapshot cells' data sets (G = 100 and 400; the same random numbers) and prints its coverage
+for each ``MIN_DISCORDANT``: how the rule's boundary was chosen. Chunks of every cell are
 interleaved and ``--partial FILE`` rewrites the tables after each, so that a run stopped early
 still has a table of every cell.
 """
@@ -235,6 +237,8 @@ def simulate(task) -> dict:
     cell, chunk, sims, n_boot = task
     if cell[0] == "discordant":
         return simulate_discordant(task)
+    if cell[0] == "minimum":
+        return simulate_minimum(task)
     target = TRUTH
     rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
     covered, width, warned, widened, deff, dfs, trace = {}, {}, 0, 0, {}, {}, []
@@ -318,6 +322,49 @@ def simulate_discordant(task) -> dict:
             "df": {}, "trace": trace}
 
 
+def simulate_minimum(task) -> dict:
+    """The snapshot cells' data sets again (the same random numbers as :func:`simulate`), the
+    paired net benefit alone: the number of customers deciding differently, and whether the
+    default interval covers by the replicates alone and with the rule's hull, so that the
+    coverage of every ``MIN_DISCORDANT`` can be read off."""
+    cell, chunk, sims, n_boot = task
+    snap = ("snapshot", *cell[1:])
+    rng = np.random.default_rng(zlib.crc32(f"{snap}|{chunk}".encode()))
+    trace, label = [], f"Δ {NB}"
+    for _ in range(sims):
+        y, p, q, units = draw(rng, snap)
+        _, dec = _evaluators(y, p, q)
+        seed = int(rng.integers(2**31))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a, b = resampling.joint_bootstrap(dec, n_boot=n_boot, random_state=seed,
+                                              groups=units)
+            res = resampling.PairedBootstrapResult(a, b)
+            alone = _bootstrap_alone(res, DEFAULT)
+            hull = _hull(res, units, *alone)
+        disc = np.unique(units[(p >= THRESHOLD) != (q >= THRESHOLD)]).size
+        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in (alone, hull))))
+    return {"task": task, "covered": {}, "width": {}, "warned": 0, "widened": 0, "deff": {},
+            "df": {}, "trace": trace}
+
+
+MINIMA = (0, 4, 5, 6, 8, 10)
+
+
+def minimum_table(cells_, total) -> list[str]:
+    lines = ["| cell | " + " | ".join(f"MIN_DISCORDANT={m}" for m in MINIMA) + " |",
+             "|" + "---|" * (len(MINIMA) + 1)]
+    for c in cells_:
+        tr = np.array(total[c]["trace"], dtype=float)
+        cov = [100 * np.where(tr[:, 0] < m, tr[:, 2], tr[:, 1]).mean() for m in MINIMA]
+        wid = [100 * np.mean(tr[:, 0] < m) for m in MINIMA]
+        lines.append(f"| {_label(('snapshot', *c[1:]))} ({len(tr)}): coverage | " +
+                     " | ".join(f"{v:.1f}" for v in cov) + " |")
+        lines.append(f"| {_label(('snapshot', *c[1:]))}: widened | " +
+                     " | ".join(f"{v:.1f}%" for v in wid) + " |")
+    return lines + [""]
+
+
 DISCORDANT_EDGES = (0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, np.inf)
 
 
@@ -390,6 +437,8 @@ def cells(args) -> dict:
                       for g in (5, 10, 15, 20, 30, 50)],
         "discordant": [(("discordant", g, 12, rho), other) for rho in (0.3, 0.7)
                        for g in (25, 50, 100, 200, 400)],
+        "minimum": [(("minimum", g, m, rho), named) for rho in (0.3, 0.7)
+                    for g, m in ((100, 12), (400, 3)) if args.g is None or g in args.g],
     }
     return {k: v for k, v in out.items() if k in args.sections}
 
@@ -468,6 +517,11 @@ def report(name, cells_, total) -> list[str]:
                         f"differently (data sets in brackets; {sims} data sets):", ""] + \
             discordant_table([t for c in cells_ for t in total[c]["trace"]]) + \
             discordant_cells(cells_, total)
+    if name == "minimum":
+        return lines + ["Coverage of the paired net benefit at 0.2 (default method) on the "
+                        "snapshot cells' data sets, for each MIN_DISCORDANT (the rule's hull "
+                        "below it, the replicates' interval from it on):", ""] + \
+            minimum_table(cells_, total)
     if name == "iid":
         cols = [(f"{col} {m}", (col, m)) for col in ("rows", "groups of one", "time")
                 for m in (DEFAULT, "percentile")]
@@ -514,7 +568,7 @@ def df_table(trace) -> list[str]:
     return lines + [""]
 
 
-SECTIONS = ["snapshot", "time", "iid", "fewgroups", "discordant"]
+SECTIONS = ["snapshot", "time", "iid", "fewgroups", "discordant", "minimum"]
 
 
 def main(argv=None) -> None:
