@@ -6,7 +6,7 @@ paired difference of two models on the same rows is then a sum over the rows on 
 act differently -- the *discordant* rows -- and is exactly 0 on every other. Resampling units
 (rows, groups, time blocks) sees only the units holding a discordant row: none gives an
 interval of width 0 that never covers a nonzero population difference, one covers about half
-the time, two 83%, three 88%, four or more 92-95% (``benchmarks/coverage_dependence.py``,
+the time, two 83%, three 88%, four or more 91-95% (``benchmarks/coverage_dependence.py``,
 section ``discordant``). An interval of a rate rests on its events the same way
 (:data:`~chimeraboost.resampling.MIN_EVENTS`).
 
@@ -50,7 +50,7 @@ __all__ = ["MIN_DISCORDANT", "Discordance", "Terms", "Widened", "discordance", "
 
 # With fewer units than this on which the two models decide differently, the default interval
 # of the paired difference of net benefit at 0.2 covered 0% (none), 53% (one), 83% (two) and
-# 88% (three) of the time at a 95% level; from four on 92-95%, as the rest of the table
+# 88% (three) of the time at a 95% level; from four on 91-95%, as the rest of the table
 # (benchmarks/coverage_dependence.py, section discordant). The same boundary as MIN_EVENTS.
 MIN_DISCORDANT = 4
 
