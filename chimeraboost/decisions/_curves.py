@@ -263,6 +263,8 @@ def _widen(scheme, evs, name, baseline, t, level, low, high) -> None:
         first = few[0][1]
         reason = first.reason(f"{name} and {baseline}")
         if len(few) > 1:
+            # The same kind of reason as one threshold's: an interval widened, which the
+            # warning says as such (not "likely too narrow").
             reason = type(reason)(
                 f"at {len(few)} of {len(t)} thresholds ({shown}) {name} and {baseline} decide "
                 f"differently on fewer than {resampling.MIN_DISCORDANT} of {first.n_units} "

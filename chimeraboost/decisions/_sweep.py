@@ -158,7 +158,7 @@ class DecisionEvaluator:
 
     def paired_terms(self, name):
         """What the model does with each row for number ``name``
-        (:class:`~chimeraboost.resampling._discordant.Terms`: the action ``score >= t``, the
+        (a ``Terms`` of :mod:`chimeraboost._shared.results`: the action ``score >= t``, the
         most a row moves the number's numerator when two models act differently on it,
         its weight in the denominator), or None when ``name`` is not such a number."""
         if not self.decides(name):

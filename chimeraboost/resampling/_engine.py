@@ -216,7 +216,7 @@ class Resampler:
     def discordance(self, a, b, level=0.95):
         """How many of this scheme's units two models decide differently on, for a paired
         difference of a number of a decision (``a``, ``b``: each model's
-        :class:`~chimeraboost.resampling._discordant.Terms`), and the bound its interval is
+        ``Terms`` of :mod:`chimeraboost._shared.results`), and the bound its interval is
         widened to when they are fewer than
         :data:`~chimeraboost.resampling.MIN_DISCORDANT`; None when they are enough or the
         two models are one. The rule of :mod:`chimeraboost.resampling._discordant`, which

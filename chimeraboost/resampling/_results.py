@@ -62,9 +62,10 @@ class BootstrapResult:
         With ``units`` other than rows: the metrics with blocks of single rows left out, for
         :meth:`design_effect`.
     terms : dict
-        Metric -> a function giving the model's :class:`~chimeraboost.resampling._discordant.Terms`
-        (what it does with each row at a threshold), for the metrics of a decision: what a
-        paired difference counts its discordant units from.
+        Metric -> a function giving what the model does with each row at a threshold (a
+        ``Terms`` of :mod:`chimeraboost._shared.results`), for the numbers of a decision:
+        what a paired difference counts the units that decide differently from
+        (:meth:`PairedBootstrapResult.discordance`).
     unit_index : ndarray or None
         The resampled unit of each row when discordant units are counted (None: rows).
     """
