@@ -142,44 +142,44 @@ class DecisionEvaluator:
         self._back[order] = np.arange(order.shape[0])
         self._score = score  # a reference: what paired_terms reads the actions from
 
-    def decides(self, name) -> bool:
-        """Whether the paired difference of number ``name`` (a key of :meth:`evaluate`) is 0
+    def decides(self, metric) -> bool:
+        """Whether the paired difference of number ``metric`` (a key of :meth:`evaluate`) is 0
         on every row on which two models act alike, with a bound per row
         (:meth:`paired_terms`): net benefit, its standardized form, sensitivity,
         specificity, the flagged share and the expected cost. PPV and NPV are ratios whose
         denominators move with the decisions: not counted."""
-        if name == "expected_cost":
+        if metric == "expected_cost":
             return self.costs is not None
-        metric, at, t = str(name).partition("@")
+        name, at, t = str(metric).partition("@")
         try:
-            return bool(at) and metric in _PAIRED and float(t) in set(self.thresholds.tolist())
+            return bool(at) and name in _PAIRED and float(t) in set(self.thresholds.tolist())
         except ValueError:
             return False
 
-    def paired_terms(self, name):
-        """What the model does with each row for number ``name``
+    def paired_terms(self, metric):
+        """What the model does with each row for number ``metric``
         (a ``Terms`` of :mod:`chimeraboost._shared.results`: the action ``score >= t``, the
         most a row moves the number's numerator when two models act differently on it,
-        its weight in the denominator), or None when ``name`` is not such a number."""
-        if not self.decides(name):
+        its weight in the denominator), or None when ``metric`` is not such a number."""
+        if not self.decides(metric):
             return None
         w = np.ones(self.n) if self.sample_weight is None else \
             np.asarray(self.sample_weight, dtype=np.float64)
         pos = self.codes == 1
-        if name == "expected_cost":
+        if metric == "expected_cost":
             t, c = self.cost_threshold, self.costs
             capacity = w * np.where(pos, abs(c.fn - c.tp), abs(c.fp - c.tn))
             base = w
         else:
-            metric, _, text = name.partition("@")
+            name, _, text = metric.partition("@")
             t = float(text)
             odds = t / (1.0 - t)
             capacity = {"net_benefit": w * np.where(pos, 1.0, odds),
                         "standardized_net_benefit": w * np.where(pos, 1.0, odds),
                         "sensitivity": w * pos, "specificity": w * ~pos,
-                        "flagged": w}[metric]
+                        "flagged": w}[name]
             base = {"standardized_net_benefit": w * pos, "sensitivity": w * pos,
-                    "specificity": w * ~pos}.get(metric, w)
+                    "specificity": w * ~pos}.get(name, w)
         return Terms(self._score >= t, capacity, base, self._score, t)
 
     @public(legacy=("warn",))
