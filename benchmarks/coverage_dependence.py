@@ -362,6 +362,18 @@ def minimum_table(cells_, total) -> list[str]:
                      " | ".join(f"{v:.1f}" for v in cov) + " |")
         lines.append(f"| {_label(('snapshot', *c[1:]))}: widened | " +
                      " | ".join(f"{v:.1f}%" for v in wid) + " |")
+    lines.append("")
+    for c in cells_:  # where the replicates' interval falls short, by k
+        tr = np.array(total[c]["trace"], dtype=float)
+        parts = []
+        for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:]):
+            m = (tr[:, 0] >= lo) & (tr[:, 0] < hi)
+            if m.any():
+                parts.append(f"{lo:g}-{hi - 1:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})"
+                             if np.isfinite(hi) else
+                             f">= {lo:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})")
+        lines.append(f"- {_label(('snapshot', *c[1:]))}, replicates alone by k: " +
+                     ", ".join(parts) + ".")
     return lines + [""]
 
 
