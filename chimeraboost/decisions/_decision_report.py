@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.api import public
+from .._shared.facts import is_loss, parse_metric
 from .._shared.format import Col, fmt, percent, table
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.ties import same_outputs
@@ -77,13 +78,18 @@ class DecisionReport:
     def verdict(self, other: str, *, metric: str = "net_benefit") -> str:
         """``"<model> better"``, ``"<other> better"`` or ``"no clear difference"``, from the
         paired interval of the model minus ``other``."""
+        if other not in self.differences:
+            msg = f"other={other!r} is not compared here; use one of {list(self.differences)}."
+            raise ValueError(msg)
         d = self.differences[other]
+        known = [k[:-4] for k in d if k.endswith("_low")]
+        metric = parse_metric(metric, arg="metric", valid=known).key
         lo, hi = d[f"{metric}_low"], d[f"{metric}_high"]
         if math.isnan(lo) or math.isnan(hi):
             return "n/a"
         if lo <= 0 <= hi:
             return "no clear difference"
-        better = (lo > 0) if metric == "net_benefit" else (hi < 0)
+        better = (hi < 0) if is_loss(metric) else (lo > 0)
         return f"{self.model} better" if better else f"{other} better"
 
     def _title(self) -> str:

@@ -21,7 +21,7 @@ from .._shared.api import public
 from .. import resampling
 from ..resampling import DEFAULT_CI_METHOD
 from .._shared.draws import calibration_draws
-from .._shared.facts import is_loss
+from .._shared.facts import is_loss, parse_metric
 from .._shared.units import resampled
 from .._shared.validation import (
     as_1d,
@@ -47,12 +47,12 @@ def _check_metric(metric, task: str, has_proba: bool) -> str:
         else _compute.DIFF_KEYS["rule"]
     allowed = (*allowed, *(f"{k}_vs_all" for k in _compute.VS_ALL.get(task, ())
                            if k in allowed))
-    if metric not in allowed:
-        msg = (f"metric={metric!r} cannot be compared with the rest of the data for this "
-               f"model; choose one of {list(allowed)} (sums over rows: the rest's value comes "
-               "from the sums of all rows minus the slice's; ROC-AUC and MCB do not).")
-        raise ValueError(msg)
-    return metric
+    # Sums over rows: the rest's value comes from the sums of all rows minus the slice's;
+    # ROC-AUC and MCB do not, nor does a number at a threshold here.
+    return parse_metric(metric, arg="metric", valid=allowed,
+                        why=(" (a slice is compared with the rest on a number that sums over "
+                             "rows: the rest's sums are all rows' minus the slice's; ROC-AUC, "
+                             "MCB and numbers at a threshold do not)")).key
 
 
 def _check_adjust(adjust) -> str:
