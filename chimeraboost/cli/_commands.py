@@ -246,6 +246,15 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
         twice = sorted({s for s in scores if scores.count(s) > 1})
         msg = f"--score {twice} given more than once; each column is one row of the table."
         raise ValueError(msg)
+    cost_primary = isinstance(primary, str) and primary.strip() == "expected_cost"
+    if cost_primary and costs is None:
+        msg = ("--primary expected_cost needs the costs: add --cost-fp C (treating a negative "
+               "row) and --cost-fn C (leaving a positive row).")
+        raise ValueError(msg)
+    if costs is not None and not cost_primary:
+        msg = ("--cost-fp and --cost-fn price the decision the table compares with --primary "
+               "expected_cost; add it (or drop the costs).")
+        raise ValueError(msg)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
                                         {"delimiter": delimiter, "decimal": decimal})
     units = unit_columns(path, groups, time, {"delimiter": delimiter, "decimal": decimal})

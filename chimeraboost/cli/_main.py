@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import warnings
 
 from .._shared.api import public
 from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+from . import _flags
 from ._promotion import RUN as PROMOTION_COMMANDS
 from ._promotion import add_commands
 
@@ -181,6 +183,10 @@ def _k(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of rows such as 100, got {text!r}") \
             from None
+    if not (value > 0 and math.isfinite(value)) or (1 < value != int(value)):
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of rows >= 1 (the top N) or a fraction in (0, 1) (the "
+            f"top share of the rows), got {text}")
     return int(value) if value == int(value) and value >= 1 else value
 
 
@@ -203,14 +209,19 @@ def _rows(text):
 def _costs(p, threshold: bool) -> None:
     """--threshold, --cost-fp, --cost-fn: a decision at a threshold."""
     if threshold:
-        p.add_argument("--threshold", type=_level, metavar="T",
+        p.add_argument("--threshold", type=_flags.threshold, metavar="T",
                        help="add the decision 'treat when the probability is >= T': net "
                             "benefit against treat-all, treat-none and the baseline column, "
                             "with paired intervals")
-    p.add_argument("--cost-fp", type=float, metavar="C",
-                   help="cost of treating a negative row (with --cost-fn: expected cost, and "
-                        "without --threshold the Bayes threshold C_fp / (C_fp + C_fn))")
-    p.add_argument("--cost-fn", type=float, metavar="C", help="cost of leaving a positive row")
+        fp_help = ("cost of treating a negative row (with --cost-fn: expected cost, and "
+                   "without --threshold the Bayes threshold C_fp / (C_fp + C_fn))")
+    else:
+        fp_help = ("cost of treating a negative row (with --cost-fn and --primary "
+                   "expected_cost: the expected cost at the Bayes threshold C_fp / (C_fp + "
+                   "C_fn))")
+    p.add_argument("--cost-fp", type=_flags.cost, metavar="C", help=fp_help)
+    p.add_argument("--cost-fn", type=_flags.cost, metavar="C",
+                   help="cost of leaving a positive row")
 
 
 def _cost_arg(args):
@@ -236,7 +247,7 @@ def _common(p, n_boot_help):
                    help="the two labels of the target, the positive one second")
     p.add_argument("--regression", action="store_true",
                    help="read a numeric target as a quantity, even with two values")
-    p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
+    p.add_argument("--n-boot", type=_flags.n_boot, default=2000, metavar="N", help=n_boot_help)
     p.add_argument("--ci-method", choices=CI_METHODS, default=DEFAULT_CI_METHOD,
                    metavar="METHOD",
                    help=f"how intervals are read off the resamples: {', '.join(CI_METHODS)} "
@@ -248,8 +259,9 @@ def _common(p, n_boot_help):
     p.add_argument("--time", metavar="COL",
                    help="column of each row's date (or any sortable value): intervals "
                         "resample blocks of time, and the header gives the date range")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--n-jobs", type=int, default=None, metavar="N",
+    p.add_argument("--seed", type=_flags.seed, default=0,
+                   help="seed of the resampling (default 0)")
+    p.add_argument("--n-jobs", type=_flags.n_jobs, default=None, metavar="N",
                    help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
                         "are the same whatever N")
     p.add_argument("--delimiter", metavar="CHAR",
@@ -301,7 +313,7 @@ def _parser():
     p.add_argument("--by", action="append", metavar="COL",
                    help="also the report per slice of this column (repeat to cross columns): "
                         "each slice against its own base rate and against the rest")
-    p.add_argument("--bins", type=int, default=5, metavar="N",
+    p.add_argument("--bins", type=_flags.bins, default=5, metavar="N",
                    help="quantile ranges of a numeric --by column (default 5)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--stream", action="store_true",
@@ -460,7 +472,9 @@ def main(argv=None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
             return 1
         except (ValueError, TypeError, OSError, KeyError, ImportError) as exc:
-            print(f"chimeraboost: error: {_one_line(exc)}", file=sys.stderr)
+            # The library names its Python arguments; the user typed flags.
+            text = _flags.in_flags(_one_line(exc), args.command)
+            print(f"chimeraboost: error: {text}", file=sys.stderr)
             return 2
     return 0
 

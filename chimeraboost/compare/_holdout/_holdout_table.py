@@ -478,6 +478,11 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
         rows[name] = (_array_row(name, m, y, w, k, classes, task) if _is_array(m) else
                       _estimator_row(name, m, X, y, w, k, classes))
     primary, keys, labels, k_all = _metric_names(primary, metrics, kind, rows)
+    if costs is not None and "expected_cost" not in keys:
+        msg = ("costs= prices the decision of 'expected_cost' only, which neither primary nor "
+               "metrics names; pass primary='expected_cost' (or add it to metrics), or drop "
+               "costs.")
+        raise ValueError(msg)
     primary, keys = _with_calibration_excess(primary, keys)
     rng = check_random_state_int(random_state)
     # One scheme (the rows, whole groups or time blocks) for every resampled number.
