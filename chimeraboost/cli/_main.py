@@ -245,6 +245,9 @@ def _common(p, n_boot_help):
     p.add_argument("--weight", metavar="COL", help="column of row weights")
     p.add_argument("--classes", nargs=2, metavar=("NEG", "POS"),
                    help="the two labels of the target, the positive one second")
+    p.add_argument("--pos-label", metavar="LABEL",
+                   help="the target's positive class, whose probability the score columns "
+                        "hold (default: the second of the sorted labels)")
     p.add_argument("--regression", action="store_true",
                    help="read a numeric target as a quantity, even with two values")
     p.add_argument("--n-boot", type=_flags.n_boot, default=2000, metavar="N", help=n_boot_help)
@@ -376,12 +379,14 @@ def _run_report(args, out):
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
         verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
         threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
-        n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups, time=args.time)
+        n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups, time=args.time,
+        pos_label=args.pos_label)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
     read = ", ".join(f"{col} as {kind}" for col, kind in kinds.items())
     print(f"{args.file}: {read}", file=out)
+    _print_positive(rep.get("classes") if rep.task != "regression" else None, out)
     print(file=out)
     print(rep, file=out)
     if rep.vs_baseline is None and rep.baseline_report is not None:
@@ -407,7 +412,7 @@ def _run_streamed(args, out, chunk_rows):
                             baseline_score=args.baseline_score, classes=args.classes,
                             weight=args.weight, regression=args.regression,
                             chunk_rows=chunk_rows, delimiter=_tab(args.delimiter),
-                            decimal=args.decimal)
+                            decimal=args.decimal, pos_label=args.pos_label)
     if args.json:
         print(json.dumps(streamed_json(got, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -423,15 +428,27 @@ def _run_table(args, out):
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
                    delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
                    n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups,
-                   time=args.time)
+                   time=args.time, pos_label=args.pos_label)
     if args.json:
-        print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
+        got = t.to_dict()
+        if t.target_classes is not None:
+            got["positive_class"] = t.target_classes[1]
+        print(json.dumps(plain(got), indent=2, allow_nan=False), file=out)
     elif args.markdown:
         print(t.to_markdown(), file=out)
     else:
+        _print_positive(t.target_classes, out)
         print(t, file=out)
         print(file=out)
         print(t.summary(), file=out)
+
+
+def _print_positive(classes, out):
+    from ._commands import positive_line
+
+    line = positive_line(classes)
+    if line:
+        print(line, file=out)
 
 
 def _tab(text):
