@@ -134,7 +134,9 @@ FLAGS = {
 
 # What the library calls the things a command reads from columns.
 _PHRASES = {"report": {"the estimator ": "the --score column ",
-                       "the baseline ": "the --baseline-score column "}}
+                       "the baseline ": "the --baseline-score column ",
+                       "by puts every row": "--by puts every row",
+                       "by column ": "--by column "}}
 
 
 def in_flags(message: str, command: str) -> str:
