@@ -85,9 +85,10 @@ def _eligible(model, layout, min_rows: int, min_events: int) -> tuple[list, list
     total = model.class_counts(np.arange(n)) if model.task != "regression" else None
     vs_rest, vs_base = [], []
     for rows in layout.rows:
-        if rows.size == 0:
-            vs_rest.append("no rows")
-            vs_base.append("no rows")
+        if rows.size == 0 or not np.any(model.rows["weight"][rows] > 0):
+            why = "no rows" if rows.size == 0 else "every row weighs 0"
+            vs_rest.append(why)
+            vs_base.append(why)
             continue
         own = model.class_counts(rows) if total is not None else None
         alone = _shortfall(model, own, rows.size, min_rows, min_events, "")
