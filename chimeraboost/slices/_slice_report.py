@@ -30,6 +30,7 @@ from .._shared.validation import (
     check_positive_int,
     check_sample_weight,
     encode_labels,
+    plain,
 )
 from . import _compute
 from ._groups import resolve
@@ -61,6 +62,29 @@ def _check_adjust(adjust) -> str:
                f"discovery rate), got {adjust!r}.")
         raise ValueError(msg)
     return adjust
+
+
+def _check_halves(model, search, held, min_rows: int, min_events: int) -> None:
+    """Refuse a weak-slice search that no slice could pass, naming the cause: a single class
+    (no skill to be weaker in), or halves too small for a slice and the rest to each reach
+    ``min_rows`` rows (and ``min_events`` of each class)."""
+    if model.task != "regression":
+        seen = np.flatnonzero(model.class_counts(np.arange(model.n)))
+        if seen.size < 2:
+            msg = (f"y holds a single class ({plain(model.classes[seen[0]])!r}): every slice's skill "
+                   "against its own base rate is undefined, so no slice can be found weaker; "
+                   "pass rows of both classes.")
+            raise ValueError(msg)
+    for half, rows in (("search", search), ("held-out", held)):
+        counts = model.class_counts(rows) if model.task != "regression" else None
+        short = _shortfall(model, counts, rows.size, 2 * min_rows, 2 * min_events, "")
+        if short:
+            msg = (f"find_weak_slices splits the {model.n} rows into a search half and a "
+                   f"held-out half; the {half} half has {short}, but a slice and the rest of "
+                   f"the rows each need min_rows={min_rows} rows and min_events={min_events} "
+                   "of each class, so no slice could be tested. Pass more rows, or lower "
+                   "min_rows / min_events.")
+            raise ValueError(msg)
 
 
 def _shortfall(model, counts, m: int, min_rows: int, min_events: int, who: str):
