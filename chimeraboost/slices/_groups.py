@@ -33,6 +33,7 @@ from .._shared.validation import (
     check_aligned,
     check_positive_int,
     plain,
+    table_column_names,
     to_numpy,
 )
 
@@ -257,9 +258,9 @@ def piece(name, text: str) -> str:
 
 
 def column_names(X):
-    cols = getattr(X, "columns", None)
-    if cols is not None:
-        return [plain(c) for c in cols]
+    names = table_column_names(X)
+    if names is not None:
+        return names
     if isinstance(X, Mapping):
         return list(X.keys())
     return None
