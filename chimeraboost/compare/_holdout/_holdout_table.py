@@ -18,6 +18,7 @@ recomputed here. The result object and its renderings live in ``_holdout_result`
 
 from __future__ import annotations
 
+import copy
 import os
 import traceback
 import warnings
@@ -505,9 +506,11 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
 
 
 def _on_seed(scheme, seed):
-    """A fresh scheme like ``scheme`` whose generator starts at ``seed``: the same counts and
-    jackknife blocks for every group of rows resampled separately."""
-    return resampling.Resampler(scheme.n_boot, random_state=seed, ci_method=scheme.ci_method,
+    """A fresh scheme like ``scheme`` whose generator starts at ``seed`` (a generator's state,
+    copied): the same counts and jackknife blocks for every group of rows resampled
+    separately."""
+    return resampling.Resampler(scheme.n_boot, random_state=copy.deepcopy(seed),
+                                ci_method=scheme.ci_method,
                                 n_jobs=scheme.n_jobs, units=scheme.units)
 
 
@@ -521,7 +524,9 @@ def _resample(rows, keys, task, scheme):
         for row, boot in zip(rows, boots):
             row.boot = boot
         return None
-    seed = int(scheme.rng.integers(0, 2**63 - 1))
+    # Every group starts from the scheme's generator as it is now: the same counts for every
+    # row, and the same replicates as chimeraboost.report on the same seed.
+    seed = copy.deepcopy(scheme.rng)
     wanted = set(keys) | {"base_rate", "positives"}
     if "calibration_excess" in wanted:  # its paired differences resample the MCB
         wanted = (wanted - {"calibration_excess"}) | {"calibration_mcb"}
@@ -531,8 +536,11 @@ def _resample(rows, keys, task, scheme):
         if not group:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
-        boots = _on_seed(scheme, seed).bootstrap([r.evaluator for r in group],
-                                                  metrics=sorted(asked))
+        # The first group draws from the scheme itself (its generator moves on, as the
+        # report's does), the others from a copy of the same starting state.
+        first = all(r.boot is None for r in rows)
+        boots = (scheme if first else _on_seed(scheme, seed)).bootstrap(
+            [r.evaluator for r in group], metrics=sorted(asked))
         for row, boot in zip(group, boots):
             # Metrics a row cannot give are NaN everywhere; the same seed drew the same
             # counts and the same jackknife blocks for both groups.
