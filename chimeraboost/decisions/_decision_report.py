@@ -140,11 +140,26 @@ class DecisionReport:
         how = {"wilson": " (Wilson intervals)"}.get(getattr(self, "rates_method", ""), "")
         return f"rates of {self.model}{how}: " + ", ".join(parts)
 
+    def _bayes_note(self) -> list:
+        """One line when the threshold is not the Bayes threshold of the costs: the net
+        benefit then weighs errors otherwise than the expected cost, and the two verdicts
+        may part."""
+        if self.costs is None:
+            return []
+        try:
+            t_bayes = bayes_threshold(self.costs)
+        except ValueError:  # costs with no threshold of least cost
+            return []
+        if abs(t_bayes - self.threshold) <= 1e-9:
+            return []
+        return [f"note: the costs' Bayes threshold is {t_bayes:.3g}, not {self.threshold:g}: net "
+                "benefit and expected cost weigh errors differently"]
+
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
         cols, rows, dcols, drows = self._tables()
-        return [self._title(), *table(cols, rows), "", *table(dcols, drows),
-                f"  {self._rates_line()}"]
+        return [self._title(), *self._bayes_note(), *table(cols, rows), "",
+                *table(dcols, drows), f"  {self._rates_line()}"]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -154,7 +169,7 @@ class DecisionReport:
         inside a report's HTML)."""
         cols, rows, dcols, drows = self._tables()
         return [html_table(cols, rows, caption=self._title()), html_table(dcols, drows),
-                html_paragraphs([self._rates_line()])]
+                html_paragraphs([self._rates_line(), *self._bayes_note()])]
 
     def _repr_html_(self) -> str:
         return html_block(*self.html_parts())
