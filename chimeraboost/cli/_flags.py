@@ -125,7 +125,9 @@ FLAGS = {
               "costs": "--cost-fp/--cost-fn", "baseline_name": "--baseline",
               "split": "--split", "models": "--score"},
     "shadow": {**_COMMON, "threshold": "--threshold", "k": "--k", "by": "--by",
-               "adjust": "--adjust"},
+               "adjust": "--adjust", "y": "--label", "reference_y": "--reference-target",
+               "reference_champion": "--reference", "reference_challenger": "--reference",
+               "champion": "--champion", "challenger": "--challenger"},
     "plan": {"alpha": "--alpha", "power": "--power", "challenger_share": "--challenger-share",
              "rows_per_day": "--rows-per-day", "looks": "--looks", "margin": "--margin",
              "prevalence": "--prevalence", "greater_is_better": "--higher-is-better"},
@@ -160,6 +162,9 @@ def in_flags(message: str, command: str) -> str:
     named = re.search(r"--[a-z][\w-]*", out)
     if named:
         out = re.sub(r"\bpass None\b", f"leave {named.group(0)} out", out)
+    # A message that opens with the argument's name ("costs: every decision costs the
+    # same", "time must hold dates").
+    out = re.sub(rf"^({names})(?=[:\s])", lambda m: table[m.group(1)], out)
     bare = "|".join(re.escape(n) for n in table if "_" in n)
     if bare:
         out = re.sub(rf"(?<![\w.\-'\"\[])({bare})\b(?![=(])", lambda m: table[m.group(1)], out)
