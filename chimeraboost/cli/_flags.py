@@ -158,14 +158,14 @@ def in_flags(message: str, command: str) -> str:
     out = re.sub(rf"(?<![\w.\-'\"\[])({names})=([^\s),.;:]?)", with_value, message)
     for python, cli in _PHRASES.get(command, {}).items():
         out = out.replace(python, cli)
-    # "pass None" is the library's way of leaving an argument out: leave the flag out.
-    named = re.search(r"--[a-z][\w-]*", out)
-    if named:
-        out = re.sub(r"\bpass None\b", f"leave {named.group(0)} out", out)
     # A message that opens with the argument's name ("costs: every decision costs the
     # same", "time must hold dates").
     out = re.sub(rf"^({names})(?=[:\s])", lambda m: table[m.group(1)], out)
     bare = "|".join(re.escape(n) for n in table if "_" in n)
     if bare:
         out = re.sub(rf"(?<![\w.\-'\"\[])({bare})\b(?![=(])", lambda m: table[m.group(1)], out)
+    # "pass None" is the library's way of leaving an argument out: leave the flag out.
+    named = re.search(r"--[a-z][\w-]*", out)
+    if named:
+        out = re.sub(r"\bpass None\b", f"leave {named.group(0)} out", out)
     return out
