@@ -107,7 +107,7 @@ def test_choice_evaluator_equals_a_loop_over_the_cutoffs():
         assert got["oob"][b] == pytest.approx(oob_cost[k], abs=1e-12)
     _, whole, chosen = _naive_choice(event, p, np.ones(120), 1, 4)
     assert ev.chosen == chosen
-    assert_allclose(got["fixed"], [_naive_choice(event, p, c, 1, 4)[1][chosen]
+    assert_allclose(got[_threshold._FIXED], [_naive_choice(event, p, c, 1, 4)[1][chosen]
                                    for c in counts], rtol=0, atol=1e-12)
 
 
