@@ -26,6 +26,7 @@ Which questions it answers:
 from __future__ import annotations
 
 from .api import public
+from .ties import negligible
 
 import math
 from typing import NamedTuple
@@ -44,6 +45,8 @@ def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str
     ``digits`` decimals, unless they would show a non-zero number as zero (then three
     significant digits) or the number reaches a million (then six significant digits): a
     tiny number never prints as ``0.0000`` and a huge one never spills into the next column.
+    A number that is zero within rounding (at most ``1e-12`` in size, the tie rule of
+    ``_shared.ties``) is zero: ``0.0000``, not ``-2.78e-17``.
     ``fixed`` keeps ``digits`` decimals for a tiny number too (``-0.000``): for a cell of a
     column whose other numbers set the scale (:func:`fixed_decimals`). NaN and None are
     ``n/a``; integers print as integers; ``signed`` puts ``+`` before positives.
@@ -56,6 +59,8 @@ def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str
     ('n/a', 'n/a', '7', '-inf')
     >>> fmt(-7.04e-08, 3), fmt(-7.04e-08, 3, fixed=True), fmt(2e-9, 3, signed=True, fixed=True)
     ('-7.04e-08', '-0.000', '+0.000')
+    >>> fmt(-2.78e-17), fmt(-2.78e-17, signed=True)
+    ('0.0000', '+0.0000')
     """
     if x is None:
         return NA
@@ -67,6 +72,9 @@ def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str
         return NA
     if math.isinf(x):
         return f"{x:{sign}}"
+    if negligible(x):
+        # The rounding error of a sum of numbers near 1 (a DSC of -2.78e-17), not a number.
+        x = 0.0
     if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0 or (fixed and abs(x) < 1e6):
         return f"{x:{sign}.{digits}f}"
     return f"{x:{sign}.{6 if abs(x) >= 1 else 3}g}"
@@ -394,3 +402,35 @@ def markdown_table(columns, rows) -> list[str]:
     align = ["---" if c.digits is None else "---:" for c in columns]
     return [line([c.title for c in columns]), line(align),
             *(line([_cell_text(v, c) for v, c in zip(row, columns)]) for row in rows)]
+
+
+#: Keys whose numbers are counts of rows: a whole one is an int in JSON (``"positives": 143``,
+#: not ``143.0``); a weighted count that is not whole stays a float.
+COUNT_KEYS = frozenset({"n", "rows", "positives", "negatives", "events", "flagged", "n_boot",
+                        "tp", "fp", "tn", "fn"})
+
+
+def json_ready(value, key=None):
+    """``value`` in JSON's types, for ``json.dumps(..., allow_nan=False)``: numpy to Python,
+    tuples to lists, NaN and infinities to None, a whole count (a key of :data:`COUNT_KEYS`,
+    or its ``_low`` / ``_high`` bound) to an int.
+
+    >>> json_ready({"positives": np.float64(143.0), "weighted": {"positives": 71.5},
+    ...             "skill": np.float64(0.5), "p": float("nan"), "k": (1, 2)})
+    {'positives': 143, 'weighted': {'positives': 71.5}, 'skill': 0.5, 'p': None, 'k': [1, 2]}
+    """
+    if isinstance(value, dict):
+        return {str(k): json_ready(v, str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v, key) for v in value]
+    if isinstance(value, np.ndarray):
+        return json_ready(value.tolist(), key)
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        stem = key.removesuffix("_low").removesuffix("_high") if key else None
+        if stem in COUNT_KEYS and value == round(value):
+            return int(value)
+    return value

@@ -34,7 +34,7 @@ from . import _files
 from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS, NEEDS_PROBA
-from .._shared.format import Col, table
+from .._shared.format import Col, json_ready, table
 from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
 from .._report import Report, report
@@ -495,18 +495,8 @@ def streamed_json(got: Streamed, path) -> dict:
 
 
 def plain(value):
-    """JSON-ready: numpy to Python, tuples to lists, NaN and infinities to None."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return plain(value.tolist())
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    """JSON-ready: :func:`chimeraboost._shared.format.json_ready`."""
+    return json_ready(value)
 
 
 def to_json(rep, kinds, path) -> dict:

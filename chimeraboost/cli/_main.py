@@ -26,7 +26,7 @@ import sys
 import warnings
 
 from .._shared.api import public
-from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+from .._shared.ci_methods import CI_METHODS, DEFAULT_CI_METHOD
 from ._promotion import RUN as PROMOTION_COMMANDS
 from ._promotion import add_commands
 
