@@ -70,6 +70,9 @@ class Report(Mapping):
         treat-none and the fitted baseline, by net benefit and expected cost.
     slices : chimeraboost.slices.SliceReport or None
         With ``by=``: the report per slice, printed below the report.
+    note : str or None
+        What the header says about the model beside its name: for a ChimeraBoost model, the
+        rung of the ladder it is (``"rung: linear, tree weight 0"``, from its ``rung_``).
     dependence : dict or None
         With ``groups=`` or ``time=``: ``units`` ("groups" or "time"), ``n_units`` (groups,
         or distinct time points), ``block_length`` (time: the mean block length, in time
@@ -85,7 +88,7 @@ class Report(Mapping):
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
                  baseline_report=None, delong_vs_baseline=None, decision=None,
-                 ci_method="percentile", dependence=None):
+                 ci_method="percentile", dependence=None, note=None):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
@@ -96,6 +99,7 @@ class Report(Mapping):
         self.delong_vs_baseline = delong_vs_baseline
         self.decision = decision
         self.dependence = dependence
+        self.note = note
 
     def __getitem__(self, key):
         return self._values[key]
@@ -123,7 +127,8 @@ class Report(Mapping):
     def header(self) -> str:
         """Rows scored, positives and base rate, and the reference."""
         v = self._values
-        parts = [self.estimator_name, f"{v['n']:,} rows scored"]
+        name = self.estimator_name if self.note is None else f"{self.estimator_name} ({self.note})"
+        parts = [name, f"{v['n']:,} rows scored"]
         if "positives" in v and np.ndim(v.get("base_rate")) == 0:
             parts.append(f"{count(v['positives'])} positives (base rate {fmt(v['base_rate'], 3)})")
         elif "base_rate" in v:
