@@ -21,10 +21,12 @@ from .._shared.format import (
     count,
     fmt,
     fmt_p,
+    header_lines,
     percent,
     rates,
     report_lines,
     table,
+    wrap,
 )
 from .._shared.ties import negligible
 from .._shared.units import when as _when
@@ -125,7 +127,11 @@ class Report(Mapping):
         return f"class prior of {src} ({shown})"
 
     def header(self) -> str:
-        """Rows scored, positives and base rate, and the reference."""
+        """Rows scored, positives and base rate, and the reference (one line; the text
+        wraps it at 120 characters)."""
+        return " · ".join(self._header_parts())
+
+    def _header_parts(self) -> list[str]:
         v = self._values
         name = self.estimator_name if self.note is None else f"{self.estimator_name} ({self.note})"
         parts = [name, f"{v['n']:,} rows scored"]
@@ -136,7 +142,7 @@ class Report(Mapping):
         parts.append(f"judged against: {self.reference()}")
         if self.dependence is not None and self.dependence["time_span"] is not None:
             parts.insert(1, self.dependence["time_span"])
-        return " · ".join(parts)
+        return parts
 
     def _dependence_lines(self) -> list[str]:
         """What was resampled, and -- past a design effect of 1.5 -- what the dependence
@@ -167,7 +173,7 @@ class Report(Mapping):
             text = quantile_metrics.format_report(self._values, title="Quantile forecast")
         else:
             text = "\n".join(report_lines(self._values, header=False))
-        lines = [self.header(), "", text]
+        lines = [*header_lines(self._header_parts()), "", text]
         if self.dependence is not None:
             lines += ["", *self._dependence_lines()]
         if self.ci:
@@ -202,12 +208,12 @@ class Report(Mapping):
         out = [self._ci_caption(), *table(columns, rows)]
         if dropped:
             why = "y constant" if self.task == "regression" else "a class missing"
-            out.append(f"  left out: resamples in which the metric is undefined ({why}); "
-                       "the interval is taken over the others")
+            out += wrap(f"  left out: resamples in which the metric is undefined ({why}); "
+                        "the interval is taken over the others")
         if "calibration_excess" in self.ci:
-            out.append("  calibration_excess: the population MCB, estimated as MCB minus its "
-                       "simulated inflation, with the calibration test's interval (outcome "
-                       "draws, not row resamples)")
+            out += wrap("  calibration_excess: the population MCB, estimated as MCB minus its "
+                        "simulated inflation, with the calibration test's interval (outcome "
+                        "draws, not row resamples)")
         return out
 
     def _ci_caption(self) -> str:
@@ -241,7 +247,7 @@ class Report(Mapping):
 
     def _vs_lines(self) -> list[str]:
         title, columns, rows, delong = self._vs_table()
-        return [title, *table(columns, rows), *([f"  {delong}"] if delong else [])]
+        return [*wrap(title), *table(columns, rows), *(wrap(f"  {delong}") if delong else [])]
 
     def __repr__(self) -> str:
         regression = "r2" if self._reference_from == "y" else "mse_skill"

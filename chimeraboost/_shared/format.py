@@ -29,6 +29,7 @@ from .api import public
 from .ties import negligible
 
 import math
+import textwrap
 from typing import NamedTuple
 
 import numpy as np
@@ -204,6 +205,53 @@ def fitted_table(columns, rows, width=WIDTH, *, indent: int = 0, text_below: boo
         columns, rows = columns[:-1], [row[:-1] for row in rows]
         lines = table(columns, rows, indent=indent)
     return lines, below, left_out
+
+
+def wrap(text, width=WIDTH) -> list[str]:
+    """Lines of prose no wider than ``width``: the text's leading spaces start the first
+    line, two more start the others; words are never cut.
+
+    >>> wrap("  p: two-sided, the difference over its standard error", 30)
+    ['  p: two-sided, the', '    difference over its', '    standard error']
+    """
+    text = str(text)
+    lead = text[: len(text) - len(text.lstrip(" "))]
+    if width is None or len(text) <= width:
+        return [text]
+    return textwrap.wrap(text.strip(), width, initial_indent=lead,
+                         subsequent_indent=lead + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [text]
+
+
+def header_lines(parts, width=WIDTH) -> list[str]:
+    """A header's parts joined by `` · ``, on as few lines as fit ``width`` (a part is never
+    split across two lines unless it alone is too wide; the next lines start with two
+    spaces).
+
+    >>> header_lines(["model A", "228 rows scored", "judged against: the prior (0.63)"], 40)
+    ['model A · 228 rows scored', '  judged against: the prior (0.63)']
+    """
+    lines, current = [], ""
+    for part in map(str, parts):
+        joined = f"{current} · {part}" if current.strip() else f"{current}{part}"
+        if width is None or len(joined) <= width or not current.strip():
+            current = joined
+            continue
+        lines.append(current)
+        current = f"  {part}"
+    lines.append(current)
+    return [piece for line in lines for piece in wrap(line, width)]
+
+
+def fitted_lines(columns, rows, width=WIDTH, *, indent: int = 0) -> list[str]:
+    """:func:`fitted_table` as lines to print: the table, the text moved below it (wrapped),
+    and a line naming the columns left out to fit ``width``."""
+    lines, below, left = fitted_table(columns, rows, width, indent=indent)
+    out = [*lines, *(piece for line in below for piece in wrap(" " * indent + line, width))]
+    if left:
+        out += wrap(" " * indent + f"left out to fit {width} columns: {', '.join(left)} "
+                    "(to_frame() and the HTML have every column)", width)
+    return out
 
 
 def _text_cells(columns, rows) -> list:

@@ -380,8 +380,10 @@ def _run_report(args, out):
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
+    from .._shared.format import wrap
+
     read = ", ".join(f"{col} as {kind}" for col, kind in kinds.items())
-    print(f"{args.file}: {read}", file=out)
+    print("\n".join(wrap(f"{args.file}: {read}")), file=out)
     print(file=out)
     print(rep, file=out)
     if rep.vs_baseline is None and rep.baseline_report is not None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.api import public
-from .._shared.format import Col, fmt, percent, table
+from .._shared.format import Col, fmt, percent, table, wrap
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.ties import same_outputs
 from .._shared.validation import check_level, import_pandas
@@ -121,12 +121,18 @@ class DecisionReport:
         drows = []
         for other, d in self.differences.items():
             row = [other, d["net_benefit"], d["net_benefit_low"], d["net_benefit_high"],
-                   self.verdict(other)]
+                   self._short_verdict(other)]
             if cost:
                 row += [d["expected_cost"], d["expected_cost_low"], d["expected_cost_high"],
-                        self.verdict(other, metric="expected_cost")]
+                        self._short_verdict(other, "expected_cost")]
             drows.append(row)
         return cols, rows, dcols, drows
+
+    def _short_verdict(self, other, metric="net_benefit") -> str:
+        """:meth:`verdict` in a cell: the model is "model" (its name heads the column), so
+        that a long name does not widen the table twice."""
+        said = self.verdict(other, metric=metric)
+        return "model better" if said == f"{self.model} better" else said
 
     def _rates_line(self) -> str:
         parts = [f"{r} {fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
@@ -137,8 +143,15 @@ class DecisionReport:
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
         cols, rows, dcols, drows = self._tables()
-        return [self._title(), *table(cols, rows), "", *table(dcols, drows),
-                f"  {self._rates_line()}"]
+        # The cost differences in a table of their own: side by side the two would pass
+        # 120 columns with a model name of 40 characters.
+        differences = table(dcols[:5], [r[:5] for r in drows])
+        if len(dcols) > 5:
+            pick = [0, 5, 6, 7, 8]
+            differences += ["", *table([dcols[i] for i in pick],
+                                       [[r[i] for i in pick] for r in drows])]
+        return [*wrap(self._title()), *table(cols, rows), "", *differences,
+                *wrap(f"  {self._rates_line()}")]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
