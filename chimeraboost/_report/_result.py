@@ -184,7 +184,30 @@ class Report(Mapping):
             lines += ["", *self.decision.lines()]
         if self.slices is not None:
             lines += ["", str(self.slices)]
+        legend = self.legend()
+        if legend:
+            lines += ["", *header_lines(legend)]
         return "\n".join(lines)
+
+    def legend(self) -> list[str]:
+        """What the report's abbreviations mean, one entry each, for those it shows (the
+        text prints them below the report, the HTML in its last paragraph); the documentation
+        page "Reading a report" says more."""
+        v, out = self._values, []
+        if self.task == "classification" and not math.isnan(float(v.get("brier", np.nan))):
+            out += ["Brier (sum): over the classes (2x scikit-learn's binary Brier)",
+                    "MCB / DSC / UNC: miscalibration (0 = calibrated) / discrimination / "
+                    "uncertainty; Brier = MCB - DSC + UNC (CORP)"]
+            if "calibration_excess" in v:
+                out.append("noise floor: the MCB of a calibrated forecast on these rows; "
+                           "excess: the population MCB beyond it")
+        if (self.ci or self.vs_baseline is not None) and self.ci_method == "expanded_bca":
+            out.append("expanded BCa: bias-corrected bootstrap interval, widened for small "
+                       "samples")
+        if out:
+            out[0] = "Legend: " + out[0]
+            out.append("more in the docs: 'Reading a report'")
+        return out
 
     def _repeats(self, key) -> bool:
         """``mse_skill`` against the scored rows' own mean is ``r2``: shown once, as r2."""

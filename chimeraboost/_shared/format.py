@@ -14,7 +14,9 @@ Which questions it answers:
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
-  Within a terminal's width? :func:`fitted_table` (:data:`WIDTH`, 120 characters).
+  Within a terminal's width? :func:`fitted_table` and :func:`fitted_lines` (:data:`WIDTH`,
+  120 characters); a header of parts, :func:`header_lines`; prose, :func:`wrap`.
+- How is a result written as JSON? :func:`json_ready`: NaN as null, whole counts as ints.
 - How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
   :func:`table` in an HTML ``<table>``. And in markdown? :func:`markdown_table`.
 - How is a report dict shown? :func:`format_report` (re-exported as

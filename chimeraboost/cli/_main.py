@@ -94,13 +94,14 @@ def demo(*, out=sys.stdout, n_boot: int = 2000) -> None:
     show("4. A regressor on the diabetes data, against a ridge regression as the incumbent")
     show(report(regressor, Xr_test, yr_test, baseline=ridge, n_boot=n_boot, random_state=0))
 
-    show("5. Better than what? The ladder, ChimeraBoost and the rule in production "
-         "(worst concave points < 0.14 -> benign), same held-out breast_cancer rows")
+    show("5. Better than what? The ladder, ChimeraBoost and the rule in production\n"
+         "   (worst concave points < 0.14 -> benign), same held-out breast_cancer rows")
     names = list(data.feature_names)
     models = baselines.ladder(X_train, y_train, random_state=0, feature_names=names)
     rule = (X_test[:, names.index("worst concave points")] < 0.14).astype(int)
     table_ = compare.holdout_table({"rule in production": rule, **models,
-                                    "ChimeraBoost": model}, X_test, y_test, split="40%",
+                                    f"ChimeraBoost ({model.rung_} rung)": model}, X_test,
+                                   y_test, split="40%",
                                    n_boot=n_boot, random_state=0)
     show(table_)
     show(table_.summary())
