@@ -14,8 +14,9 @@ Which questions it answers:
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
-  Within a terminal's width? :func:`fitted_table` and :func:`fitted_lines` (:data:`WIDTH`,
-  120 characters); a header of parts, :func:`header_lines`; prose, :func:`wrap`.
+  Within a terminal's width? :func:`fitted_table` (leaves columns out) and
+  :func:`fitted_lines` (splits the table, keeping every cell), :data:`WIDTH`: 120
+  characters; a header of parts, :func:`header_lines`; prose, :func:`wrap`.
 - How is a result written as JSON? :func:`json_ready`: NaN as null, whole counts as ints.
 - How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
   :func:`table` in an HTML ``<table>``. And in markdown? :func:`markdown_table`.
@@ -214,7 +215,7 @@ def wrap(text, width=WIDTH) -> list[str]:
     line, two more start the others; words are never cut.
 
     >>> wrap("  p: two-sided, the difference over its standard error", 30)
-    ['  p: two-sided, the', '    difference over its', '    standard error']
+    ['  p: two-sided, the difference', '    over its standard error']
     """
     text = str(text)
     lead = text[: len(text) - len(text.lstrip(" "))]
@@ -246,13 +247,36 @@ def header_lines(parts, width=WIDTH) -> list[str]:
 
 
 def fitted_lines(columns, rows, width=WIDTH, *, indent: int = 0) -> list[str]:
-    """:func:`fitted_table` as lines to print: the table, the text moved below it (wrapped),
-    and a line naming the columns left out to fit ``width``."""
-    lines, below, left = fitted_table(columns, rows, width, indent=indent)
-    out = [*lines, *(piece for line in below for piece in wrap(" " * indent + line, width))]
-    if left:
-        out += wrap(" " * indent + f"left out to fit {width} columns: {', '.join(left)} "
-                    "(to_frame() and the HTML have every column)", width)
+    """:func:`table`'s lines, split into tables of the first column and as many of the next
+    as fit ``width`` when the whole is wider: every cell is kept, each part is a table of its
+    own (one header line, then its rows), the parts one under the other.
+
+    >>> cols = [Col("slice", None), Col("rows"), Col("skill", 3), Col("verdict", None)]
+    >>> print("\\n".join(fitted_lines(cols, [["north", 120, 0.61, "worse than the rest"]], 30)))
+    slice  rows  skill
+    north   120  0.610
+    slice  verdict
+    north  worse than the rest
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+    rows = [list(row) for row in rows]
+    lines = table(columns, rows, indent=indent)
+    if width is None or max(map(len, lines)) <= width or len(columns) < 3:
+        return lines
+    out, start = [], 1
+    while start < len(columns):
+        stop = start + 1  # at least one column beside the first, however wide
+        while stop < len(columns):
+            pick = [0, *range(start, stop + 1)]
+            trial = table([columns[i] for i in pick], [[r[i] for i in pick] for r in rows],
+                          indent=indent)
+            if max(map(len, trial)) > width:
+                break
+            stop += 1
+        pick = [0, *range(start, stop)]
+        out += table([columns[i] for i in pick], [[r[i] for i in pick] for r in rows],
+                     indent=indent)
+        start = stop
     return out
 
 

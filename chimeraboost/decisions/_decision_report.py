@@ -129,10 +129,12 @@ class DecisionReport:
         return cols, rows, dcols, drows
 
     def _short_verdict(self, other, metric="net_benefit") -> str:
-        """:meth:`verdict` in a cell: the model is "model" (its name heads the column), so
-        that a long name does not widen the table twice."""
+        """:meth:`verdict` in a cell; a model name over 20 characters (it heads the column
+        already) is "model" there, so that the table keeps within 120 columns."""
         said = self.verdict(other, metric=metric)
-        return "model better" if said == f"{self.model} better" else said
+        if len(self.model) > 20 and said == f"{self.model} better":
+            return "model better"
+        return said
 
     def _rates_line(self) -> str:
         parts = [f"{r} {fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
