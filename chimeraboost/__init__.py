@@ -39,6 +39,16 @@ import importlib
 
 from ._shared.sklearn_scoring import serve_lazily
 
+# The idiom type checkers read as typing.TYPE_CHECKING, without importing typing.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for editors and type checkers; at run time each name loads at first use
+    from . import (baselines, compare, dask, decisions, exceptions, metrics, monitor,
+                   plotting, promotion, quantile_metrics, resampling, scorers, slices)
+    from ._report import Report, ReportMixin, report
+    from .estimators import (ChimeraBoostClassifier, ChimeraBoostQuantileRegressor,
+                             ChimeraBoostRegressor)
+    from .pipeline import Pipeline, make_pipeline
+
 # ``import chimeraboost`` loads nothing heavy: each name below is imported at its first use
 # (PEP 562), so that the command line answers ``--help`` before scikit-learn and scipy load.
 _SUBPACKAGES = ("baselines", "compare", "dask", "decisions", "exceptions", "metrics", "monitor",

@@ -32,8 +32,6 @@ no longer matches, and exercises the fallback by hiding ``_BaseScorer``.
 from __future__ import annotations
 
 import copy
-import importlib.abc
-import importlib.util
 import sys
 from collections.abc import Mapping
 
@@ -278,9 +276,10 @@ def _serve(module, names, build) -> None:
         options.update(served)
 
 
-class _ServeWhenLoaded(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: wraps the loader of scikit-learn's scorer module so that the
-    entries are served once the module has run."""
+class _ServeWhenLoaded:
+    """A finder of ``sys.meta_path`` (PEP 451's protocol; importlib.abc is not imported, it
+    costs the command line time) that finds nothing itself: it wraps the loader of
+    scikit-learn's scorer module so that the entries are served once the module has run."""
 
     def __init__(self, names, build):
         self.names, self.build = names, build
@@ -289,13 +288,17 @@ class _ServeWhenLoaded(importlib.abc.MetaPathFinder):
         if fullname != SCORER_MODULE:
             return None
         sys.meta_path.remove(self)  # one shot; the other finders find the module
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _ThenServe(spec.loader, self.names, self.build)
-        return spec
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = None if find is None else find(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _ThenServe(spec.loader, self.names, self.build)
+                return spec
+        return None
 
 
-class _ThenServe(importlib.abc.Loader):
+class _ThenServe:
     def __init__(self, loader, names, build):
         self.loader, self.names, self.build = loader, names, build
 
