@@ -34,7 +34,7 @@ from . import _files
 from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS, NEEDS_PROBA
-from .._shared.format import Col, json_ready, table
+from .._shared.format import Col, json_ready, table, wrap
 from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
 from .._report import Report, report
@@ -471,10 +471,22 @@ def streamed_lines(got: Streamed, path) -> list:
     """The text of a streamed report: how the columns were read, the note, the report and,
     with a baseline column, its point differences."""
     read = ", ".join(f"{col} as {kind}" for col, kind in got.kinds.items())
-    lines = [f"{path}: {read}", streamed_note(got), "", str(got.report)]
-    if got.baseline is not None:
-        lines += ["", *point_vs_lines(got.report, got.baseline, "no interval when streamed")]
-    return lines
+    extra = [] if got.baseline is None else point_vs_lines(got.report, got.baseline,
+                                                           "no interval when streamed")
+    return [*wrap(f"{path}: {read}"), *wrap(streamed_note(got)), "",
+            report_with(got.report, extra)]
+
+
+def report_with(rep, lines) -> str:
+    """The text of ``rep`` with ``lines`` (the point differences the command line adds)
+    below its numbers and above its legend, which stays last."""
+    text = str(rep)
+    if not lines:
+        return text
+    body, sep, legend = text.rpartition("\n\nLegend: ")
+    if not sep:
+        return "\n".join([text, "", *lines])
+    return "\n".join([body, "", *lines, "", "Legend: " + legend])
 
 
 def streamed_json(got: Streamed, path) -> dict:

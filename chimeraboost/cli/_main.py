@@ -356,7 +356,8 @@ def _parser():
 
 
 def _run_report(args, out):
-    from ._commands import CHUNK_ROWS, file_report, point_vs_lines, streams, to_json
+    from ._commands import (CHUNK_ROWS, file_report, point_vs_lines, report_with, streams,
+                            to_json)
 
     if args.chunk_rows is not None and args.in_memory:
         msg = "--chunk-rows reads the file in chunks; it cannot go with --in-memory."
@@ -386,11 +387,10 @@ def _run_report(args, out):
     read = ", ".join(f"{col} as {kind}" for col, kind in kinds.items())
     print("\n".join(wrap(f"{args.file}: {read}")), file=out)
     print(file=out)
-    print(rep, file=out)
+    extra = []
     if rep.vs_baseline is None and rep.baseline_report is not None:
-        print(file=out)
-        print("\n".join(point_vs_lines(rep, rep.baseline_report,
-                                       "no intervals: --no-ci resamples nothing")), file=out)
+        extra = point_vs_lines(rep, rep.baseline_report, "no intervals: --no-ci resamples nothing")
+    print(report_with(rep, extra), file=out)
 
 
 def _run_streamed(args, out, chunk_rows):
