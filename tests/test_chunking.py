@@ -169,7 +169,8 @@ def test_decision_curve_and_slices_are_the_same_in_chunks_of_one_replicate(monke
 
     def numbers():
         dc = decisions.decision_curve(y, {"model": p, "incumbent": q},
-                                      baseline_name="incumbent", n_boot=1000, random_state=12)
+                                      thresholds=[0.1, 0.2, 0.3, 0.4], baseline_name="incumbent",
+                                      n_boot=1000, random_state=12)
         sr = slices.slice_report(y, np.column_stack([1 - p, p]), store, classes=[0, 1],
                                  n_boot=1000, random_state=13, calibration=False)
         return dc.to_frame().select_dtypes("number").to_numpy(), \
