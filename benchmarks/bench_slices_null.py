@@ -75,17 +75,18 @@ CELLS = [(100, 12, 0.7, "customer", True), (100, 12, 0.3, "customer", True),
 def run_snapshots(runs: int, n_boot: int, cells=CELLS) -> None:
     print(f"1. Snapshots, 8 slices: share of null data sets with any slice called different "
           f"(Holm, alpha 0.05), {runs} data sets per cell, {n_boot} resamples", flush=True)
-    print(f"{'design':28}{'slices':14}{'resampled':>12}{'any called':>26}", flush=True)
+    print(f"{'design':28}{'slices':14}{'resampled':>12}{'any called':>26}{'CPU':>10}", flush=True)
     for G, m, rho, slices, grouped in cells:
         rng = np.random.default_rng(20261206)
-        hits = 0
+        hits, t0 = 0, time.process_time()
         for i in range(runs):
             y, p, customer, by_c, by_r = snapshots(G, m, rho, rng)
             by = by_c if slices == "customer" else by_r
             extra = {"groups": customer} if grouped else {}
             hits += _any_called(y, p, by, n_boot, i, **extra)[0]
         print(f"{f'G={G}, m={m}, rho={rho}':28}{'per ' + slices:14}"
-              f"{'groups' if grouped else 'rows':>12}{share(hits, runs):>26}", flush=True)
+              f"{'groups' if grouped else 'rows':>12}{share(hits, runs):>26}"
+              f"{time.process_time() - t0:>8.0f} s", flush=True)
 
 
 def unequal(rng, n=6000):

@@ -182,30 +182,46 @@ def _r2_statistic(S, W, fixed: bool):
 def _candidates(cols, F, names, max_depth):
     """(labels, members (column, condition) pairs, (C, f) sums) of every candidate."""
     labels, parts, sums = [], [], []
-    cell = []
     for a in cols:
-        T = np.stack([np.bincount(a.codes, weights=F[:, j], minlength=a.n_cells)
-                      for j in range(F.shape[1])], axis=1)
-        cell.append(T)
-        sums.append(a.ind @ T)
+        sums.append(a.ind @ _cell_sums(a.codes, F, a.n_cells))
         labels += a.labels
         parts += [((a, i),) for i in range(len(a.labels))]
     if max_depth >= 2:
         for ia, a in enumerate(cols):
             for b in cols[ia + 1:]:
-                code = a.codes * b.n_cells + b.codes
-                T = np.stack([np.bincount(code, weights=F[:, j],
-                                          minlength=a.n_cells * b.n_cells)
-                              for j in range(F.shape[1])], axis=1)
-                T = T.reshape(a.n_cells, b.n_cells, -1)
-                block = np.einsum("ci,ijf,dj->cdf", a.ind, T, b.ind)
-                sums.append(block.reshape(-1, F.shape[1]))
+                sums.append(_pair_sums(a, b, F).reshape(-1, F.shape[1]))
                 for i, la in enumerate(a.labels):
                     for j, lb in enumerate(b.labels):
                         labels.append(f"{la} & {lb}")
                         parts.append(((a, i), (b, j)))
     S = np.concatenate(sums, axis=0)
     return labels, parts, {k: S[:, j] for j, k in enumerate(names)}
+
+
+def _cell_sums(codes, F, cells: int) -> np.ndarray:
+    """(cells, f) sums of the columns of ``F`` over the rows of each cell."""
+    return np.stack([np.bincount(codes, weights=F[:, j], minlength=cells)
+                     for j in range(F.shape[1])], axis=1)
+
+
+def _pair_sums(a: _Column, b: _Column, F) -> np.ndarray:
+    """(conditions of a, conditions of b, f) sums of ``F`` over the rows meeting both.
+
+    Two routes to the same sums: through the table of crossed cells when it is smaller than
+    the rows (a few quantile ranges or levels each), else straight from the rows (columns
+    kept whole with ``bins=None``: a thousand distinct values cross into a million cells,
+    almost all empty). Either way the contraction runs as matrix products; a single
+    three-operand ``einsum`` over the crossed cells costs conditions^2 x cells^2 x f
+    multiplications."""
+    f = F.shape[1]
+    if a.n_cells * b.n_cells <= F.shape[0]:
+        T = _cell_sums(a.codes * b.n_cells + b.codes, F, a.n_cells * b.n_cells)
+        # (ca, Lb * f) = ind_a @ (La, Lb * f); then over b's cells for each of b's conditions.
+        first = (a.ind @ T.reshape(a.n_cells, -1)).reshape(len(a.labels), b.n_cells, f)
+        return np.einsum("cjf,dj->cdf", first, b.ind, optimize=True)
+    A = a.ind[:, a.codes]  # (ca, n): row r meets condition c of a
+    B = b.ind[:, b.codes]
+    return np.stack([A @ (F[:, j, None] * B.T) for j in range(f)], axis=-1)
 
 
 def _mask(part, rows) -> np.ndarray:

@@ -251,3 +251,29 @@ def test_cli_report_by_column(tmp_path):
         assert main(["report", str(path), "--target", "y", "--score", "p", "--by", "age",
                      "--stream"]) == 2
     assert "--by resamples every row at once" in err.getvalue()
+
+
+@pytest.mark.parametrize("bins", [None, 3])
+def test_candidate_sums_equal_sums_over_each_candidates_rows(bins):
+    # The sums behind every candidate's statistic, computed through crossed cells or straight
+    # from the rows (bins=None: more crossed cells than rows), against a sum over the rows that
+    # meet each candidate's conditions, one candidate at a time.
+    rng = np.random.default_rng(7)
+    n = 120
+    X = pd.DataFrame({"x": rng.normal(size=n), "age": rng.uniform(18, 90, n).round(),
+                      "plan": rng.choice(["p1", "p2", "p3"], n)})
+    y = rng.integers(0, 2, n)
+    proba = np.clip(rng.uniform(0.05, 0.95, n), 0, 1)
+    model = cb.slices._inputs.Output("classification", y, np.column_stack([1 - proba, proba]),
+                                     np.array([0, 1]), rng.uniform(0.5, 2.0, n))
+    names, F = _search._features(model, "brier_skill")
+    cols = _search._search_columns(X, None, bins)
+    if bins is None:
+        assert cols[0].n_cells * cols[1].n_cells > n  # the route from the rows is taken
+    labels, parts, S = _search._candidates(cols, F, names, max_depth=2)
+    assert len(labels) == len(parts) == S["w"].size
+    rows = np.arange(n)
+    for c, part in enumerate(parts):
+        keep = _search._mask(part, rows)
+        for j, name in enumerate(names):
+            np.testing.assert_allclose(S[name][c], F[keep, j].sum(), rtol=1e-12, atol=1e-12)
