@@ -21,6 +21,7 @@ Usage::
     python benchmarks/bench_slices_null.py                 # the full counts
     python benchmarks/bench_slices_null.py --runs 100      # fewer data sets per cell
     python benchmarks/bench_slices_null.py --only unequal  # one of snapshots, unequal
+    python benchmarks/bench_slices_null.py --only snapshots --cell 1 3 --runs 1000
 """
 
 from __future__ import annotations
@@ -124,13 +125,16 @@ def main(argv=None) -> None:
     parser.add_argument("--runs", type=int, default=None)
     parser.add_argument("--cells", type=int, default=None,
                         help="the first CELLS of the snapshot table only")
+    parser.add_argument("--cell", type=int, nargs="+", default=None,
+                        help="these cells of the snapshot table only (0 is the first)")
     parser.add_argument("--n-boot", type=int, default=500)
     parser.add_argument("--only", choices=("snapshots", "unequal"), default=None)
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", FewResamplesWarning)
     print(load())
     if args.only in (None, "snapshots"):
-        run_snapshots(args.runs or 400, args.n_boot, CELLS[:args.cells])
+        cells = CELLS[:args.cells] if args.cell is None else [CELLS[i] for i in args.cell]
+        run_snapshots(args.runs or 400, args.n_boot, cells)
     if args.only in (None, "unequal"):
         run_unequal(args.runs or 2000, args.n_boot)
     print(load())

@@ -277,3 +277,34 @@ def test_candidate_sums_equal_sums_over_each_candidates_rows(bins):
         keep = _search._mask(part, rows)
         for j, name in enumerate(names):
             np.testing.assert_allclose(S[name][c], F[keep, j].sum(), rtol=1e-12, atol=1e-12)
+
+
+def test_exclude_keeps_columns_out_of_the_search_as_columns_would(planted):
+    X, y, weak, model = planted
+    kept = find_weak_slices(model, X, y, exclude="x", n_boot=200, random_state=3,
+                            calibration=False)
+    listed = find_weak_slices(model, X, y, columns=["segment", "age", "member"], n_boot=200,
+                              random_state=3, calibration=False)
+    assert kept.labels == listed.labels and kept.labels[0] == "segment = c"
+    assert not any("x " in lab or lab.startswith("x") for lab in kept.labels)
+    np.testing.assert_array_equal(kept.search["bound"], listed.search["bound"])
+    assert kept.search["candidates"] == listed.search["candidates"]
+    # On an array, by index (negative ones counted from the end), as with columns=.
+    A = X[["x", "age"]].to_numpy()
+    on_array = find_weak_slices(LogisticRegression().fit(A, y), A, y, exclude=[-2],
+                                max_depth=1, n_boot=200, random_state=0, calibration=False)
+    only = find_weak_slices(LogisticRegression().fit(A, y), A, y, columns=[1], max_depth=1,
+                            n_boot=200, random_state=0, calibration=False)
+    assert on_array.search["candidates"] == only.search["candidates"] == 11  # 5 ranges, 3 + 3 cuts
+    assert on_array.labels == only.labels
+
+
+def test_exclude_refuses_unknown_columns_and_leaving_nothing(planted):
+    X, y, _, model = planted
+    with pytest.raises(ValueError, match="exclude names column 'nope', which is not in X"):
+        find_weak_slices(model, X, y, exclude=["x", "nope"], n_boot=200)
+    with pytest.raises(ValueError, match="once exclude= leaves out 4 column"):
+        find_weak_slices(model, X, y, exclude=list(X.columns), n_boot=200)
+    A = X[["x", "age"]].to_numpy()
+    with pytest.raises(ValueError, match="exclude names column 2, which is not in X"):
+        find_weak_slices(LogisticRegression().fit(A, y), A, y, exclude=2, n_boot=200)
