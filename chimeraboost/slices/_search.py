@@ -222,9 +222,17 @@ def _pair_sums(a: _Column, b: _Column, F) -> np.ndarray:
         # (ca, Lb * f) = ind_a @ (La, Lb * f); then over b's cells for each of b's conditions.
         first = (a.ind @ T.reshape(a.n_cells, -1)).reshape(len(a.labels), b.n_cells, f)
         return np.einsum("cjf,dj->cdf", first, b.ind, optimize=True)
-    A = a.ind[:, a.codes]  # (ca, n): row r meets condition c of a
-    B = b.ind[:, b.codes]
-    return np.stack([A @ (F[:, j, None] * B.T) for j in range(f)], axis=-1)
+    out = np.zeros((len(a.labels), len(b.labels), f))
+    for start in range(0, F.shape[0], _ROWS_PER_CHUNK):  # bounded memory on many rows
+        rows = slice(start, start + _ROWS_PER_CHUNK)
+        A = a.ind[:, a.codes[rows]]  # (conditions of a, rows): the row meets the condition
+        B = b.ind[:, b.codes[rows]]
+        for j in range(f):
+            out[:, :, j] += A @ (F[rows, j, None] * B.T)
+    return out
+
+
+_ROWS_PER_CHUNK = 20_000
 
 
 def _mask(part, rows) -> np.ndarray:
