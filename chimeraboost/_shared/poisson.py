@@ -124,14 +124,40 @@ def _value_key(value) -> int:
 
 def group_keys(values) -> np.ndarray:
     """The key of each row's group: equal values get equal keys in every block and process
-    (Python's own ``hash`` of a string changes between processes, so it is not used)."""
+    (Python's own ``hash`` of a string changes between processes, so it is not used).
+
+    Raises
+    ------
+    ValueError
+        A missing group (NaN, None, NaT): every row needs one.
+    """
     arr = np.asarray(values)
     if arr.dtype.kind in "iub":
         return arr.astype(np.int64).view(np.uint64)
+    if arr.dtype.kind in "fMm" and np.any(np.isnan(arr) if arr.dtype.kind == "f"
+                                          else np.isnat(arr)):
+        _missing(arr.shape[0])
+    if arr.dtype.kind == "O":
+        # Python objects (mixed types, None): one key per distinct value, found by a dict.
+        seen = {}
+        out = np.empty(arr.shape[0], dtype=np.uint64)
+        for i, v in enumerate(arr.tolist()):
+            key = seen.get(v)
+            if key is None:
+                if v is None or v != v:  # None, NaN, NaT
+                    _missing(arr.shape[0])
+                key = seen[v] = _value_key(v)
+            out[i] = key
+        return out
     uniq, inverse = np.unique(arr, return_inverse=True)
-    keys = np.array([_value_key(v) for v in uniq.tolist()] if uniq.dtype.kind != "M" else
-                    [_value_key(v) for v in uniq], dtype=np.uint64)
+    keys = np.array([_value_key(v) for v in uniq], dtype=np.uint64)
     return keys[inverse.reshape(-1)]
+
+
+def _missing(n: int):
+    msg = (f"groups has missing values (NaN, None or NaT) among {n} rows; every row needs a "
+           "group -- drop those rows or fill them.")
+    raise ValueError(msg)
 
 
 def mixed_keys(keys: np.ndarray) -> np.ndarray:

@@ -118,3 +118,9 @@ def test_a_subset_keeps_each_rows_counts():
 def test_bad_scheme_is_refused_by_name(kwargs, match):
     with pytest.raises(ValueError, match=match):
         check_units(40, **kwargs)
+
+
+def test_missing_groups_are_refused():
+    for bad in (np.array([1.0, np.nan]), np.array(["a", None], dtype=object)):
+        with pytest.raises(ValueError, match="groups has missing values"):
+            poisson.group_keys(bad)
