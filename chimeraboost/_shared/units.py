@@ -18,6 +18,11 @@ reliability band as well as :mod:`chimeraboost.resampling`):
   dependence inside the group); ``time=`` then only dates the rows. Dependence *across*
   groups at the same time (a shock common to every customer in one month) is not kept.
 
+How a replicate weighs the units is a second choice, ``scheme=``: ``n_units`` units drawn with
+replacement (the default), or an independent Poisson(1) count per row or group from a
+counter-based generator (:mod:`chimeraboost._shared.poisson`), which blocks of rows on several
+machines can compute apart; time blocks are drawn with replacement only.
+
 :func:`check_units` reads ``groups=`` / ``time=`` (arrays, or column names of ``X``) and
 refuses what cannot be resampled; :class:`Units` knows how to draw a replicate's row counts,
 how to put units into the jackknife's leave-out blocks, and how many units there are (what

@@ -6,13 +6,17 @@ machine's memory. Questions worth asking, and which function answers each:
 - How good are the probabilities of a classifier, scored on a dask array or DataFrame?
   :func:`classification_report` -- the keys of
   :func:`chimeraboost.metrics.classification_report`.
+- How sure is each of those numbers? :func:`classification_report` with ``ci=0.95``: a
+  :class:`chimeraboost.Report` with percentile intervals from a Poisson bootstrap whose
+  replicates every block adds to its own accumulator (``groups=`` resamples whole groups).
 - How far off are the numbers of a regressor? :func:`regression_report` -- the keys of
   :func:`chimeraboost.metrics.regression_report`.
 
 How it is computed: each block of rows goes through one update of a
 :class:`chimeraboost.metrics.ClassificationAccumulator` (or ``RegressionAccumulator``) on the
-worker that holds it, the accumulators -- kilobytes, whatever the number of rows -- are merged
-in a tree (eight at a time), and only the merged one travels back: one ``compute``, on whatever
+worker that holds it, the accumulators -- kilobytes, whatever the number of rows; about 100 KB
+per class column and bootstrap replicate with ``ci`` -- are merged in a tree (eight at a time;
+two with replicates), and only the merged one travels back: one ``compute``, on whatever
 scheduler is active (a ``dask.distributed.Client`` if one was created, else dask's default).
 Rows are paired by position. Dask DataFrames and Series with the same known divisions (e.g.
 columns of one frame made by ``from_pandas`` or ``set_index``) pair up partition by partition

@@ -4,7 +4,8 @@ One object, :class:`Resampler`, carries the resampling scheme through the librar
 replicates (``n_boot``), the random generator (``random_state``), the interval method
 (``ci_method``), the threads (``n_jobs``) and what a replicate draws -- single rows, whole groups
 (``groups=``) or blocks of time-ordered rows (``time=``; see
-:mod:`chimeraboost._shared.units`). Every interval, band, p-value and verdict of chimeraboost
+:mod:`chimeraboost._shared.units`), drawn with replacement or, with ``scheme="poisson"``,
+weighed by independent Poisson(1) counts. Every interval, band, p-value and verdict of chimeraboost
 that comes from resampling rows takes its ``(B, n)`` count chunks and its jackknife blocks from
 one, and reads its interval through :func:`~chimeraboost.resampling.bootstrap_interval` by its
 ``ci_method``. Users pass the plain parameters; a function that makes several resampled numbers
