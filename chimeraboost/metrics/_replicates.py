@@ -15,8 +15,9 @@ import numpy as np
 
 from .._shared.poisson import group_keys, mixed_keys, poisson_counts, row_keys
 
-# Elements of one (replicates, rows) weight matrix: 2^22 float64 = 32 MB, so that a chunk,
-# its gathers in score order and the products stay a few such matrices whatever the block.
+# Elements of one (replicates, rows) weight matrix: 2^22 float64 = 32 MB, so that a chunk of
+# replicates' weights and the temporaries of its sums stay a few such matrices whatever the
+# size of the block.
 _CHUNK_ELEMENTS = 1 << 22
 
 
@@ -38,20 +39,22 @@ class ReplicateKeys:
                    f"{'passes' if groups is not None else 'does not pass'} groups=; pass "
                    "groups= with every chunk or with none.")
             raise ValueError(msg)
-        self.kind = kind
         if groups is not None:
             values = np.asarray(groups)
             if values.ndim != 1 or values.shape[0] != n:
                 msg = (f"groups must hold one value per row of the chunk ({n}), got shape "
                        f"{values.shape}.")
                 raise ValueError(msg)
-            return group_keys(values)
-        start = rows_seen if first_row is None else first_row
-        if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
-            msg = (f"first_row must be the position of the chunk's first row among all rows "
-                   f"(an int >= 0), got {first_row!r}.")
-            raise ValueError(msg)
-        return row_keys(int(start), n)
+            keys = group_keys(values)
+        else:
+            start = rows_seen if first_row is None else first_row
+            if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
+                msg = (f"first_row must be the position of the chunk's first row among all "
+                       f"rows (an int >= 0), got {first_row!r}.")
+                raise ValueError(msg)
+            keys = row_keys(int(start), n)
+        self.kind = kind  # only once the chunk's keys are known good
+        return keys
 
 
 class _SortedRows:

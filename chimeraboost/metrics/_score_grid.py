@@ -19,31 +19,6 @@ from . import _kernels
 _LOGIT_SPAN = 20.0
 
 
-class _Layout:
-    """Rows sorted by an integer key once, so that the sums of many weight vectors per key
-    are one gather and one ``reduceat`` each (what a chunk of bootstrap replicates needs)."""
-
-    def __init__(self, key: np.ndarray, size: int, split=None):
-        self.size = size
-        self.order = np.argsort(key, kind="stable")
-        k = key[self.order]
-        start = np.empty(k.shape[0], dtype=bool)
-        start[:1] = True
-        np.not_equal(k[1:], k[:-1], out=start[1:])
-        self.starts = np.flatnonzero(start)
-        self.where = k[self.starts]
-        # Keys from `split` on (the events, in a score summary): their first sorted row.
-        self.split = None if split is None else int(np.searchsorted(k, split))
-
-    def sums(self, weights: np.ndarray, sorted_weights=None) -> np.ndarray:
-        """(b, size) sums per key of the (b, n) ``weights``."""
-        w = weights[:, self.order] if sorted_weights is None else sorted_weights
-        out = np.zeros((w.shape[0], self.size))
-        if self.starts.shape[0]:
-            out[:, self.where] = np.add.reduceat(w, self.starts, axis=1)
-        return out
-
-
 class _ScoreSummary:
     """Weight of the non-events and of the events per score value: exact, or on the grid.
 
@@ -132,26 +107,6 @@ class _ScoreSummary:
         index = self.locate(s)
         self.sums[:, :1] += self._sums(index, event, w, self.sums.shape[-1])
         return index
-
-    def layout(self, index: np.ndarray, event: np.ndarray) -> _Layout:
-        """Rows sorted by (event, index), for :meth:`add_replicates`."""
-        size = self.sums.shape[-1]
-        return _Layout(index + size * event, 2 * size, split=size)
-
-    def add_replicates(self, layout: _Layout, weights: np.ndarray, rows: slice) -> None:
-        """Add (b, n) ``weights`` of the rows of ``layout`` to weight vectors ``rows``."""
-        size = self.sums.shape[-1]
-        w = weights[:, layout.order]
-        both = layout.sums(weights, sorted_weights=w)
-        self.sums[0, rows] += both[:, :size]
-        self.sums[1, rows] += both[:, size:]
-        starts = layout.starts[layout.where >= size]
-        if starts.shape[0]:
-            sq = w[:, layout.split:]
-            sq = sq * sq
-            squares = self.sums[2, rows]  # a view: the sums are added in place
-            squares[:, layout.where[layout.where >= size] - size] += np.add.reduceat(
-                sq, starts - layout.split, axis=1)
 
     def _locate_exact(self, s):
         """Positions of the scores among the values kept (adding new ones); None if the cap
