@@ -69,6 +69,7 @@ from scipy.special import expit
 
 from .._shared.api import public
 from . import _kernels, _wild
+from ._recalibration import recalibration_fields, recalibration_fit
 from .._shared.results import ConfidenceInterval
 from .._shared.units import check_n_boot, check_units
 from ._calibration import calibration_decomposition
@@ -97,8 +98,6 @@ _MAX_CELLS = 2048
 _NORMAL_MIN_VAR = 4.0
 # Rows x draws generated at once on the per-row path: bounds the memory at a few tens of MB.
 _CHUNK_CELLS = 1 << 22
-# Forecasts are clipped this far from 0 and 1 before taking logits for the recalibration fit.
-_LOGIT_CLIP = 1e-12
 
 
 @dataclass(frozen=True, repr=False)
@@ -127,6 +126,27 @@ class CalibrationTestResult:
     statistic_per_class, noise_floor_per_class, excess_per_class, pvalue_per_class : ndarray
         The same per class (one-vs-rest), in the order of ``classes``; for a binary problem
         both entries are equal (the two classes' forecasts mirror each other).
+    recalibration_intercept, recalibration_slope : float
+        Cox's logistic recalibration ``P(Y = 1 | p) = expit(a + b logit p)`` fitted to these
+        rows (weighted maximum likelihood): ``a`` and ``b``, 0 and 1 for a calibrated
+        forecast; a slope below 1 means over-confident forecasts (too close to 0 and 1),
+        above 1 under-confident ones. Binary: the fit for ``classes[1]``; several classes:
+        the mean over classes of their one-vs-rest fits. NaN where a class never or always
+        occurs.
+    recalibration_statistic : float
+        The score statistic of H0 ``a = 0, b = 1`` (all classes jointly): ``U' V^+ U`` with
+        ``U = sum w (y - p) (1, logit p)`` and ``V`` its variance (Notes).
+    recalibration_df : int
+        The rank of ``V``: 2 for a binary problem, ``2K - 1`` for ``K`` classes.
+    recalibration_pvalue : float
+        P-value of H0 "intercept 0 and slope 1": chi-squared on ``recalibration_df`` for
+        independent rows, the wild score bootstrap with ``groups=`` / ``time=``. It has more
+        power than ``pvalue`` against over- or under-confidence and a shift, none against a
+        miscalibration that no intercept and slope describe.
+    recalibration_intercept_per_class, recalibration_slope_per_class, \
+recalibration_pvalue_per_class : ndarray
+        The same per class (one-vs-rest), in the order of ``classes``; binary: the two
+        intercepts are opposite, the slopes and p-values equal.
     """
 
     statistic: float
@@ -140,6 +160,14 @@ class CalibrationTestResult:
     noise_floor_per_class: np.ndarray
     excess_per_class: np.ndarray
     pvalue_per_class: np.ndarray
+    recalibration_intercept: float
+    recalibration_slope: float
+    recalibration_statistic: float
+    recalibration_df: int
+    recalibration_pvalue: float
+    recalibration_intercept_per_class: np.ndarray
+    recalibration_slope_per_class: np.ndarray
+    recalibration_pvalue_per_class: np.ndarray
     # The simulated worlds behind the interval, per class: the population MCB of each world,
     # (W, K'), and its draws' MCB, (W, n_boot, K'); K' = 1 (the positive class) when binary.
     # World 0 is the null. And the observed statistic as the draws compute it, (K',).
@@ -179,7 +207,9 @@ class CalibrationTestResult:
     def __repr__(self) -> str:
         return (f"CalibrationTestResult(statistic={self.statistic:.6g}, noise_floor="
                 f"{self.noise_floor:.6g}, excess={self.excess:.6g}, pvalue={self.pvalue:.4g}, "
-                f"n_boot={self.n_boot})")
+                f"recalibration_intercept={self.recalibration_intercept:.4g}, "
+                f"recalibration_slope={self.recalibration_slope:.4g}, "
+                f"recalibration_pvalue={self.recalibration_pvalue:.4g}, n_boot={self.n_boot})")
 
 
 def _interval(estimate, truths, draws, observed, level):
@@ -339,34 +369,6 @@ def _row_events(cells_by_class, rows_q: np.ndarray, n_draws: int, rng, per_class
             out[j][start:start + b] = np.bincount(
                 keys, weights=(hit * c.w).ravel(), minlength=b * c.n_cells).reshape(b, -1)
     return out
-
-
-def _recalibration(x: np.ndarray, event: np.ndarray, w: np.ndarray):
-    """``(a, b, z)``: the logistic recalibration ``expit(a + b z)``, ``z = logit x``, fitted by
-    weighted maximum likelihood
-    (Newton's method with a vanishing ridge toward ``a = 0, b = 1`` so that separated data give
-    a finite, steep curve instead of diverging).
-
-    Forecasts are clipped to ``[e, 1 - e]`` with ``e = 1 / (2 (n + 1))``, half a row's worth
-    of probability (the empirical-logit correction of Haldane and Anscombe): a forecast of
-    exactly 0 or 1 -- common from tree ensembles -- would otherwise sit at a logit of +-28 and
-    flatten the fitted curve for every other row."""
-    eps = max(_LOGIT_CLIP, 0.5 / (x.shape[0] + 1.0))
-    xc = np.clip(x, eps, 1.0 - eps)
-    z = np.log(xc) - np.log1p(-xc)
-    design = np.c_[np.ones_like(z), z]
-    w = w / w.sum()
-    ridge = 1e-6
-    coef = np.array([0.0, 1.0])
-    for _ in range(100):
-        mu = expit(design @ coef)
-        grad = design.T @ (w * (event - mu)) - ridge * (coef - [0.0, 1.0])
-        hess = (design * (w * mu * (1.0 - mu))[:, None]).T @ design + ridge * np.eye(2)
-        step = np.linalg.solve(hess, grad)
-        coef = coef + step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    return coef[0], coef[1], z
 
 
 def _world(fits, t, binary) -> np.ndarray:
@@ -547,9 +549,9 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     p_avg = (1.0 + np.sum(null.mean(axis=1) >= observed.mean() - tol.max())) / (n_boot + 1.0)
 
     present = [np.any(codes == j) and np.any(codes != j) for j in classes_used]
+    fits = [recalibration_fit(proba[:, j], (codes == j).astype(float), w) if ok else None
+            for j, ok in zip(classes_used, present)]
     if all(present):
-        fits = [_recalibration(proba[:, j], (codes == j).astype(float), w)
-                for j in (range(k) if not binary else [1])]
         truths, draws = [np.zeros(len(classes_used))], [null]
         # The worlds' draws keep the residuals of the fitted recalibration: its surprises.
         resid = None if units.independent_rows else onehot - _world(fits, 1.0, binary)
@@ -571,11 +573,16 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     def per_class(v):
         return np.repeat(v, 2) if binary else np.asarray(v, dtype=float)
 
+    recal = recalibration_fields(
+        fits, codes, proba, w, classes_used, units,
+        None if units.independent_rows else units.codes[keep], n_boot,
+        None if units.independent_rows else int(rng.integers(2**63 - 1)))
+
     return CalibrationTestResult(
         statistic=float(exact.mean()), noise_floor=float(floor.mean()),
         excess=float(np.mean(excess)), pvalue=float(p_avg),
         inflation=float(np.mean(inflation)), n_boot=n_boot, classes=classes,
         statistic_per_class=per_class(exact), noise_floor_per_class=per_class(floor),
         excess_per_class=per_class(excess), pvalue_per_class=per_class(pvals),
-        _world_truth=truths, _world_draws=draws, _observed=observed,
+        **recal, _world_truth=truths, _world_draws=draws, _observed=observed,
     )
