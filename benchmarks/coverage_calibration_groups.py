@@ -55,6 +55,13 @@ DESIGNS = {  # name: (G, m, rho); rho None = independent rows
     "snapshots rho=0.7": (200, 10, 0.7),
     "independent rows": (2000, 1, None),
 }
+# Designs the score test alone is also run on (--recalibration-only), beyond the target's:
+# few customers with many rows, and customers with unequal numbers of rows (geometric, mean m).
+EXTRA = {
+    "20 customers x 30, rho=0.7": (20, 30, 0.7),
+    "50 customers x 10, rho=0.7": (50, 10, 0.7),
+    "200 customers, unequal rows, rho=0.7": (200, -10, 0.7),
+}
 SCALE = 1.5
 
 
@@ -65,7 +72,14 @@ def population_mcb(scale: float, n: int = 10_000_000, seed: int = 0) -> float:
 
 
 def draw(design, rng):
-    g, m, rho = DESIGNS[design]
+    g, m, rho = {**DESIGNS, **EXTRA}[design]
+    if m < 0:  # unequal groups: geometric sizes with mean -m
+        sizes = rng.geometric(-1.0 / m, g)
+        groups = np.repeat(np.arange(g), sizes)
+        x = rng.standard_normal(g)[groups]
+        latent = (1.2 * x - 0.8 + np.sqrt(rho) * rng.standard_normal(g)[groups]
+                  + np.sqrt(1.0 - rho) * rng.standard_normal(groups.size))
+        return (latent > 0).astype(int), norm.cdf(1.2 * x - 0.8), groups
     x = rng.standard_normal(g)
     shared = 0.0 if rho is None else np.sqrt(rho) * rng.standard_normal(g)[:, None]
     own = rng.standard_normal((g, m)) * (1.0 if rho is None else np.sqrt(1.0 - rho))
@@ -74,25 +88,24 @@ def draw(design, rng):
     return y, q, np.repeat(np.arange(g), m)
 
 
-def score_only(y, p, groups, n_boot, seed):
+def score_only(y, p, groups):
     """``(p-value, slope)`` of the score test alone: what ``calibration_test`` fills in
     ``recalibration_pvalue`` (the slope is not fitted here: NaN)."""
     units = check_units(y.shape[0], groups=groups)
     res = recalibration_score_test(y, np.c_[1 - p, p], np.ones(y.shape[0]), [1],
-                                   units, units.codes, n_boot, seed)
+                                   units, units.codes)
     return res["pvalue"], np.nan
 
 
 def one(task):
     design, rep, n_boot, truth, seed, only = task
-    rng = np.random.default_rng([seed, list(DESIGNS).index(design), rep])
+    rng = np.random.default_rng([seed, list({**DESIGNS, **EXTRA}).index(design), rep])
     y, q, groups = draw(design, rng)
     out = []
     if only:
         for forecast, p in (("calibrated", q), ("logit x 1.5", expit(SCALE * logit(q)))):
             for how in ("groups=", "rows"):
-                pval, slope = score_only(y, p, groups if how == "groups=" else None, n_boot,
-                                         rep)
+                pval, slope = score_only(y, p, groups if how == "groups=" else None)
                 out.append((design, forecast, how, np.nan, np.nan, np.nan, np.nan, np.nan,
                             np.nan, pval < 0.05, slope))
         return out
@@ -104,7 +117,7 @@ def one(task):
                 warnings.simplefilter("ignore", FewResamplesWarning)
                 res = metrics.calibration_test(y, p, [0, 1], n_boot=n_boot, random_state=rep,
                                                groups=groups if how == "groups=" else None)
-            low, high = res.confidence_interval(0.95)
+            low, high = res.confidence_interval(level=0.95)
             t = 0.0 if forecast == "calibrated" else truth
             out.append((design, forecast, how, res.pvalue < 0.05, low <= t <= high,
                         res.noise_floor, res.excess, high - low, res.statistic,
@@ -122,8 +135,9 @@ def main(argv=None):
                         help="the score test of Cox's recalibration alone")
     args = parser.parse_args(argv)
     truth = population_mcb(SCALE)
+    designs = {**DESIGNS, **EXTRA} if args.recalibration_only else DESIGNS
     tasks = [(d, r, args.n_boot, truth, args.seed, args.recalibration_only)
-             for d in DESIGNS for r in range(args.sims)]
+             for d in designs for r in range(args.sims)]
     start = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -136,7 +150,7 @@ def main(argv=None):
     print("| design | forecast | units | reject | cover | floor | excess | width | ceiling | "
           "recal reject | slope |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for design in DESIGNS:
+    for design in designs:
         for how in ("groups=", "rows"):
             stat = {f: np.array([r[8] for r in rows if r[:3] == (design, f, how)])
                     for f in ("calibrated", "logit x 1.5")}

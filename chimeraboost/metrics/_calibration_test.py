@@ -573,10 +573,8 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     def per_class(v):
         return np.repeat(v, 2) if binary else np.asarray(v, dtype=float)
 
-    recal = recalibration_fields(
-        fits, codes, proba, w, classes_used, units,
-        None if units.independent_rows else units.codes[keep], n_boot,
-        None if units.independent_rows else int(rng.integers(2**63 - 1)))
+    recal = recalibration_fields(fits, codes, proba, w, classes_used, units,
+                                 None if units.independent_rows else units.codes[keep])
 
     return CalibrationTestResult(
         statistic=float(exact.mean()), noise_floor=float(floor.mean()),

@@ -75,6 +75,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 from scipy.stats import chi2
+from scipy.stats import f as f_dist
 
 from . import _wild
 
@@ -83,8 +84,6 @@ _LOGIT_CLIP = 1e-12
 # Eigenvalues of V below this share of the largest count as zero (the multiclass intercepts'
 # exact dependence, or forecasts that take a single value).
 _RANK_TOL = 1e-10
-# Draws x units of signs held at once: a few tens of MB.
-_CHUNK = 1 << 22
 
 
 def clipped_logit(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,8 +132,7 @@ def _fisher(p, z, w, binary) -> np.ndarray:
     (2K', 2K'): ``Cov(r_k, r_l) = p_k (1{k = l} - p_l)`` per row, summed with weights."""
     a = np.stack([np.ones_like(z), z], axis=2)  # (n, K', 2)
     if binary:
-        v = (w * p[:, 0] * (1.0 - p[:, 0]))[:, None, None] * a[:, 0, :, None] * a[:, 0, None, :]
-        return v.sum(axis=0)
+        return np.einsum("i,ir,is->rs", w * p[:, 0] * (1.0 - p[:, 0]), a[:, 0], a[:, 0])
     k = p.shape[1]
     diag = np.einsum("i,ik,ikr,iks->krs", w, p, a, a)
     pa = (p[:, :, None] * a).reshape(p.shape[0], 2 * k)
@@ -153,6 +151,12 @@ def _pinv(v: np.ndarray) -> tuple[np.ndarray, int]:
     return inv, int(keep.sum())
 
 
+def _psd_part(v: np.ndarray) -> np.ndarray:
+    """``v`` with its negative eigenvalues set to 0."""
+    vals, vecs = np.linalg.eigh((v + v.T) / 2.0)
+    return (vecs * np.maximum(vals, 0.0)) @ vecs.T
+
+
 def _bartlett(scores: np.ndarray, block: int) -> np.ndarray:
     """``sum_{s, t} (1 - |s - t| / L)+ U_s U_t'`` of unit scores (G, d) in unit order."""
     v = scores.T @ scores
@@ -162,8 +166,25 @@ def _bartlett(scores: np.ndarray, block: int) -> np.ndarray:
     return v
 
 
-def recalibration_score_test(codes, proba, w, classes_used, units=None, unit=None,
-                             n_boot=1000, seed=0) -> dict:
+def _shared_surprises(scores, r, w, units, unit) -> tuple[np.ndarray, int]:
+    """``(C, G)``: the covariance the units add to the rows' own, ``C = sum_u U_u U_u' -
+    sum_i w_i s_i s_i'`` (Bartlett-weighted across time points), its negative eigenvalues
+    set to 0; and the number of units it is estimated from (time: time points over the
+    block length)."""
+    per_unit = np.column_stack([np.bincount(unit, weights=c, minlength=units.n_units)
+                                for c in scores.T])
+    own = (scores / np.sqrt(w)[:, None]).T @ (scores / np.sqrt(w)[:, None])  # sum w s s'
+    if units.kind == "time":
+        block = _wild.time_block(units, unit, r, w)
+        c = _bartlett(per_unit, block) - own
+        n_units = max(1, np.unique(unit).size // block)
+    else:
+        c = per_unit.T @ per_unit - own
+        n_units = np.unique(unit).size
+    return _psd_part(c), n_units
+
+
+def recalibration_score_test(codes, proba, w, classes_used, units=None, unit=None) -> dict:
     """The score test of ``a = 0, b = 1`` (module docstring).
 
     Parameters
@@ -172,18 +193,14 @@ def recalibration_score_test(codes, proba, w, classes_used, units=None, unit=Non
         Class index of each row (rows of positive weight only).
     proba : ndarray of shape (n, K)
     w : ndarray of shape (n,)
-        Positive sample weights.
+        Positive sample weights (an integer weight: that many copies of the row).
     classes_used : list of int
         The classes tested: ``[1]`` for a binary problem, all otherwise.
     units : Units or None
-        None (or rows): independent rows, the chi-squared reference; else the units whose
-        scores are summed and whose signs are drawn.
+        None (or rows): independent rows; else the groups or time points whose rows share
+        their surprises.
     unit : ndarray of shape (n,), int, or None
         The unit of each row.
-    n_boot : int
-        Sign draws (units only).
-    seed : int
-        Seed of the signs.
 
     Returns
     -------
@@ -196,15 +213,11 @@ def recalibration_score_test(codes, proba, w, classes_used, units=None, unit=Non
     p, z, r = _row_scores(codes, proba, classes_used)
     scores = np.stack([r, r * z], axis=2).reshape(r.shape[0], -1) * w[:, None]  # (n, 2K')
     u = scores.sum(axis=0)
-    if units is None or units.independent_rows:
-        v = _fisher(p, z, w, binary)
-        draws = None
-    else:
-        per_unit = np.column_stack([np.bincount(unit, weights=s, minlength=units.n_units)
-                                    for s in scores.T])
-        block = _wild.time_block(units, unit, r, w)
-        v = _bartlett(per_unit, block) if units.kind == "time" else per_unit.T @ per_unit
-        draws = _sign_draws(per_unit, units, n_boot, seed, block)
+    v = _fisher(p, z, w, binary)
+    n_units = None
+    if units is not None and not units.independent_rows:
+        shared, n_units = _shared_surprises(scores, r, w, units, unit)
+        v = v + shared
     blocks = [slice(None)] + [slice(2 * j, 2 * j + 2) for j in range(len(classes_used))]
     out = []
     for s in blocks:
@@ -212,36 +225,22 @@ def recalibration_score_test(codes, proba, w, classes_used, units=None, unit=Non
         t = float(u[s] @ inv @ u[s])
         if df == 0:
             out.append((np.nan, 0, np.nan))
-        elif draws is None:
+        elif n_units is None:
             out.append((t, df, float(chi2.sf(t, df))))
-        else:
-            t_star = np.einsum("bi,ij,bj->b", draws[:, s], inv, draws[:, s])
-            hits = np.sum(t_star >= t * (1.0 - 1e-12))
-            out.append((t, df, float((1.0 + hits) / (n_boot + 1.0))))
+        else:  # the units' share of V is estimated from n_units units
+            out.append((t, df, float(f_dist.sf(t / df, df, max(1, n_units - 1)))))
     return {"statistic": out[0][0], "df": out[0][1], "pvalue": out[0][2],
             "statistic_per_class": np.array([o[0] for o in out[1:]]),
             "pvalue_per_class": np.array([o[2] for o in out[1:]])}
 
 
-def _sign_draws(per_unit, units, n_boot, seed, block) -> np.ndarray:
-    """``(n_boot, d)`` wild scores ``U* = sum_u v_u U_u``, signs from :func:`_wild.unit_signs`."""
-    rng = np.random.default_rng(seed)
-    out = np.empty((n_boot, per_unit.shape[1]))
-    chunk = max(1, _CHUNK // max(1, units.n_units))
-    for start in range(0, n_boot, chunk):
-        size = min(chunk, n_boot - start)
-        out[start:start + size] = _wild.unit_signs(units, size, rng, block) @ per_unit
-    return out
-
-
-def recalibration_fields(fits, codes, proba, w, classes_used, units, unit, n_boot,
-                         seed) -> dict:
+def recalibration_fields(fits, codes, proba, w, classes_used, units, unit) -> dict:
     """The ``recalibration_*`` attributes of a calibration test's result, from the fits
     ``(a, b, z)`` of each class in ``classes_used`` (None for a class that never or always
     occurs) and the score test."""
     binary = len(classes_used) == 1
     coef = np.array([(np.nan, np.nan) if f is None else f[:2] for f in fits])
-    test = recalibration_score_test(codes, proba, w, classes_used, units, unit, n_boot, seed)
+    test = recalibration_score_test(codes, proba, w, classes_used, units, unit)
     if binary:  # classes[0] mirrors classes[1]: opposite intercept, the same slope
         a, b = coef[0]
         intercepts, slopes = np.array([-a, a]), np.array([b, b])
