@@ -31,7 +31,10 @@ _GROUPS = (
                      # The calibration test, when the report made its draws.
                      ("noise floor", "calibration_noise_floor"),
                      ("excess (population MCB)", "calibration_excess"),
-                     ("calibration test p", "calibration_pvalue"))),
+                     ("calibration test p", "calibration_pvalue"),
+                     ("recalibration intercept", "recalibration_intercept"),
+                     ("recalibration slope", "recalibration_slope"),
+                     ("recalibration test p", "recalibration_pvalue"))),
     ("ranking", (("ROC AUC", "roc_auc"), ("PR AUC", "pr_auc"))),
     ("threshold", (("accuracy", "accuracy"), ("balanced accuracy", "balanced_accuracy"),
                    ("F1 macro", "f1_macro"))),
