@@ -22,6 +22,10 @@ separates that noise from miscalibration:
   their surprises? The same questions, with outcomes drawn by the wild cluster bootstrap of
   the residuals, one sign per group or block of time (:mod:`._wild`; Cameron, Gelbach &
   Miller 2008; Shao 2010), instead of independently row by row.
+- Over- or under-confident, or shifted? ``recalibration_intercept``, ``recalibration_slope``
+  and ``recalibration_pvalue``: Cox's logistic recalibration and the score test of intercept 0
+  and slope 1 (:mod:`._recalibration`), more powerful than the MCB test against that
+  commonest miscalibration, blind to others.
 - How sure is that? ``confidence_interval(level)``: an interval for the population MCB that
   inverts the test (Carpenter 1999) between the null and the recalibrated world -- its low end
   is above 0 exactly when the test rejects calibration in that tail -- with the world's basic
@@ -443,8 +447,9 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     Returns
     -------
     CalibrationTestResult
-        ``statistic``, ``noise_floor``, ``excess``, ``pvalue``, ``confidence_interval(level)``;
-        per class in the ``*_per_class`` attributes. With one class in ``y`` (or rows of zero
+        ``statistic``, ``noise_floor``, ``excess``, ``pvalue``, ``confidence_interval(level)``,
+        and the recalibration's ``recalibration_intercept``, ``recalibration_slope``,
+        ``recalibration_pvalue``; per class in the ``*_per_class`` attributes. With one class in ``y`` (or rows of zero
         weight only for a class's event) the statistic is defined but the world cannot be
         fitted: everything else is NaN, with a ``DegenerateMetricWarning``.
 
@@ -485,6 +490,13 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     power and coverage on clustered snapshots are measured in
     ``benchmarks/coverage_calibration_groups.py``.
 
+    **The recalibration test** (``recalibration_*``) is Rao's score test of Cox's (1958)
+    ``a = 0, b = 1`` in ``P(Y = 1 | p) = expit(a + b logit p)``, per class one-vs-rest and
+    jointly: chi-squared on independent rows (the score test of a binomial GLM with offset
+    ``logit p``); with ``groups=`` / ``time=`` the variance adds the covariance a unit's rows
+    share and the reference is ``F(df, G - 1)`` (:mod:`._recalibration`). It draws nothing
+    and does not touch ``pvalue`` or the interval.
+
     Examples
     --------
     Forecasts that are the true probabilities: the in-sample MCB is about the noise floor,
@@ -504,8 +516,14 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     Forecasts pushed towards the extremes are miscalibrated, and the test says so:
 
     >>> q = 1 / (1 + ((1 - p) / p) ** 2)
-    >>> calibration_test(y, q, classes=[0, 1], random_state=0).pvalue < 0.01
+    >>> res = calibration_test(y, q, classes=[0, 1], random_state=0)
+    >>> bool(res.pvalue < 0.01)
     True
+
+    Its recalibration slope is the 1/2 its doubled logits need, and the score test is sure:
+
+    >>> round(res.recalibration_slope, 1), bool(res.recalibration_pvalue < 1e-10)
+    (0.5, True)
     """
     check_aligned(y=y, proba=proba, sample_weight=sample_weight, groups=groups, time=time)
     require_proba(proba)
