@@ -294,7 +294,7 @@ def _curve_on_grid(tp, fp, pos, neg, grid, kind):
 
 
 def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weight=None,
-               n_boot=200, level=0.95, random_state=None,
+               n_boot=1000, level=0.95, random_state=None,
                ci_method=resampling.DEFAULT_CI_METHOD, groups=None, time=None) -> CurveBand:
     """A ROC or precision-recall curve with a pointwise bootstrap band.
 
@@ -309,9 +309,10 @@ def curve_band(y, score, *, curve="roc", grid=None, pos_label=None, sample_weigh
         points from 0 to 1.
     pos_label : label, default=None
     sample_weight : array-like of shape (n,), default=None
-    n_boot : int, default=200
+    n_boot : int, default=1000
         Resamples; 0: no band (else at least 200, see
-        :func:`~chimeraboost.resampling.check_n_boot`).
+        :func:`~chimeraboost.resampling.check_n_boot`; below 1000 a
+        ``FewResamplesWarning`` says the band's ends are unstable).
     level : float in (0, 1), default=0.95
     random_state : None, int or numpy Generator
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}

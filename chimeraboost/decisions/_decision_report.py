@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.api import public
+from .._shared.facts import is_loss, parse_metric
 from .._shared.format import Col, fmt, percent, table
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.ties import same_outputs
@@ -77,13 +78,18 @@ class DecisionReport:
     def verdict(self, other: str, *, metric: str = "net_benefit") -> str:
         """``"<model> better"``, ``"<other> better"`` or ``"no clear difference"``, from the
         paired interval of the model minus ``other``."""
+        if other not in self.differences:
+            msg = f"other={other!r} is not compared here; use one of {list(self.differences)}."
+            raise ValueError(msg)
         d = self.differences[other]
+        known = [k[:-4] for k in d if k.endswith("_low")]
+        metric = parse_metric(metric, arg="metric", valid=known).key
         lo, hi = d[f"{metric}_low"], d[f"{metric}_high"]
         if math.isnan(lo) or math.isnan(hi):
             return "n/a"
         if lo <= 0 <= hi:
             return "no clear difference"
-        better = (lo > 0) if metric == "net_benefit" else (hi < 0)
+        better = (hi < 0) if is_loss(metric) else (lo > 0)
         return f"{self.model} better" if better else f"{other} better"
 
     def _title(self) -> str:
@@ -134,11 +140,26 @@ class DecisionReport:
         how = {"wilson": " (Wilson intervals)"}.get(getattr(self, "rates_method", ""), "")
         return f"rates of {self.model}{how}: " + ", ".join(parts)
 
+    def _bayes_note(self) -> list:
+        """One line when the threshold is not the Bayes threshold of the costs: the net
+        benefit then weighs errors otherwise than the expected cost, and the two verdicts
+        may part."""
+        if self.costs is None:
+            return []
+        try:
+            t_bayes = bayes_threshold(self.costs)
+        except ValueError:  # costs with no threshold of least cost
+            return []
+        if abs(t_bayes - self.threshold) <= 1e-9:
+            return []
+        return [f"note: the costs' Bayes threshold is {t_bayes:.3g}, not {self.threshold:g}: net "
+                "benefit and expected cost weigh errors differently"]
+
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
         cols, rows, dcols, drows = self._tables()
-        return [self._title(), *table(cols, rows), "", *table(dcols, drows),
-                f"  {self._rates_line()}"]
+        return [self._title(), *self._bayes_note(), *table(cols, rows), "",
+                *table(dcols, drows), f"  {self._rates_line()}"]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -148,7 +169,7 @@ class DecisionReport:
         inside a report's HTML)."""
         cols, rows, dcols, drows = self._tables()
         return [html_table(cols, rows, caption=self._title()), html_table(dcols, drows),
-                html_paragraphs([self._rates_line()])]
+                html_paragraphs([self._rates_line(), *self._bayes_note()])]
 
     def _repr_html_(self) -> str:
         return html_block(*self.html_parts())
