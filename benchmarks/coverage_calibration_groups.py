@@ -17,9 +17,9 @@ interval's width. ``ceiling`` is the power of the MCB statistic itself: the shar
 overconfident data sets whose MCB exceeds the 95% quantile of the calibrated data sets' MCB
 in the same cell -- what a test on MCB with a perfect null could reach (the forecasts vary
 between data sets, so this is an approximation). ``recal reject`` is the share of data sets
-whose ``recalibration_pvalue`` (the score test of Cox's intercept 0 and slope 1, wild score
-bootstrap over the groups) is below 0.05, on the same data sets, and ``slope`` the mean of
-``recalibration_slope``.
+whose ``recalibration_pvalue`` (the score test of Cox's intercept 0 and slope 1, its
+variance clustered by customer, F reference) is below 0.05, on the same data sets, and
+``slope`` the mean of ``recalibration_slope``.
 
 ``--recalibration-only`` runs the score test alone (no MCB draws, so many more data sets are
 cheap): the same data sets, the same function that fills ``recalibration_pvalue``.
