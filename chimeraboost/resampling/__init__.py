@@ -21,11 +21,22 @@ Questions worth asking, and which function answers each:
   :mod:`chimeraboost.compare`.
 - Which rows did the bootstrap draw? :func:`bootstrap_counts` (the replicates' count matrix,
   reproducible with ``random_state``).
+- Replicates that blocks of rows on several machines can compute apart? ``scheme="poisson"``
+  on :func:`bootstrap`, :func:`paired_bootstrap`, :func:`joint_bootstrap`,
+  :func:`bootstrap_counts` and the :class:`Resampler`: an independent Poisson(1) count per
+  row (or group), keyed by the replicate's seed and the row's position (the group's value),
+  the counts :mod:`chimeraboost.dask` and the accumulators use.
 - Rows that are not independent (several rows per customer, time-ordered rows)?
   ``groups=`` and ``time=`` on every function here: whole groups, or blocks of time, are
   resampled, and the jackknife leaves out whole units. :class:`Resampler` is the one scheme
   every surface of the library draws its replicates from; :func:`design_effect` says how
   much the dependence widens an interval.
+- Two models that decide differently on only a few units at a threshold? The paired
+  difference of a number of the decision (net benefit, expected cost, sensitivity,
+  specificity, the flagged share) rests on those units alone: with fewer than
+  :data:`MIN_DISCORDANT`, its interval is widened to hold every difference they allow, and 0
+  (a :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names them;
+  :meth:`PairedBootstrapResult.discordance`, :meth:`Resampler.discordance`).
 
 How the bootstrap is fast: a replicate is a vector of multinomial counts (how often each row was
 drawn), and every metric is a function of the rows' weights. The counts of ``B`` replicates form
@@ -95,6 +106,8 @@ from ._intervals import (
 )
 # The one resampling scheme every surface draws from: rows, whole groups, or time blocks.
 from ._engine import Resampler, design_effect, jackknife_variance
+# How many units a paired difference of a decision rests on, and the bound when few.
+from ._discordant import MIN_DISCORDANT
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
 from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
@@ -112,6 +125,7 @@ from ._roc_auc import (
 __all__ = [
     "Resampler",
     "MIN_GROUPS",
+    "MIN_DISCORDANT",
     "design_effect",
     "jackknife_variance",
     "MIN_RESAMPLES_DECISION",
