@@ -97,8 +97,9 @@ def _in_processes(evaluate, units, sizes, rng, size, jobs) -> list:
     slots = jobs * (_AHEAD_PER_JOB + 1)
     # The unit indices of the drawn replicates travel through shared memory (an anonymous
     # shared mapping, inherited by the forked workers); the pipes carry slot numbers.
-    shared = mmap.mmap(-1, max(1, slots * size * units.n_units * np.dtype(np.intp).itemsize))
-    draws = np.frombuffer(shared, dtype=np.intp).reshape(slots, size, units.n_units)
+    dtype = np.dtype(np.int32 if units.n_units < 2**31 else np.intp)
+    shared = mmap.mmap(-1, max(1, slots * size * units.n_units * dtype.itemsize))
+    draws = np.frombuffer(shared, dtype=dtype).reshape(slots, size, units.n_units)
     ctx = multiprocessing.get_context("fork")
     workers = []
     try:
