@@ -24,6 +24,7 @@ Usage::
     python benchmarks/bench_threads.py                    # 100,000 rows, 2,000 resamples
     python benchmarks/bench_threads.py --quick            # 20,000 rows, 1,000 resamples
     python benchmarks/bench_threads.py --quiet 1.0 --wait 1800
+    python benchmarks/bench_threads.py --profile --repeats 1   # where the time goes
 """
 
 from __future__ import annotations
@@ -118,6 +119,50 @@ def run(fn, clock):
     return wall, cpu, workers, (load0 + os.getloadavg()[0]) / 2, out
 
 
+def profile(fitted, X, y, ev, n_boot) -> None:
+    """Where one worker's time goes (CPU seconds, one process): the whole report, and the
+    parts that the workers share out (counting and evaluating the chunks) or that stay on
+    the calling thread (drawing the replicates, the calibration test, the jackknife)."""
+    from chimeraboost._shared import weights
+    from chimeraboost._shared.draws import calibration_draws
+    from chimeraboost._shared.units import row_units
+
+    n = ev.n
+    units, rng = row_units(n), np.random.default_rng(0)
+    size = max(1, 250_000 // n)
+    draws = units.draw(rng, size)
+    counts, work = np.empty((size, n), dtype=np.int64), weights.Workspace()
+    ev.evaluate(units.count(draws, counts), warn=False, work=work)
+    chunks = n_boot // size
+
+    def cpu(fn):
+        c0 = time.process_time()
+        fn()
+        return time.process_time() - c0
+
+    parts = {
+        "report (n_jobs=1)": cpu(lambda: report(fitted, X, y, ci=LEVEL, n_boot=n_boot,
+                                                 random_state=0)),
+        "drawing the replicates (caller)": cpu(lambda: [units.draw(rng, size)
+                                                        for _ in range(chunks)]),
+        "counting the drawn rows (workers)": cpu(lambda: [units.count(draws, counts)
+                                                          for _ in range(chunks)]),
+        "evaluating the chunks (workers)": cpu(lambda: [ev.evaluate(counts, warn=False,
+                                                                    work=work)
+                                                        for _ in range(chunks)]),
+        "calibration test (caller)": cpu(lambda: metrics.calibration_test(
+            y, ev._proba, fitted.classes_, n_boot=calibration_draws(n_boot), random_state=0)),
+        "jackknife, 100 blocks (caller)": cpu(lambda: [
+            ev.evaluate(w, warn=False, work=work)
+            for w in resampling.Resampler(n_boot).jackknife_chunks(
+                resampling.jackknife_blocks(n, random_state=0))]),
+    }
+    whole = parts["report (n_jobs=1)"]
+    print(f"where the time goes, one process, CPU seconds ({load()}):")
+    for name, t in parts.items():
+        print(f"  {name:36s} {t:6.2f} s  ({t / whole:4.0%} of the report)")
+
+
 def same(a, b) -> bool:
     return a.keys() == b.keys() and all(
         np.allclose(np.asarray(a[k], dtype=float), np.asarray(b[k], dtype=float),
@@ -137,6 +182,8 @@ def main(argv=None) -> None:
     parser.add_argument("--wait", type=float, default=600.0)
     parser.add_argument("--only", choices=("report", "bootstrap"), nargs="+",
                         default=("report", "bootstrap"))
+    parser.add_argument("--profile", action="store_true",
+                        help="first, where one worker's time goes")
     args = parser.parse_args(argv)
     if args.quick:
         args.n, args.n_boot, args.repeats = 20_000, 1000, 3
@@ -155,6 +202,8 @@ def main(argv=None) -> None:
     kind = "threads" if args.threads else _chunks.parallel_backend()
     print(f"chimeraboost bench_threads: n = {args.n:,}, n_boot = {args.n_boot:,}, workers: "
           f"{kind}, {os.cpu_count()} CPUs; {load()}", flush=True)
+    if args.profile:
+        profile(fitted, X, y, ev, args.n_boot)
     summary = []
     for what in args.only:
         walls, quiet = {1: [], 2: []}, []

@@ -12,20 +12,20 @@ thread, a chunk's numbers depend on its counts alone, and a worker runs the same
 same arrays (a forked process holds a copy of the caller's), so each chunk's numbers are those
 one thread computes, put back in chunk order.
 
-Why processes rather than threads: a chunk's evaluation is a few hundred numpy calls on
-row-length arrays, and each call holds Python's global interpreter lock while it dispatches;
-two threads then spend much of their time waiting for the lock, or handing it over, and each
-thread's freed temporaries go back to the system and are faulted in again. Measured on
-100,000 rows: two threads were no faster than one (``benchmarks/bench_report.py``, section
-6). Forked processes share no lock: the caller draws the replicates' unit indices into a
-shared buffer of a few chunks, each worker counts and evaluates the chunks it is handed and
-sends back the chunk's numbers (a few hundred bytes). A fork costs milliseconds and copies
-nothing until written (the evaluators, their sorts and caches, built on the first chunk by
-the caller, are shared copy-on-write), so it pays from a fraction of a second of work. Each
-worker runs its BLAS on one thread (``threadpoolctl``): the workers are the parallelism, and
-a BLAS pool per worker would fight them for the same cores. Drawing stays on the caller (the
-generator is sequential): about a fifth of a replicate's time at 100,000 rows, done while the
-workers evaluate.
+Why processes rather than threads: a chunk's evaluation is about a thousand Python-level
+calls, most of them numpy calls on row-length arrays, and each holds Python's global
+interpreter lock while it dispatches; two threads then spend much of their time waiting for
+the lock, or handing it over, and each thread's freed temporaries go back to the system and
+are faulted in again. Measured on 100,000 rows, two threads were no faster than one
+(``benchmarks/bench_threads.py --threads``). Forked processes share no lock: the caller
+draws the replicates' unit indices into a shared buffer of a few chunks, each worker counts
+and evaluates the chunks it is handed and sends back the chunk's numbers (a few hundred
+bytes). A fork costs milliseconds and copies nothing until written (the evaluators, their
+sorts and caches, built on the first chunk by the caller, are shared copy-on-write), so it
+pays from a fraction of a second of work. Each worker runs its BLAS on one thread
+(``threadpoolctl``): the workers are the parallelism, and a BLAS pool per worker would fight
+them for the same cores. Drawing stays on the caller (the generator is sequential): about a
+fifth of a replicate's time at 100,000 rows, done while the workers evaluate.
 """
 
 from __future__ import annotations
