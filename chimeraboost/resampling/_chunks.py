@@ -186,7 +186,10 @@ def _worker(evaluate, units, draws, size, conn) -> None:
     buffer, work = np.empty((size, units.n), dtype=np.int64), _weights.Workspace()
     with threadpool_limits(limits=1, user_api="blas"):
         while True:
-            task = conn.recv()
+            try:
+                task = conn.recv()
+            except EOFError:  # the caller is gone
+                return
             if task is None:
                 return
             index, slot, b = task

@@ -241,3 +241,26 @@ def test_groups_and_time_blocks_are_the_same_on_two_workers(scheme):
     two = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=2, chunk_size=CHUNK,
                                n_jobs=2, **units)
     _equal(two.replicates, one.replicates)
+
+
+class _DyingEvaluator(_RecordingEvaluator):
+    """Ends its worker process abruptly (as the kernel's out-of-memory killer would)."""
+
+    def __init__(self, parent):
+        super().__init__()
+        self.parent = parent
+
+    def evaluate(self, counts, warn=False):
+        if counts is not None and os.getpid() != self.parent:
+            os._exit(3)
+        return super().evaluate(counts, warn)
+
+
+def test_a_worker_process_that_dies_is_an_error_not_a_hang():
+    from chimeraboost.resampling import _chunks
+
+    if _chunks.parallel_backend() != "processes":
+        pytest.skip("worker processes are forked on Linux only")
+    with pytest.raises(RuntimeError, match="ended unexpectedly"):
+        resampling.bootstrap(_DyingEvaluator(os.getpid()), n_boot=200, random_state=0,
+                             chunk_size=2, n_jobs=2)
