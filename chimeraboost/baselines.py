@@ -50,6 +50,7 @@ from ._shared.validation import (
     check_aligned,
     check_positive_int,
     finite_float,
+    table_column_names,
     to_numpy,
 )
 
@@ -223,8 +224,9 @@ def _columns(X) -> list:
 
 
 def _label(X, j: int, feature_names) -> str:
-    if hasattr(X, "columns"):
-        return str(list(X.columns)[j])
+    names = table_column_names(X)  # pandas, polars, pyarrow: never a column's values
+    if names is not None:
+        return str(names[j])
     return f"column {j}" if feature_names is None else str(feature_names[j])
 
 

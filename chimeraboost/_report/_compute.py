@@ -243,8 +243,9 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
                     if scored.task == "scores"
                     else f"a {scored.task} model" if scored.task in ("regression", "quantile")
                     else f"{len(scored.classes)} classes")
+            shown = (name if arg == "estimator" else base_name) or scored.name
             msg = (f"threshold= and costs= act on the probability of the positive class of a "
-                   f"binary classifier (or a 0/1 rule); the {arg} {scored.name} gives {what}.")
+                   f"binary classifier (or a 0/1 rule); the {arg} {shown} gives {what}.")
             raise ValueError(msg)
     with working(f"report: {scheme.n_boot:,} resamples of the decision"):
         return decisions.decision_report(

@@ -27,6 +27,7 @@ import numpy as np
 
 __all__ = [
     "plain",
+    "table_column_names",
     "to_numpy",
     "as_1d",
     "finite_float",
@@ -88,6 +89,18 @@ def _to_numpy(x, name: str) -> np.ndarray:
 
 # Public name for the other modules (the converter every check starts with).
 to_numpy = _to_numpy
+
+
+def table_column_names(X) -> list | None:
+    """The column names of a table (pandas, polars, pyarrow), or None for an array. A
+    pyarrow Table's ``columns`` are its column arrays; its names are ``column_names``."""
+    names = getattr(X, "column_names", None)
+    if names is not None and not callable(names) and type(X).__module__.startswith("pyarrow"):
+        return [plain(c) for c in names]
+    cols = getattr(X, "columns", None)
+    if cols is None or callable(cols):
+        return None
+    return [plain(c) for c in cols]
 
 
 def plain(value):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "HEADLINE", "NEEDS_PROBA",
-           "at_threshold", "is_loss", "fact", "needs"]
+__all__ = ["Fact", "FACTS", "ABOUT_THE_ROWS", "AT_THRESHOLD", "AT_K", "HEADLINE", "NEEDS_PROBA",
+           "MetricName", "parse_metric", "at_threshold", "is_loss", "fact", "needs"]
 
 
 class Fact(NamedTuple):
@@ -149,16 +149,142 @@ AT_THRESHOLD = frozenset({"net_benefit", "net_benefit_all", "standardized_net_be
                           "sensitivity", "specificity", "ppv", "npv", "flagged"})
 
 
-def at_threshold(key: str):
-    """``("net_benefit", 0.2)`` for ``"net_benefit@0.2"``; None for any other key."""
-    name, at, t = str(key).partition("@")
-    if not at or name not in AT_THRESHOLD:
-        return None
+# Numbers of the top of a ranking, keyed "recall@400" (the top 400 rows) or "precision@5%"
+# (the top 5% of the rows): the name before "@" -> the report key.
+AT_K = {"recall": "recall_at_k", "precision": "precision_at_k"}
+
+
+class MetricName(NamedTuple):
+    """A metric name as :func:`parse_metric` reads it.
+
+    ``name`` is the report key (``"net_benefit"``, ``"recall_at_k"``, ``"brier_skill"``);
+    ``at`` the value after ``@`` (a threshold in (0, 1), a number of rows, or a fraction of
+    the rows for ``"precision@5%"``), None without one; ``key`` the one spelling every table
+    and evaluator uses (``"net_benefit@0.2"`` for ``"net_benefit@.20"``); ``text`` what was
+    given."""
+
+    name: str
+    at: float | int | None
+    key: str
+    text: str
+
+
+def _forms(valid) -> str:
+    """How to write a number at a threshold or of the top rows, for a message."""
+    at_t = sorted(AT_THRESHOLD - ABOUT_THE_ROWS) if valid is None else sorted(
+        n for n in AT_THRESHOLD if f"{n}@" in valid)
+    at_k = [] if valid is None else [w for w in AT_K if f"{w}@" in valid]
+    forms = []
+    if at_t:
+        forms.append(f"name@threshold with the threshold in (0, 1) for {at_t} (e.g. "
+                     f"'{at_t[0]}@0.2')")
+    if at_k:
+        forms.append(f"{'/'.join(at_k)}@N or @P% for the top N rows or P% of the rows (e.g. "
+                     f"'{at_k[0]}@400', '{at_k[0]}@5%')")
+    return " or ".join(forms)
+
+
+def parse_metric(text, *, arg="metric", valid=None, hint="", why="") -> MetricName:
+    """Read a metric name, with its value after ``@`` when it has one: the one parser of
+    ``"net_benefit@0.2"``, ``"sensitivity@.3"``, ``"ppv@3e-1"``, ``"recall@400"`` and
+    ``"precision@5%"`` for every function that takes a metric name.
+
+    Parameters
+    ----------
+    text : str
+        The name as given.
+    arg : str
+        The argument it came in, for the messages (``"primary"``, ``"metrics"``).
+    valid : collection of str, default=None
+        The names the caller accepts: plain keys, and ``"net_benefit@"`` / ``"recall@"``
+        for the forms with a value. None: any name; the value is still checked.
+    hint : str
+        What else the caller takes, ending the message that refuses a name.
+    why : str
+        Why the caller takes only ``valid`` (``" (...)"``), inserted in that message.
+
+    Returns
+    -------
+    MetricName
+
+    Raises
+    ------
+    TypeError
+        ``text`` is not a string.
+    ValueError
+        A name the caller does not take (the message lists those it does, and the
+        ``name@threshold`` form where it is taken), or a value after ``@`` that is not a
+        number in the name's range.
+    """
+    if not isinstance(text, str):
+        msg = f"{arg} must be a metric name (str), got {type(text).__name__} {text!r}."
+        raise TypeError(msg)
+    given = text.strip()
+    name, at, value = (part.strip() for part in given.partition("@"))
+    if at and name in AT_THRESHOLD:
+        parsed = MetricName(name, _threshold(value, given, arg), "", text)
+        parsed = parsed._replace(key=f"{name}@{parsed.at!r}")
+    elif at and name in AT_K:
+        parsed = MetricName(AT_K[name], _cutoff(value, given, arg), AT_K[name], text)
+    elif at:
+        msg = (f"{arg}={text!r}: {name!r} takes no value after '@'; write "
+               f"{_forms(valid) or 'the name alone'}.")
+        raise ValueError(msg)
+    else:
+        parsed = MetricName(given, None, given, text)
+    wanted = f"{name}@" if at else given
+    if valid is not None and wanted not in valid:
+        plain = [v for v in valid if not v.endswith("@")]
+        ways = [f"one of {plain}" if plain else "", _forms(valid), hint]
+        msg = (f"{arg}={text!r} is not among the metrics taken here{why}; use "
+               f"{' or '.join(w for w in ways if w)}.")
+        raise ValueError(msg)
+    return parsed
+
+
+def _threshold(value, given, arg) -> float:
     try:
-        value = float(t)
+        t = float(value)
+    except ValueError:
+        t = None
+    if t is None or not 0 < t < 1:
+        msg = (f"{arg}={given!r}: the threshold after '@' must be a number strictly inside "
+               f"(0, 1), got {value!r}; e.g. '{given.partition('@')[0].strip()}@0.2'.")
+        raise ValueError(msg)
+    return t
+
+
+def _cutoff(value, given, arg):
+    """``"400"`` -> 400 rows; ``"5%"`` -> 0.05 of the rows."""
+    what = given.partition("@")[0].strip()
+    pct = value.endswith("%")
+    try:
+        v = float(value[:-1] if pct else value)
+    except ValueError:
+        v = float("nan")
+    if pct and not 0 < v < 100:
+        msg = (f"{arg}={given!r}: a percentage of the rows must be in (0, 100), got "
+               f"{value!r}; e.g. '{what}@5%'.")
+        raise ValueError(msg)
+    if pct:
+        return v / 100
+    if not (v >= 1 and v == int(v)):
+        msg = (f"{arg}={given!r}: a number of rows must be a whole number >= 1, got "
+               f"{value!r}; e.g. '{what}@400' (or '{what}@5%' for a share of the rows).")
+        raise ValueError(msg)
+    return int(v)
+
+
+def at_threshold(key: str):
+    """``("net_benefit", 0.2)`` for ``"net_benefit@0.2"``; None for any other key (and for a
+    value outside (0, 1): :func:`parse_metric` says why)."""
+    try:
+        parsed = parse_metric(key) if isinstance(key, str) else None
     except ValueError:
         return None
-    return (name, value) if 0 < value < 1 else None
+    if parsed is None or parsed.name not in AT_THRESHOLD or parsed.at is None:
+        return None
+    return parsed.name, parsed.at
 
 
 def fact(key: str) -> Fact:

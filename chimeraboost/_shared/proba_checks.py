@@ -20,6 +20,7 @@ from .array_checks import (
     check_no_missing,
     check_numeric_1d,
     finite_float,
+    plain,
     shown_shape,
 )
 
@@ -183,7 +184,20 @@ def binary_target(y, pos_label, name: str = "y") -> np.ndarray:
                    f"{name} holds {'text' if text_y else 'numbers'} "
                    f"({np.unique(arr)[:5].tolist()}); pass a pos_label of the same kind.")
             raise TypeError(msg)
-        return (arr == pos_label).astype(np.intp)
+        event = (arr == pos_label).astype(np.intp)
+        if not event.any():
+            try:
+                found = np.unique(arr)
+            except TypeError:  # labels of mixed types cannot be sorted
+                found = np.array(list(dict.fromkeys(arr.tolist())), dtype=object)
+            # Two labels and neither is pos_label: a misspelt label ('yes' for 'Yes'), not
+            # a sample without positives (one label, legal: NaN with a warning later).
+            if found.size >= 2:
+                msg = (f"pos_label={pos_label!r} is not a label of {name}, which holds "
+                       f"{[plain(v) for v in found[:10]]}; labels compare exactly (case "
+                       "too): pass one of them.")
+                raise ValueError(msg)
+        return event
     if arr.dtype == bool:
         return arr.astype(np.intp)
     values = set(np.unique(arr).tolist()) if arr.dtype.kind in "iuf" else None

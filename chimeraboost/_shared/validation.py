@@ -45,6 +45,7 @@ from .array_checks import (  # noqa: F401
     pow2_below,
     read_classes,
     shown_shape,
+    table_column_names,
     to_numpy,
     unit_scale,
 )
@@ -81,6 +82,7 @@ from ..exceptions import warn as _warn
 
 __all__ = [
     "plain",
+    "table_column_names",
     "to_numpy",
     "as_1d",
     "finite_float",

@@ -48,13 +48,31 @@ KINDS = ("probabilities", "scores", "rule", "predictions")
 # --------------------------------------------------------------------------- the target
 
 
-def read_target(cells, column, path, *, classes=None, regression=False):
+def read_target(cells, column, path, *, classes=None, regression=False, pos_label=None):
     """``(y, classes)``: ``classes`` None for a regression.
 
     The rule: ``--regression``, or a numeric target with more than two distinct values, is a
-    regression; otherwise the target must hold two classes (the second of ``classes``, or of
-    the sorted labels, is the positive class).
+    regression; otherwise the target must hold two classes (the second of ``classes``, or
+    ``pos_label``, or else the second of the sorted labels, is the positive class).
     """
+    y, classes = _read_target(cells, column, path, classes, regression)
+    return y, positive_last(classes, pos_label, column)
+
+
+def positive_last(classes, pos_label, column):
+    """``classes`` with ``pos_label`` (``--pos-label``, compared as text) second."""
+    if pos_label is None or classes is None:
+        return classes
+    text = _label_text(np.asarray(classes))
+    hits = np.flatnonzero(text == str(pos_label).strip())
+    if hits.size != 1:
+        msg = (f"--pos-label {pos_label!r} is not a label of column {column!r}, whose "
+               f"classes are {text.tolist()}; name one of them.")
+        raise ValueError(msg)
+    return np.asarray(classes)[[1 - hits[0], hits[0]]]
+
+
+def _read_target(cells, column, path, classes, regression):
     y = _files.labels(cells, column, path)
     if regression:
         if y.dtype.kind not in "iuf":
@@ -148,10 +166,11 @@ def unit_columns(path, groups, time, dialect) -> dict:
     return out
 
 
-def _read(path, target, scores, weight, classes, regression, dialect):
+def _read(path, target, scores, weight, classes, regression, dialect, pos_label=None):
     cols = _files.read_columns(path, [target, *scores, *([weight] if weight else [])],
                                **dialect)
-    y, classes = read_target(cols[target], target, path, classes=classes, regression=regression)
+    y, classes = read_target(cols[target], target, path, classes=classes, regression=regression,
+                             pos_label=pos_label)
     task = "regression" if classes is None else "classification"
     what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
     values = {s: _files.numbers(cols[s], s, path, what=what) for s in scores}
@@ -164,7 +183,8 @@ def _read(path, target, scores, weight, classes, regression, dialect):
 def file_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                 ci=0.95, n_boot=2000, k=None, regression=False, random_state=0, verbose=True,
                 delimiter=None, decimal=".", threshold=None, costs=None, by=None, bins=5,
-                n_jobs=None, ci_method=DEFAULT_CI_METHOD, groups=None, time=None):
+                n_jobs=None, ci_method=DEFAULT_CI_METHOD, groups=None, time=None,
+                pos_label=None):
     """``(Report, kinds)``: the report of the column ``score`` of the file at ``path``, with
     the paired comparison against ``baseline_score`` when given, and with the columns ``by``
     the report per slice (``Report.slices``, :mod:`chimeraboost.cli._slices`); ``kinds`` maps
@@ -178,7 +198,7 @@ def file_report(path, *, target, score, baseline_score=None, classes=None, weigh
     (:func:`chimeraboost.cli._files.read_columns`)."""
     scores = _report_columns(score, baseline_score)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
-                                        {"delimiter": delimiter, "decimal": decimal})
+                                        {"delimiter": delimiter, "decimal": decimal}, pos_label)
     kinds = {s: read_kind(values[s], task) for s in scores}
     units = unit_columns(path, groups, time, {"delimiter": delimiter, "decimal": decimal})
     X = row_numbers(len(y))
@@ -240,14 +260,23 @@ def _report_columns(score, baseline_score) -> list:
 def file_table(path, *, target, scores, baseline=None, primary=None, split=None, weight=None,
                classes=None, regression=False, ci=0.95, n_boot=2000, random_state=0,
                verbose=True, costs=None, delimiter=None, decimal=".", n_jobs=None,
-               ci_method=DEFAULT_CI_METHOD, groups=None, time=None):
+               ci_method=DEFAULT_CI_METHOD, groups=None, time=None, pos_label=None):
     """The holdout table of the columns ``scores`` of the file at ``path``, in their order."""
     if len(set(scores)) != len(scores):
         twice = sorted({s for s in scores if scores.count(s) > 1})
         msg = f"--score {twice} given more than once; each column is one row of the table."
         raise ValueError(msg)
+    cost_primary = isinstance(primary, str) and primary.strip() == "expected_cost"
+    if cost_primary and costs is None:
+        msg = ("--primary expected_cost needs the costs: add --cost-fp C (treating a negative "
+               "row) and --cost-fn C (leaving a positive row).")
+        raise ValueError(msg)
+    if costs is not None and not cost_primary:
+        msg = ("--cost-fp and --cost-fn price the decision the table compares with --primary "
+               "expected_cost; add it (or drop the costs).")
+        raise ValueError(msg)
     y, classes, task, values, w = _read(path, target, scores, weight, classes, regression,
-                                        {"delimiter": delimiter, "decimal": decimal})
+                                        {"delimiter": delimiter, "decimal": decimal}, pos_label)
     units = unit_columns(path, groups, time, {"delimiter": delimiter, "decimal": decimal})
     if classes is not None:
         # holdout_table takes the positive class from the sorted labels: code the target
@@ -255,10 +284,22 @@ def file_table(path, *, target, scores, baseline=None, primary=None, split=None,
         y = (y == classes[1]).astype(np.int64)
     with working(f"chimeraboost: {n_boot:,} bootstrap resamples of {len(y):,} rows, "
                  f"{len(scores)} columns", verbose=verbose):
-        return holdout_table(values, row_numbers(len(y)), y, baseline_name=baseline, primary=primary,
-                             split=split, level=ci, n_boot=n_boot, sample_weight=w,
-                             random_state=random_state, costs=costs, n_jobs=n_jobs,
-                             ci_method=ci_method, **units)
+        t = holdout_table(values, row_numbers(len(y)), y, baseline_name=baseline,
+                          primary=primary, split=split, level=ci, n_boot=n_boot,
+                          sample_weight=w, random_state=random_state, costs=costs,
+                          n_jobs=n_jobs, ci_method=ci_method, **units)
+    t.target_classes = classes  # the labels the 0/1 codes stand for, for the header
+    return t
+
+
+def positive_line(classes) -> str | None:
+    """The line that says which label is the positive class (the probabilities' event), or
+    None for a regression."""
+    if classes is None:
+        return None
+    neg, pos = (str(c) for c in np.asarray(classes).tolist())
+    return (f"positive class: {pos} (the columns are read as P({pos}); the other class: "
+            f"{neg}; --pos-label to change)")
 
 
 # --------------------------------------------------------------------------- streaming
@@ -308,7 +349,7 @@ class Streamed(NamedTuple):
 
 def stream_report(path, *, target, score, baseline_score=None, classes=None, weight=None,
                   regression=False, chunk_rows=CHUNK_ROWS, delimiter=None,
-                  decimal=".") -> Streamed:
+                  decimal=".", pos_label=None) -> Streamed:
     """The report of the column ``score`` (and ``baseline_score``) of the file at ``path``,
     read ``chunk_rows`` rows at a time through the accumulators of
     :mod:`chimeraboost.metrics`, so that memory does not grow with the file.
@@ -334,7 +375,9 @@ def stream_report(path, *, target, score, baseline_score=None, classes=None, wei
         raise ValueError(msg)
     scores = _report_columns(score, baseline_score)
     dialect = {"delimiter": delimiter, "decimal": decimal}
-    target_classes = _stream_target(path, target, classes, regression, chunk_rows, dialect)
+    target_classes = positive_last(
+        _stream_target(path, target, classes, regression, chunk_rows, dialect), pos_label,
+        target)
     task = "regression" if target_classes is None else "classification"
     what = "predictions" if task == "regression" else "probabilities, scores or 0/1 flags"
     # Codes 0/1 (1 = the positive class) in the accumulator; the labels go back at the end.
@@ -471,7 +514,9 @@ def streamed_lines(got: Streamed, path) -> list:
     """The text of a streamed report: how the columns were read, the note, the report and,
     with a baseline column, its point differences."""
     read = ", ".join(f"{col} as {kind}" for col, kind in got.kinds.items())
-    lines = [f"{path}: {read}", streamed_note(got), "", str(got.report)]
+    classes = None if got.report.task == "regression" else got.report.get("classes")
+    lines = [f"{path}: {read}", *filter(None, [positive_line(classes)]), streamed_note(got),
+             "", str(got.report)]
     if got.baseline is not None:
         lines += ["", *point_vs_lines(got.report, got.baseline, "no interval when streamed")]
     return lines
@@ -513,6 +558,8 @@ def to_json(rep, kinds, path) -> dict:
     """Every number of a :class:`Report` from :func:`file_report`, ready for ``json.dumps``."""
     out = {"file": str(path), "model": rep.estimator_name, "kind": kinds[rep.estimator_name],
            "task": rep.task, "reference": rep.reference(), "ci_level": rep.ci_level,
+           "positive_class": (None if rep.task == "regression"
+                              else np.asarray(rep.get("classes")).tolist()[-1]),
            "ci_method": rep.ci_method if (rep.ci or rep.vs_baseline is not None
                                           or rep.decision is not None) else None,
            "n_boot": rep.n_boot if (rep.ci or rep.vs_baseline is not None

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import warnings
 
 from .._shared.api import public
 from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+from . import _flags
 from ._promotion import RUN as PROMOTION_COMMANDS
 from ._promotion import add_commands
 
@@ -181,6 +183,10 @@ def _k(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of rows such as 100, got {text!r}") \
             from None
+    if not (value > 0 and math.isfinite(value)) or (1 < value != int(value)):
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of rows >= 1 (the top N) or a fraction in (0, 1) (the "
+            f"top share of the rows), got {text}")
     return int(value) if value == int(value) and value >= 1 else value
 
 
@@ -203,14 +209,19 @@ def _rows(text):
 def _costs(p, threshold: bool) -> None:
     """--threshold, --cost-fp, --cost-fn: a decision at a threshold."""
     if threshold:
-        p.add_argument("--threshold", type=_level, metavar="T",
+        p.add_argument("--threshold", type=_flags.threshold, metavar="T",
                        help="add the decision 'treat when the probability is >= T': net "
                             "benefit against treat-all, treat-none and the baseline column, "
                             "with paired intervals")
-    p.add_argument("--cost-fp", type=float, metavar="C",
-                   help="cost of treating a negative row (with --cost-fn: expected cost, and "
-                        "without --threshold the Bayes threshold C_fp / (C_fp + C_fn))")
-    p.add_argument("--cost-fn", type=float, metavar="C", help="cost of leaving a positive row")
+        fp_help = ("cost of treating a negative row (with --cost-fn: expected cost, and "
+                   "without --threshold the Bayes threshold C_fp / (C_fp + C_fn))")
+    else:
+        fp_help = ("cost of treating a negative row (with --cost-fn and --primary "
+                   "expected_cost: the expected cost at the Bayes threshold C_fp / (C_fp + "
+                   "C_fn))")
+    p.add_argument("--cost-fp", type=_flags.cost, metavar="C", help=fp_help)
+    p.add_argument("--cost-fn", type=_flags.cost, metavar="C",
+                   help="cost of leaving a positive row")
 
 
 def _cost_arg(args):
@@ -234,9 +245,12 @@ def _common(p, n_boot_help):
     p.add_argument("--weight", metavar="COL", help="column of row weights")
     p.add_argument("--classes", nargs=2, metavar=("NEG", "POS"),
                    help="the two labels of the target, the positive one second")
+    p.add_argument("--pos-label", metavar="LABEL",
+                   help="the target's positive class, whose probability the score columns "
+                        "hold (default: the second of the sorted labels)")
     p.add_argument("--regression", action="store_true",
                    help="read a numeric target as a quantity, even with two values")
-    p.add_argument("--n-boot", type=int, default=2000, metavar="N", help=n_boot_help)
+    p.add_argument("--n-boot", type=_flags.n_boot, default=2000, metavar="N", help=n_boot_help)
     p.add_argument("--ci-method", choices=CI_METHODS, default=DEFAULT_CI_METHOD,
                    metavar="METHOD",
                    help=f"how intervals are read off the resamples: {', '.join(CI_METHODS)} "
@@ -248,8 +262,9 @@ def _common(p, n_boot_help):
     p.add_argument("--time", metavar="COL",
                    help="column of each row's date (or any sortable value): intervals "
                         "resample blocks of time, and the header gives the date range")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--n-jobs", type=int, default=None, metavar="N",
+    p.add_argument("--seed", type=_flags.seed, default=0,
+                   help="seed of the resampling (default 0)")
+    p.add_argument("--n-jobs", type=_flags.n_jobs, default=None, metavar="N",
                    help="workers for the bootstrap (-1: every CPU; default 1); the numbers "
                         "are the same whatever N")
     p.add_argument("--delimiter", metavar="CHAR",
@@ -301,7 +316,7 @@ def _parser():
     p.add_argument("--by", action="append", metavar="COL",
                    help="also the report per slice of this column (repeat to cross columns): "
                         "each slice against its own base rate and against the rest")
-    p.add_argument("--bins", type=int, default=5, metavar="N",
+    p.add_argument("--bins", type=_flags.bins, default=5, metavar="N",
                    help="quantile ranges of a numeric --by column (default 5)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--stream", action="store_true",
@@ -364,12 +379,14 @@ def _run_report(args, out):
         n_boot=args.n_boot, k=args.k, regression=args.regression, random_state=args.seed,
         verbose=not args.quiet, delimiter=_tab(args.delimiter), decimal=args.decimal,
         threshold=args.threshold, costs=_cost_arg(args), by=args.by, bins=args.bins,
-        n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups, time=args.time)
+        n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups, time=args.time,
+        pos_label=args.pos_label)
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
     read = ", ".join(f"{col} as {kind}" for col, kind in kinds.items())
     print(f"{args.file}: {read}", file=out)
+    _print_positive(rep.get("classes") if rep.task != "regression" else None, out)
     print(file=out)
     print(rep, file=out)
     if rep.vs_baseline is None and rep.baseline_report is not None:
@@ -395,7 +412,7 @@ def _run_streamed(args, out, chunk_rows):
                             baseline_score=args.baseline_score, classes=args.classes,
                             weight=args.weight, regression=args.regression,
                             chunk_rows=chunk_rows, delimiter=_tab(args.delimiter),
-                            decimal=args.decimal)
+                            decimal=args.decimal, pos_label=args.pos_label)
     if args.json:
         print(json.dumps(streamed_json(got, args.file), indent=2, allow_nan=False), file=out)
         return
@@ -411,15 +428,27 @@ def _run_table(args, out):
                    n_boot=args.n_boot, random_state=args.seed, verbose=not args.quiet,
                    delimiter=_tab(args.delimiter), decimal=args.decimal, costs=_cost_arg(args),
                    n_jobs=args.n_jobs, ci_method=args.ci_method, groups=args.groups,
-                   time=args.time)
+                   time=args.time, pos_label=args.pos_label)
     if args.json:
-        print(json.dumps(plain(t.to_dict()), indent=2, allow_nan=False), file=out)
+        got = t.to_dict()
+        if t.target_classes is not None:
+            got["positive_class"] = t.target_classes[1]
+        print(json.dumps(plain(got), indent=2, allow_nan=False), file=out)
     elif args.markdown:
         print(t.to_markdown(), file=out)
     else:
+        _print_positive(t.target_classes, out)
         print(t, file=out)
         print(file=out)
         print(t.summary(), file=out)
+
+
+def _print_positive(classes, out):
+    from ._commands import positive_line
+
+    line = positive_line(classes)
+    if line:
+        print(line, file=out)
 
 
 def _tab(text):
@@ -460,7 +489,9 @@ def main(argv=None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
             return 1
         except (ValueError, TypeError, OSError, KeyError, ImportError) as exc:
-            print(f"chimeraboost: error: {_one_line(exc)}", file=sys.stderr)
+            # The library names its Python arguments; the user typed flags.
+            text = _flags.in_flags(_one_line(exc), args.command)
+            print(f"chimeraboost: error: {text}", file=sys.stderr)
             return 2
     return 0
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
 from ._files import labels, numbers, read_columns
+from . import _flags
 
 _RAW = argparse.RawDescriptionHelpFormatter
 
@@ -124,12 +125,13 @@ def add_commands(sub) -> None:
                    metavar=("NAME", "KIND", "CHAMPION", "CHALLENGER", "MARGIN"),
                    help="a metric that must not get worse by more than MARGIN (> 0); a mean "
                         "guardrail is lower-is-better with kind mean-, higher with mean+")
-    p.add_argument("--alpha", type=float, default=0.05, help="two-sided error (default 0.05)")
-    p.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
-    p.add_argument("--challenger-share", type=float, default=0.5, metavar="SHARE",
+    p.add_argument("--alpha", type=_flags.share, default=0.05,
+                   help="two-sided error (default 0.05)")
+    p.add_argument("--power", type=_flags.share, default=0.8, help="power (default 0.8)")
+    p.add_argument("--challenger-share", type=_flags.share, default=0.5, metavar="SHARE",
                    help="the challenger's share of traffic (default 0.5)")
     p.add_argument("--rows-per-day", type=float, metavar="N", help="rows entering the test a day")
-    p.add_argument("--looks", type=int, default=1, help="planned looks (default 1)")
+    p.add_argument("--looks", type=_flags.looks, default=1, help="planned looks (default 1)")
     p.add_argument("--out", metavar="FILE", help="save the plan as JSON")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     _dialect(p)
@@ -159,13 +161,14 @@ def _dialect(p):
 
 
 def _resampling(p):
-    p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL",
+    p.add_argument("--ci", type=_flags.level, default=0.95, metavar="LEVEL",
                    help="level of the intervals (default 0.95)")
-    p.add_argument("--n-boot", type=int, default=2000, metavar="N",
+    p.add_argument("--n-boot", type=_flags.n_boot, default=2000, metavar="N",
                    help="bootstrap resamples (default 2000)")
     p.add_argument("--ci-method", choices=CI_METHODS, default=DEFAULT_CI_METHOD,
                    metavar="METHOD", help=f"one of {', '.join(CI_METHODS)}")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--seed", type=_flags.seed, default=0,
+                   help="seed of the resampling (default 0)")
     _dialect(p)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.api import public
+from .._shared.facts import is_loss, parse_metric
 from .._shared.format import Col, fmt, percent, table
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.ties import same_outputs
@@ -31,6 +32,7 @@ from ._checks import (
     key,
 )
 from ._rates import RATES, equal_weights, wilson_rates
+from ._scheme import discordant
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
@@ -77,13 +79,18 @@ class DecisionReport:
     def verdict(self, other: str, *, metric: str = "net_benefit") -> str:
         """``"<model> better"``, ``"<other> better"`` or ``"no clear difference"``, from the
         paired interval of the model minus ``other``."""
+        if other not in self.differences:
+            msg = f"other={other!r} is not compared here; use one of {list(self.differences)}."
+            raise ValueError(msg)
         d = self.differences[other]
+        known = [k[:-4] for k in d if k.endswith("_low")]
+        metric = parse_metric(metric, arg="metric", valid=known).key
         lo, hi = d[f"{metric}_low"], d[f"{metric}_high"]
         if math.isnan(lo) or math.isnan(hi):
             return "n/a"
         if lo <= 0 <= hi:
             return "no clear difference"
-        better = (lo > 0) if metric == "net_benefit" else (hi < 0)
+        better = (hi < 0) if is_loss(metric) else (lo > 0)
         return f"{self.model} better" if better else f"{other} better"
 
     def _title(self) -> str:
@@ -134,11 +141,26 @@ class DecisionReport:
         how = {"wilson": " (Wilson intervals)"}.get(getattr(self, "rates_method", ""), "")
         return f"rates of {self.model}{how}: " + ", ".join(parts)
 
+    def _bayes_note(self) -> list:
+        """One line when the threshold is not the Bayes threshold of the costs: the net
+        benefit then weighs errors otherwise than the expected cost, and the two verdicts
+        may part."""
+        if self.costs is None:
+            return []
+        try:
+            t_bayes = bayes_threshold(self.costs)
+        except ValueError:  # costs with no threshold of least cost
+            return []
+        if abs(t_bayes - self.threshold) <= 1e-9:
+            return []
+        return [f"note: the costs' Bayes threshold is {t_bayes:.3g}, not {self.threshold:g}: net "
+                "benefit and expected cost weigh errors differently"]
+
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
         cols, rows, dcols, drows = self._tables()
-        return [self._title(), *table(cols, rows), "", *table(dcols, drows),
-                f"  {self._rates_line()}"]
+        return [self._title(), *self._bayes_note(), *table(cols, rows), "",
+                *table(dcols, drows), f"  {self._rates_line()}"]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -148,7 +170,7 @@ class DecisionReport:
         inside a report's HTML)."""
         cols, rows, dcols, drows = self._tables()
         return [html_table(cols, rows, caption=self._title()), html_table(dcols, drows),
-                html_paragraphs([self._rates_line()])]
+                html_paragraphs([self._rates_line(), *self._bayes_note()])]
 
     def _repr_html_(self) -> str:
         return html_block(*self.html_parts())
@@ -278,7 +300,29 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
     if scheme.kind == "rows" and equal_weights(w):
         model = evs[name]
         wilson = wilson_rates(model.codes.astype(bool), scores_checked[name] >= t, level)
-    return _assemble(name, t, c, points, boots, level, scheme, wilson)
+    out = _assemble(name, t, c, points, boots, level, scheme, wilson)
+    _widen(out, evs, scheme, t, level)
+    return out
+
+
+def _widen(report, evs, scheme, t, level) -> None:
+    """The differences that rest on fewer than ``MIN_DISCORDANT`` units on which the two
+    actions differ are widened (:meth:`~chimeraboost.resampling.Resampler.discordance`),
+    with one warning naming them."""
+    name, reasons = report.model, {}
+    for other, diff in report.differences.items():
+        versus = evs.get(other, other == TREAT_ALL)
+        for metric, k in (("net_benefit", key("net_benefit", t)),
+                          ("expected_cost", "expected_cost")):
+            if metric not in diff:
+                continue
+            found = discordant(scheme, evs[name], versus, k, level)
+            if found is not None:
+                lo, hi = found.widen(diff[f"{metric}_low"], diff[f"{metric}_high"])
+                diff.update({f"{metric}_low": lo, f"{metric}_high": hi})
+                reasons[f"{name} minus {other} ({metric})"] = found.reason(
+                    f"{name} and {other}")
+    resampling.warn_narrow(reasons, level)
 
 
 def _numbers(name, t, c, points, boots):

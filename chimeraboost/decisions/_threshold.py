@@ -29,6 +29,11 @@ __all__ = ["ThresholdChoice", "choose_threshold"]
 _OBJECTIVES = ("cost", "net_benefit", "recall")
 
 
+# The key of the value at the chosen threshold held fixed: a warning about its interval
+# names it to the reader.
+_FIXED = "the value at the threshold held fixed"
+
+
 class _ChoiceEvaluator:
     """The chosen cutoff and its value for any ``(B, n)`` counts (for the bootstrap)."""
 
@@ -82,7 +87,7 @@ class _ChoiceEvaluator:
         idx = self._choose(values, flagged)
         rows = np.arange(values.shape[0])
         out = {"threshold": self.cutoffs[idx], "apparent": values[rows, idx],
-               "original": self.original[idx], "fixed": values[:, self.chosen]}
+               "original": self.original[idx], _FIXED: values[:, self.chosen]}
         if counts is not None:
             # The rows a resample left out: the resample's choice scored on rows it never saw.
             oob = self._values(np.asarray(counts) == 0)[0]
@@ -295,6 +300,14 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     if objective != "cost" and c is not None:
         msg = f"costs apply to objective='cost', not to objective={objective!r}."
         raise ValueError(msg)
+    for arg, value, its in (("at", at, "net_benefit"), ("target", target, "recall")):
+        if value is not None and objective != its:
+            msg = (f"{arg}={value!r} applies to objective={its!r}, not to "
+                   f"objective={objective!r}"
+                   + (", whose threshold follows from the costs; drop at=, or pass "
+                      "objective='net_benefit'." if objective == "cost" else
+                      f"; drop {arg}=, or pass objective={its!r}."))
+            raise ValueError(msg)
     if objective == "net_benefit":
         if at is None:
             msg = "objective='net_benefit' needs at= (the threshold probability, in (0, 1))."
@@ -330,7 +343,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     optimism = 0.632 * float(np.mean(out_of_bag[ok])) if ok.any() else np.nan
     pivot = "expanded_percentile" if scheme.ci_method.startswith("expanded") else "percentile"
     value_interval = scheme.interval(apparent + delta, apparent + optimism, level,
-                                     jackknife=boot.jackknife["fixed"], n_units=boot.n_rows,
+                                     jackknife=boot.jackknife[_FIXED], n_units=boot.n_rows,
                                      events=boot.events, method=pivot)
     if objective == "recall":
         reference = target
@@ -341,7 +354,7 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
         objective=objective, threshold=float(ev.cutoffs[ev.chosen]),
         threshold_interval=_order_interval(reps["threshold"], level), apparent=apparent,
         optimism=optimism, estimate=apparent + optimism,
-        interval=value_interval, naive_interval=boot.interval("fixed", level=level),
+        interval=value_interval, naive_interval=boot.interval(_FIXED, level=level),
         reference=reference, greater_is_better=objective != "cost", n_boot=scheme.n_boot,
         level=level, at=at, target=target, costs=c, ci_method=scheme.ci_method,
         units=scheme.kind)

@@ -81,6 +81,7 @@ from .._shared.validation import (
     check_same_length,
     check_sample_weight,
     encode_labels,
+    plain,
     require_proba,
     warn_degenerate,
 )
@@ -562,9 +563,14 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
         inflation = draws[fitted].mean(axis=0) - truths[fitted]
         excess = observed - inflation
     else:
-        warn_degenerate("calibration_test: y has a single class (or one class only among "
-                        "rows of positive weight): the noise floor and the p-value are "
-                        "defined, the population MCB's estimate and interval are NaN.")
+        seen = np.unique(codes)
+        what = (f"y has a single class ({plain(classes[seen[0]])!r})" if seen.size == 1 else
+                f"y holds no row of class {[plain(c) for c in np.delete(classes, seen)]} "
+                f"(it holds {[plain(c) for c in classes[seen]]} of classes "
+                f"{[plain(c) for c in classes]})")
+        warn_degenerate(f"calibration_test: {what}, among rows of positive weight: the noise "
+                        "floor and the p-value are defined, the population MCB's estimate and "
+                        "interval are NaN (they need every class in y).")
         inflation = excess = np.full(len(classes_used), np.nan)
         truths = draws = None
 

@@ -52,10 +52,9 @@ def _check_metric(metric, task, ev, reference_from) -> str:
     point = ev.evaluate(None, warn=False)
     allowed = sorted(k for k, v in point.items() if np.ndim(v) == 1 and k in _facts.FACTS
                      and not _facts.FACTS[k].about_the_rows)
-    if metric not in allowed:
-        msg = (f"metric={metric!r} cannot be compared per period; pass one of {allowed} "
-               f"(None: {_facts.HEADLINE[task]!r}).")
-        raise ValueError(msg)
+    metric = _facts.parse_metric(metric, arg="metric", valid=allowed,
+                                 why=" (numbers that describe the model, compared per period)",
+                                 hint=f"None for {_facts.HEADLINE[task]!r}").key
     if task == "regression" and reference_from == "rolling" and metric in ("mse_skill",
                                                                            "mae_skill"):
         msg = (f"metric={metric!r} with reference_from='rolling' is not compared per period "

@@ -55,7 +55,7 @@ def _ranking(y, proba, classes, sample_weight, what):
     return classes, out
 
 
-def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=200,
+def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=1000,
               random_state=None):
     """The ROC curve with the no-skill diagonal and the ROC-AUC in the legend.
 
@@ -72,7 +72,7 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False
         Shade a pointwise bootstrap band around each curve (True: 95%; a float: that level),
         from ``n_boot`` resamples of the rows seeded by ``random_state``
         (:func:`chimeraboost.decisions.curve_band`, vertical averaging).
-    n_boot : int, default=200
+    n_boot : int, default=1000
     random_state : None, int or numpy Generator
 
     Returns
@@ -104,7 +104,7 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False
     return ax
 
 
-def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=200,
+def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=1000,
              random_state=None):
     """The precision-recall curve with the no-skill line at the base rate, PR-AUC in the legend.
 
@@ -121,7 +121,7 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False,
         Shade a pointwise bootstrap band of precision at each recall (True: 95%; a float:
         that level), from ``n_boot`` resamples seeded by ``random_state``
         (:func:`chimeraboost.decisions.curve_band`).
-    n_boot : int, default=200
+    n_boot : int, default=1000
     random_state : None, int or numpy Generator
 
     Returns

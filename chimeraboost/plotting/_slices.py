@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 
 from .._shared.api import public
-from .._shared.facts import fact
+from .._shared.facts import fact, parse_metric
 from .._shared.format import percent
 from ._parts import new_axes
 
@@ -40,11 +40,10 @@ def slice_plot(result, *, metric=None, ax=None):
         for slices worse than the rest, green for better, blue for no detectable
         difference, hollow grey for slices not tested.
     """
-    key = result.metric if metric is None else metric
-    if key not in result.values or key not in result.intervals:
-        known = sorted(k for k in result.values if k in result.intervals)
-        msg = f"metric={key!r} has no per-slice intervals in this result; choose one of {known}."
-        raise ValueError(msg)
+    known = sorted(k for k in result.values if k in result.intervals)
+    key = result.metric if metric is None else parse_metric(
+        metric, arg="metric", valid=known, why=" (it has no per-slice intervals in this "
+        "result)").key
     labels = [f"{lab} (n={int(n):,})" for lab, n in zip(result.labels, result.n)]
     # Wide enough for the longest label beside a plot of 4.5 inches.
     width = 4.5 + 0.075 * max(len(lab) for lab in labels)

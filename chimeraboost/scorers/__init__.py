@@ -51,7 +51,7 @@ import numpy as np
 
 from .. import metrics
 from .._shared.sklearn_scoring import scorer_registry, scoring_name_sets
-from .._shared.facts import is_loss
+from .._shared.facts import is_loss, parse_metric
 from .._shared.validation import (
     as_1d,
     check_classes,
@@ -271,11 +271,15 @@ def make_precision_at_k_scorer(k, *, pos_label=None, response_method="predict_pr
 
 def get_scorer(scoring):
     """A scorer for a scoring string: scikit-learn's (and chimeraboost's registered ones), plus
-    the decisions at a threshold, ``"net_benefit@0.2"``.
+    the decision at a threshold, ``"net_benefit@0.2"``, and the top of the ranking,
+    ``"recall@400"`` / ``"precision@5%"``.
 
-    scikit-learn's registry holds fixed names; a threshold is a parameter, so
+    scikit-learn's registry holds fixed names; a threshold or a cutoff is a parameter, so
     ``"net_benefit@<t>"`` is resolved here (and by :func:`chimeraboost.compare.compare_cv`) to
-    :func:`make_net_benefit_scorer`. Anything else goes to ``sklearn.metrics.get_scorer``.
+    :func:`make_net_benefit_scorer`, ``"recall@<k>"`` to :func:`make_recall_at_k_scorer` and
+    ``"precision@<k>"`` to :func:`make_precision_at_k_scorer`, the value read as every
+    function that takes a metric name reads it. Anything else goes to
+    ``sklearn.metrics.get_scorer``.
 
     Examples
     --------
@@ -284,15 +288,15 @@ def get_scorer(scoring):
     """
     from sklearn.metrics import get_scorer as sk_get_scorer
 
-    if isinstance(scoring, str) and scoring.strip().startswith("net_benefit@"):
-        text = scoring.strip().split("@", 1)[1]
-        try:
-            t = float(text)
-        except ValueError:
-            msg = (f"scoring={scoring!r}: the threshold after '@' must be a number in (0, 1), "
-                   "e.g. 'net_benefit@0.2'.")
-            raise ValueError(msg) from None
-        return make_net_benefit_scorer(t)
+    if isinstance(scoring, str) and "@" in scoring:
+        parsed = parse_metric(scoring, arg="scoring", valid=("net_benefit@", "recall@",
+                                                              "precision@"),
+                              hint="a scoring string of scikit-learn's (without '@')")
+        if parsed.name == "net_benefit":
+            return make_net_benefit_scorer(parsed.at)
+        make = (make_recall_at_k_scorer if parsed.name == "recall_at_k"
+                else make_precision_at_k_scorer)
+        return make(parsed.at)
     return sk_get_scorer(scoring)
 
 

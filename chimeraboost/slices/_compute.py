@@ -170,6 +170,13 @@ def points(model, layout, labels) -> tuple[list, list]:
             values.append({})
             caught.setdefault("no rows: every number is NaN.", []).append(label)
             continue
+        if not np.any(model.rows["weight"][rows] > 0):
+            # Weighted numbers of rows that all weigh 0 do not exist; the other slices do.
+            evaluators.append(None)
+            values.append({})
+            caught.setdefault("every row weighs 0 (sample_weight): every number is NaN.",
+                              []).append(label)
+            continue
         ev = model.evaluator(rows)
         evaluators.append(ev)
         values.append({key: (float(v[0]) if np.ndim(v) == 1 else np.asarray(v[0]))
@@ -396,8 +403,9 @@ def calibration_tests(model, layout, level, draws, rng,
     dependent = units is not None and not units.independent_rows
     for s, rows in enumerate(layout.rows):
         codes = model.codes[rows]
-        if rows.size == 0 or np.unique(codes).size < 2:
-            continue  # no rows, or a single class: said once for the slice's skills
+        if rows.size == 0 or np.unique(codes).size < 2 or (
+                w is not None and not np.any(w[rows] > 0)):
+            continue  # no rows, a single class or no weight: said once for its skills
         extra = {}
         if dependent:
             own = units.codes[rows]

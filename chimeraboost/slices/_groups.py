@@ -33,6 +33,7 @@ from .._shared.validation import (
     check_aligned,
     check_positive_int,
     plain,
+    table_column_names,
     to_numpy,
 )
 
@@ -218,14 +219,20 @@ def _cross(columns: list, names: list, bins, n: int):
     """Slices of the crossed columns (each present combination once), in the order of the
     first column, then the second, ...; labels ``a = x & b in [1, 2)``."""
     combined = np.zeros(n, dtype=np.int64)
-    parts, notes = [], []
+    parts, notes, collapsed = [], [], []
     for col, name in zip(columns, names):
-        codes, texts, edges = levels(col, name, bins)
+        codes, texts, edges = levels(col, "by" if name is None else f"by column {name!r}",
+                                     bins)
         if codes.shape[0] != n:
-            msg = f"by column {name!r} has {codes.shape[0]} rows but y has {n}."
+            what = "by" if name is None else f"by column {name!r}"
+            msg = (f"{what} has {codes.shape[0]} row{'s' if codes.shape[0] != 1 else ''} but "
+                   f"y has {n}; pass one label per row"
+                   f"{' (or a column name of X, as a str)' if name is None else ''}.")
             raise ValueError(msg)
         combined = combined * max(len(texts), 1) + codes
         parts.append(texts)
+        if edges is not None and len(edges) == 2:
+            collapsed.append("the labels" if name is None else f"column {name!r}")
         if edges is not None:
             notes.append(f"{name or 'the labels'}: numeric, cut at its quantiles into "
                          f"{len(edges) - 1} ranges; edges {', '.join(edges)}")
@@ -237,7 +244,7 @@ def _cross(columns: list, names: list, bins, n: int):
             value, j = divmod(value, max(len(texts), 1))
             pieces.append(piece(name, texts[j]))
         labels.append(" & ".join(reversed(pieces)))
-    return codes.reshape(-1).astype(np.intp), labels, notes
+    return codes.reshape(-1).astype(np.intp), labels, notes, collapsed
 
 
 def piece(name, text: str) -> str:
@@ -251,9 +258,9 @@ def piece(name, text: str) -> str:
 
 
 def column_names(X):
-    cols = getattr(X, "columns", None)
-    if cols is not None:
-        return [plain(c) for c in cols]
+    names = table_column_names(X)
+    if names is not None:
+        return names
     if isinstance(X, Mapping):
         return list(X.keys())
     return None
@@ -264,14 +271,15 @@ def column(X, key, n_cols):
     names = column_names(X)
     if names is not None:
         if key not in names:
-            msg = f"by names column {key!r}, which is not in X; X's columns are {names[:20]}."
+            msg = (f"by names column {plain(key)!r}, which is not in X; X's columns are "
+                   f"{names[:20]}.")
             raise ValueError(msg)
         return X[key]
     arr = X if isinstance(X, np.ndarray) else to_numpy(X, "X")
     if isinstance(key, numbers.Integral) and not isinstance(key, bool) and \
             -n_cols <= key < n_cols:
         return arr[:, key]
-    msg = (f"by={key!r} names a column, but X has no column names (an array of {n_cols} "
+    msg = (f"by={plain(key)!r} names a column, but X has no column names (an array of {n_cols} "
            f"columns): pass a column index in 0..{n_cols - 1}, or a DataFrame.")
     raise ValueError(msg)
 
@@ -334,19 +342,31 @@ def resolve(groups, X, n: int, bins) -> Slicing:
     if groups is None:
         msg = "by is None; pass a column name, a list of them, labels or masks."
         raise TypeError(msg)
+    if isinstance(groups, (list, tuple)) and len(groups) == 0:
+        msg = ("by is empty; pass a column name of X, a list of them, the labels (one per "
+               "row) or a dict of masks.")
+        raise ValueError(msg)
+    if isinstance(groups, (list, tuple)) and all(
+            hasattr(g, "__len__") and not isinstance(g, str) for g in groups):
+        sizes = [len(g) for g in groups]
+        msg = (f"by is a list of {len(groups)} arrays ({', '.join(map(str, sizes))} rows); "
+               "pass one array of labels (one per row), or the columns to cross side by "
+               "side: a DataFrame, or np.column_stack(by).")
+        raise ValueError(msg)
     if _is_key(groups) or (isinstance(groups, (list, tuple)) and groups and X is not None
                            and all(_is_key(g) for g in groups)
                            and len(groups) != n):
         if X is None:
-            msg = (f"by={groups!r} names a column, but there is no X to take it from; pass "
-                   "the labels themselves (an array with one entry per row).")
+            msg = (f"by={plain(groups) if _is_key(groups) else [plain(g) for g in groups]!r} "
+                   "names a column, but there is no X to take it from; pass the labels "
+                   "themselves (an array with one entry per row).")
             raise ValueError(msg)
         keys = [groups] if _is_key(groups) else list(groups)
         n_cols = X.shape[1] if hasattr(X, "shape") and len(X.shape) == 2 else len(keys)
         columns = [column(X, key, n_cols) for key in keys]
         check_aligned(X=X, **{f"by[{i}]": c for i, c in enumerate(columns)
                               if hasattr(c, "iloc")})
-        codes, labels, notes = _cross(columns, [str(k) for k in keys], bins, n)
+        codes, labels, notes, collapsed = _cross(columns, [str(k) for k in keys], bins, n)
         by = " x ".join(str(k) for k in keys)
     elif _is_table(groups):
         names = column_names(groups)
@@ -354,16 +374,22 @@ def resolve(groups, X, n: int, bins) -> Slicing:
             [to_numpy(groups, "by")[:, j] for j in range(groups.shape[1])]
         names = [str(c) for c in names] if names is not None else \
             [f"column {j}" for j in range(len(cols))]
-        codes, labels, notes = _cross(cols, names, bins, n)
+        codes, labels, notes, collapsed = _cross(cols, names, bins, n)
         by = " x ".join(names)
     else:
         name = getattr(groups, "name", None)
         name = None if name is None or callable(name) or name == "" else str(name)
-        codes, labels, notes = _cross([groups], [name], bins, n)
+        codes, labels, notes, collapsed = _cross([groups], [name], bins, n)
         by = name or "labels"
     if len(labels) < 2:
         msg = (f"by puts every row in one slice ({labels[0]!r}); slicing needs at least two "
                "slices, so that each can be compared with the rest.")
+        if collapsed:
+            # Ties: a column that is mostly one value has that value at every quantile.
+            msg += (f" The {bins} quantile ranges of {' and '.join(collapsed)} collapsed "
+                    "into one: most rows share one value, so the quantiles tie. Cut the "
+                    "values yourself (np.digitize or pandas.cut, e.g. 0 / above 0), ask for "
+                    "more ranges (bins=20), or slice by the values as categories (as text).")
         raise ValueError(msg)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(labels) + 1))

@@ -53,6 +53,7 @@ class Output:
         self.task, self.classes = task, classes
         self.sample_weight = sample_weight
         w = np.ones(len(as_1d(y, "y"))) if sample_weight is None else sample_weight
+        pred = _named(pred, name, len(w), classes if task == "classification" else None)
         if task == "regression":
             self._regression(y, pred, w, name)
         else:
@@ -121,6 +122,19 @@ class Output:
     def class_counts(self, rows) -> np.ndarray:
         """Unweighted rows of each class among ``rows``."""
         return np.bincount(self.codes[rows], minlength=len(self.classes))
+
+
+def _named(pred, name, n, classes):
+    """``pred`` checked under its own name (``baseline``, ``proba_or_pred``) before the
+    evaluator's checks, which call every prediction ``proba``: probabilities as
+    probabilities of ``classes`` (when given), one entry per row of ``y``."""
+    arr = check_proba(pred, classes, name) if classes is not None else to_numpy(pred, name)
+    if arr.shape[0] != n:
+        msg = (f"{name} has {arr.shape[0]} rows but y has {n}; pass the predictions for the "
+               "same rows.")
+        raise ValueError(msg)
+    # A binary column comes back as (1 - p, p); the evaluator takes it as given.
+    return pred
 
 
 def _array(x) -> np.ndarray:

@@ -35,7 +35,7 @@ from .._shared.validation import (
 from . import _compute
 from ._groups import Slicing, column, column_names, levels, piece
 from ._inputs import Output
-from ._slice_report import _assemble, _check_adjust, _check_metric, _eligible, _reference
+from ._slice_report import _assemble, _check_adjust, _check_halves, _check_metric, _eligible, _reference
 from ._result import SliceReport
 
 __all__ = ["find_weak_slices"]
@@ -407,6 +407,7 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
         model.whole, n_boot=n_boot, random_state=rng, ci_method=ci_method, groups=groups,
         time=time, X=X)
     search, held = _split(model, n, search_fraction, rng, whole.units)
+    _check_halves(model, search, held, min_rows, min_events)
     scheme = whole.subset(held)
     labels, parts, found = _ranked(model, search, cols, metric, max_depth, min_rows,
                                    min_events)

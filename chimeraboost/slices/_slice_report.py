@@ -21,7 +21,7 @@ from .._shared.api import public
 from .. import resampling
 from ..resampling import DEFAULT_CI_METHOD
 from .._shared.draws import calibration_draws
-from .._shared.facts import is_loss
+from .._shared.facts import is_loss, parse_metric
 from .._shared.units import resampled
 from .._shared.validation import (
     as_1d,
@@ -30,6 +30,7 @@ from .._shared.validation import (
     check_positive_int,
     check_sample_weight,
     encode_labels,
+    plain,
 )
 from . import _compute
 from ._groups import resolve
@@ -47,12 +48,12 @@ def _check_metric(metric, task: str, has_proba: bool) -> str:
         else _compute.DIFF_KEYS["rule"]
     allowed = (*allowed, *(f"{k}_vs_all" for k in _compute.VS_ALL.get(task, ())
                            if k in allowed))
-    if metric not in allowed:
-        msg = (f"metric={metric!r} cannot be compared with the rest of the data for this "
-               f"model; choose one of {list(allowed)} (sums over rows: the rest's value comes "
-               "from the sums of all rows minus the slice's; ROC-AUC and MCB do not).")
-        raise ValueError(msg)
-    return metric
+    # Sums over rows: the rest's value comes from the sums of all rows minus the slice's;
+    # ROC-AUC and MCB do not, nor does a number at a threshold here.
+    return parse_metric(metric, arg="metric", valid=allowed,
+                        why=(" (a slice is compared with the rest on a number that sums over "
+                             "rows: the rest's sums are all rows' minus the slice's; ROC-AUC, "
+                             "MCB and numbers at a threshold do not)")).key
 
 
 def _check_adjust(adjust) -> str:
@@ -61,6 +62,29 @@ def _check_adjust(adjust) -> str:
                f"discovery rate), got {adjust!r}.")
         raise ValueError(msg)
     return adjust
+
+
+def _check_halves(model, search, held, min_rows: int, min_events: int) -> None:
+    """Refuse a weak-slice search that no slice could pass, naming the cause: a single class
+    (no skill to be weaker in), or halves too small for a slice and the rest to each reach
+    ``min_rows`` rows (and ``min_events`` of each class)."""
+    if model.task != "regression":
+        seen = np.flatnonzero(model.class_counts(np.arange(model.n)))
+        if seen.size < 2:
+            msg = (f"y holds a single class ({plain(model.classes[seen[0]])!r}): every slice's skill "
+                   "against its own base rate is undefined, so no slice can be found weaker; "
+                   "pass rows of both classes.")
+            raise ValueError(msg)
+    for half, rows in (("search", search), ("held-out", held)):
+        counts = model.class_counts(rows) if model.task != "regression" else None
+        short = _shortfall(model, counts, rows.size, 2 * min_rows, 2 * min_events, "")
+        if short:
+            msg = (f"find_weak_slices splits the {model.n} rows into a search half and a "
+                   f"held-out half; the {half} half has {short}, but a slice and the rest of "
+                   f"the rows each need min_rows={min_rows} rows and min_events={min_events} "
+                   "of each class, so no slice could be tested. Pass more rows, or lower "
+                   "min_rows / min_events.")
+            raise ValueError(msg)
 
 
 def _shortfall(model, counts, m: int, min_rows: int, min_events: int, who: str):
@@ -85,9 +109,10 @@ def _eligible(model, layout, min_rows: int, min_events: int) -> tuple[list, list
     total = model.class_counts(np.arange(n)) if model.task != "regression" else None
     vs_rest, vs_base = [], []
     for rows in layout.rows:
-        if rows.size == 0:
-            vs_rest.append("no rows")
-            vs_base.append("no rows")
+        if rows.size == 0 or not np.any(model.rows["weight"][rows] > 0):
+            why = "no rows" if rows.size == 0 else "every row weighs 0"
+            vs_rest.append(why)
+            vs_base.append(why)
             continue
         own = model.class_counts(rows) if total is not None else None
         alone = _shortfall(model, own, rows.size, min_rows, min_events, "")

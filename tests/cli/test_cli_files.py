@@ -175,7 +175,7 @@ def test_a_column_is_read_alike_by_report_table_and_holdout_table(capsys, csv_fi
         code, out, err = _run(capsys, ["table", csv_file, "--target", "y", "--score", "rule",
                                        "--score", "score", "--primary", primary])
         assert code == 2 and out == ""
-        assert f"primary='{primary}' needs a decision (a class per row), which row(s) " \
+        assert f"--primary '{primary}' needs a decision (a class per row), which row(s) " \
                "'score' (scores that only rank the rows) cannot give" in err
 
 
@@ -575,13 +575,16 @@ def test_report_threshold_and_costs_give_the_decision_of_the_library(capsys, csv
 
 @pytest.mark.parametrize("argv, match", [
     (["--cost-fp", "1"], "--cost-fn is missing"),
-    (["--cost-fp", "-1", "--cost-fn", "2"], "--cost-fp must be a finite number >= 0"),
+    (["--cost-fp", "-1", "--cost-fn", "2"], "--cost-fp: a cost per row is a finite number >= 0"),
     (["--cost-fp", "0", "--cost-fn", "0"], "every decision costs the same"),
     (["--threshold", "0.2", "--stream"], "needs every row in memory"),
 ])
 def test_report_decision_arguments_are_checked(capsys, csv_file, argv, match):
-    code, out, err = _run(capsys, ["report", csv_file, "--target", "y", "--score", "p_model",
-                                   "-q", *argv])
+    try:
+        code = main(["report", csv_file, "--target", "y", "--score", "p_model", "-q", *argv])
+    except SystemExit as exc:  # refused by the parser
+        code = exc.code
+    err = capsys.readouterr().err
     assert code == 2 and match in err
 
 

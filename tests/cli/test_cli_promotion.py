@@ -92,7 +92,7 @@ def test_plan_from_offline_rows(live, capsys):
     (["plan", "--metric", "c", "--kind", "proportion", "--champion", "x", "--challenger", "0.1"],
      "--champion must be a number"),
     (["plan", "--metric", "c", "--kind", "proportion", "--champion", "0.1", "--challenger",
-      "0.12", "--rows-per-day", "0"], "rows_per_day must be > 0"),
+      "0.12", "--rows-per-day", "0"], "--rows-per-day must be > 0"),
     (["plan", "--metric", "c", "--kind", "proportion", "--champion", "0.1", "--challenger",
       "0.12", "--guardrail", "g", "proportion", "0.1", "0.1", "-0.01"], "pass 0.01"),
     (["plan", "--metric", "c", "--kind", "brier", "--champion", "a", "--challenger", "b"],

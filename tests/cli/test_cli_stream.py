@@ -213,7 +213,8 @@ def test_text_output_says_what_streaming_leaves_out(capsys, files):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == f"{files['csv']}: p as probabilities, q as probabilities"
-    assert lines[1] == ("streamed, 500,000 rows at a time: no bootstrap intervals, paired "
+    assert lines[1].startswith("positive class: 1 (the columns are read as P(1)")
+    assert lines[2] == ("streamed, 500,000 rows at a time: no bootstrap intervals, paired "
                         "intervals or DeLong test (they need every row in memory: --in-memory); "
                         "ROC AUC, PR AUC, MCB and DSC exact (the scores take few distinct "
                         "values)")
@@ -407,7 +408,7 @@ def test_large_files_stream_by_size(capsys, files, monkeypatch):
     assert _cli.streams(files["csv"])
     assert not _cli.streams(files["csv"], in_memory=True)
     code, out, _ = _run(capsys, ["report", files["csv"], "--target", "y", "--score", "p"])
-    assert code == 0 and out.splitlines()[1].startswith("streamed, 500,000 rows at a time")
+    assert code == 0 and out.splitlines()[2].startswith("streamed, 500,000 rows at a time")
     monkeypatch.setattr(_cli, "STREAM_BYTES", size)
     assert not _cli.streams(files["csv"])
     assert _cli.streams(files["csv"], stream=True)

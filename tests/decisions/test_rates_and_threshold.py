@@ -97,7 +97,7 @@ def test_the_chosen_threshold_is_the_brute_force_one_for_each_objective():
 def test_the_resampled_choice_equals_one_resample_at_a_time():
     # Replicate b re-chooses the cutoff on resample b (the least cost there), and scores it
     # on the resample, on all the rows and on the rows the resample left out.
-    from chimeraboost.decisions._threshold import _ChoiceEvaluator
+    from chimeraboost.decisions._threshold import _FIXED, _ChoiceEvaluator
 
     y, p = _data(80, seed=4)
     costs = decisions.Costs(0.0, 1.0, 2.0, 0.0)
@@ -114,7 +114,7 @@ def test_the_resampled_choice_equals_one_resample_at_a_time():
         assert reps["apparent"][b] == pytest.approx(least, abs=1e-14) == cost(t, w)
         assert reps["original"][b] == pytest.approx(cost(t, np.ones_like(w)), abs=1e-14)
         assert reps["oob"][b] == pytest.approx(cost(t, (w == 0) * 1.0), abs=1e-14)
-        assert reps["fixed"][b] == pytest.approx(cost(ev.cutoffs[ev.chosen], w), abs=1e-14)
+        assert reps[_FIXED][b] == pytest.approx(cost(ev.cutoffs[ev.chosen], w), abs=1e-14)
     c = decisions.choose_threshold(y, p, cost_fp=1, cost_fn=2, n_boot=1000, random_state=5)
     assert c.optimism > 0 and c.estimate > c.apparent
     assert c.interval.low <= c.estimate <= c.interval.high

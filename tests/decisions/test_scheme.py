@@ -51,7 +51,7 @@ def test_rates_bootstrap_percentile_is_numpys_quantile_of_the_replicates():
 
 
 def test_choose_threshold_percentile_is_the_basic_interval_of_the_pivot():
-    from chimeraboost.decisions._threshold import _ChoiceEvaluator
+    from chimeraboost.decisions._threshold import _FIXED, _ChoiceEvaluator
 
     y, p, _ = _data()
     c = decisions.choose_threshold(y, p, cost_fp=1, cost_fn=4, n_boot=1000, random_state=2,
@@ -64,7 +64,7 @@ def test_choose_threshold_percentile_is_the_basic_interval_of_the_pivot():
     lo, hi = np.quantile(delta, [0.025, 0.975])
     assert c.interval.low == pytest.approx(c.apparent + lo, abs=1e-12)
     assert c.interval.high == pytest.approx(c.apparent + hi, abs=1e-12)
-    fixed = np.quantile([o["fixed"][0] for o in out], [0.025, 0.975])
+    fixed = np.quantile([o[_FIXED][0] for o in out], [0.025, 0.975])
     np.testing.assert_allclose(tuple(c.naive_interval), fixed, atol=1e-12)
 
 

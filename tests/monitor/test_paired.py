@@ -255,8 +255,9 @@ BAD = [
      "baseline has 199 rows but y has 200; pass the incumbent's predictions on the same rows"),
     (dict(baseline=0.5), ValueError, "baseline has a scalar but y has 200"),
     (dict(baseline=np.full(200, 1.5)), ValueError, "baseline"),
-    (dict(metric="base_rate"), ValueError, r"metric='base_rate' cannot be compared per period"),
-    (dict(metric="auc"), ValueError, r"metric='auc' cannot be compared per period; pass one of"),
+    (dict(metric="base_rate"), ValueError, r"metric='base_rate' is not among the metrics taken "
+     r"here \(numbers that describe the model, compared per period\)"),
+    (dict(metric="auc"), ValueError, r"metric='auc' is not among .*; use one of"),
     (dict(rope=-0.1), ValueError, "rope"),
     (dict(last=0), ValueError, "last must be >= 1"),
     (dict(groups=np.arange(199)), ValueError, "groups"),

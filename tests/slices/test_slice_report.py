@@ -398,7 +398,8 @@ def test_bad_input_is_refused_with_a_message_naming_it():
         slice_report(y, p, np.full(600, "x"), n_boot=200)
     with pytest.raises(ValueError, match=r"by has 599 rows|has 599 rows but y has 600"):
         slice_report(y, p, np.zeros(599), n_boot=200)
-    with pytest.raises(ValueError, match=r"metric='roc_auc' cannot be compared with the rest"):
+    with pytest.raises(ValueError, match=r"metric='roc_auc' is not among the metrics taken here \(a "
+                                         r"slice is compared with the rest"):
         slice_report(y, p, "member", X=X, metric="roc_auc", n_boot=200)
     with pytest.raises(ValueError, match=r"adjust must be 'holm'"):
         slice_report(y, p, "member", X=X, adjust="bonferroni", n_boot=200)

@@ -144,6 +144,18 @@ def _check_same_classes(champion, challenger) -> None:
         raise ValueError(msg)
 
 
+def _check_metric(metric) -> str:
+    """The report key ``metric`` names (read by the one parser of metric names); a number at
+    a threshold or of the top rows is the holdout table's, not this comparison's."""
+    parsed = _facts.parse_metric(metric, arg="metric")
+    if parsed.at is not None:
+        msg = (f"metric={metric!r}: compare_holdout decides on a number of the report; a "
+               f"decision at a threshold or the top rows is compared by "
+               f"compare.holdout_table({{...}}, X, y, primary={parsed.text.strip()!r}).")
+        raise ValueError(msg)
+    return parsed.key
+
+
 def _why_no_difference(rep, metric: str, names) -> str:
     """Which model cannot give ``metric`` on these rows, and why, in one sentence."""
     available = sorted(rep.vs_baseline)
@@ -228,6 +240,7 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
     ``sample_weight``).
     """
     level = check_level(level, "level")
+    metric = None if metric is None else _check_metric(metric)
     rope = check_real(rope, "rope", strictly_positive=False)
     n_boot = check_positive_int(n_boot, "n_boot")
     n_jobs = check_n_jobs(n_jobs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import decisions as _decisions
-from ..._shared.facts import AT_THRESHOLD, FACTS, at_threshold
+from ..._shared.facts import FACTS, at_threshold
 from ..._shared.validation import as_1d
 
 __all__ = ["is_decision_key", "decide"]
@@ -21,12 +21,7 @@ __all__ = ["is_decision_key", "decide"]
 
 def is_decision_key(key, arg, binary) -> bool:
     """Whether ``key`` is a number of a decision (``net_benefit@0.2``, ``expected_cost``)."""
-    parsed = at_threshold(key)
-    name, at, t = str(key).partition("@")
-    if parsed is None and at and name in AT_THRESHOLD:
-        msg = (f"{arg}={key!r}: the threshold after '@' must be a number strictly inside "
-               f"(0, 1), got {t!r}; e.g. '{name}@0.2'.")
-        raise ValueError(msg)
+    parsed = at_threshold(key)  # key as parse_metric spells it
     if parsed is None and key != "expected_cost":
         return False
     if not binary:
@@ -78,6 +73,11 @@ def decide(rows, keys, y, classes, w, costs, scheme) -> None:
             # applies to the decision numbers too.
             row.boot.estimate[k] = row.point[k]
             row.boot.jackknife[k] = boot.jackknife[k]
+            # What the model does with each row: a paired difference counts the units on
+            # which two rows' models decide differently (resampling._discordant).
+            if k in boot.terms:
+                row.boot.terms[k] = boot.terms[k]
+        row.boot.unit_index = boot.unit_index
 
 
 def probability(row):

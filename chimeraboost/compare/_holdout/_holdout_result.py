@@ -145,7 +145,11 @@ class HoldoutTable:
                 resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan
         lo, hi = (orient(p, v) for v in paired.interval(p, level=self.level, warn=False))
-        self._narrow.update({f"{p} difference": r for r in paired.narrow(metrics=[p]).values()})
+        # A difference widened because few units decide differently is named per pair.
+        at = "" if paired.discordance(p, level=self.level) is None else \
+            f" ({row.name} minus {other.name})"
+        for reason in paired.narrow(metrics=[p], level=self.level).values():
+            self._narrow[f"{p} difference{at}"] = reason
         scale = float(row.point[p])
         if negligible(d, scale) and negligible(lo, scale) and negligible(hi, scale):
             return 0.0, 0.0, 0.0  # two identical rows: no difference, whatever the seed

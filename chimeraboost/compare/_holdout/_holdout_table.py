@@ -18,8 +18,8 @@ recomputed here. The result object and its renderings live in ``_holdout_result`
 
 from __future__ import annotations
 
+import copy
 import os
-import re
 import traceback
 import warnings
 from collections.abc import Mapping
@@ -32,11 +32,13 @@ from ... import metrics as _metrics
 from ... import resampling
 from ..._shared.facts import (
     ABOUT_THE_ROWS,
+    AT_K,
     AT_THRESHOLD,
     FACTS,
     HEADLINE,
     NEEDS_PROBA,
     at_threshold,
+    parse_metric,
 )
 from ..._shared.predictions import Recorded, lacks, read_predictions, recorded, row_numbers
 from ..._report import score_estimator
@@ -71,7 +73,6 @@ _DEFAULT_METRICS = {
     "regression": ("rmse", "mae", "r2"),
     "quantile": ("crps", "crps_skill", "mae_median"),
 }
-_AT_K = re.compile(r"^(recall|precision)@(\d+(?:\.\d+)?)(%?)$")
 
 
 # --------------------------------------------------------------------------- one row
@@ -190,28 +191,16 @@ def _classes(models, y):
 
 def _parse_metric(name, arg, binary):
     """``"recall@400"`` -> ("recall_at_k", 400); ``"precision@5%"`` -> ("precision_at_k",
-    0.05); a report key -> (key, None)."""
-    if not isinstance(name, str):
-        msg = f"{arg} must be a metric name (str), got {type(name).__name__} {name!r}."
-        raise TypeError(msg)
-    match = _AT_K.match(name.strip())
-    if match is None:
-        return name, None
+    0.05); ``"net_benefit@.20"`` -> ("net_benefit@0.2", None); a report key -> (key, None).
+    Read by the one parser of metric names (:func:`chimeraboost._shared.facts.parse_metric`)."""
+    parsed = parse_metric(name, arg=arg)
+    if parsed.name not in AT_K.values() or parsed.at is None:
+        return parsed.key, None
     if not binary:
         msg = (f"{arg}={name!r}: recall@k and precision@k need a binary problem (one "
                "positive class to find).")
         raise ValueError(msg)
-    what, number, pct = match.groups()
-    value = float(number)
-    if pct:
-        if not 0 < value < 100:
-            msg = f"{arg}={name!r}: a percentage of the rows must be in (0, 100)."
-            raise ValueError(msg)
-        return f"{what}_at_k", value / 100
-    if value != int(value) or value < 1:
-        msg = f"{arg}={name!r}: a number of rows must be a whole number >= 1 (or use '5%')."
-        raise ValueError(msg)
-    return f"{what}_at_k", int(value)
+    return parsed.key, parsed.at
 
 
 def _metric_names(primary, metrics, kind, rows):
@@ -241,7 +230,7 @@ def _metric_names(primary, metrics, kind, rows):
         key, k = _parse_metric(name, arg, binary)
         if k is not None:
             ks[name] = k
-            labels[key] = name.strip()
+            labels[key] = name.strip().replace(" ", "")
         elif _decision_key(key, arg, binary):
             labels[key] = key
         elif key in ("recall_at_k", "precision_at_k") and binary:
@@ -479,8 +468,10 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
     # with the other names below.
     named = [(primary, "primary"), *(
         (m, "metrics") for m in ([metrics] if isinstance(metrics, str) else metrics or []))]
-    at_k = [(m, arg) for m, arg in named if isinstance(m, str) and _AT_K.match(m.strip())]
-    k = _parse_metric(*at_k[0], kind == "binary")[1] if at_k else None
+    cutoffs = [(m, arg, _parse_metric(m, arg, kind == "binary")[1]) for m, arg in named
+               if m is not None]
+    at_k = [(m, arg) for m, arg, k in cutoffs if k is not None]
+    k = next((k for _, _, k in cutoffs if k is not None), None)
     if k is not None:
         check_k(k, n, name=f"{at_k[0][1]}={at_k[0][0]!r}: k")
     rows = {}
@@ -488,6 +479,11 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
         rows[name] = (_array_row(name, m, y, w, k, classes, task) if _is_array(m) else
                       _estimator_row(name, m, X, y, w, k, classes))
     primary, keys, labels, k_all = _metric_names(primary, metrics, kind, rows)
+    if costs is not None and "expected_cost" not in keys:
+        msg = ("costs= prices the decision of 'expected_cost' only, which neither primary nor "
+               "metrics names; pass primary='expected_cost' (or add it to metrics), or drop "
+               "costs.")
+        raise ValueError(msg)
     primary, keys = _with_calibration_excess(primary, keys)
     rng = check_random_state_int(random_state)
     # One scheme (the rows, whole groups or time blocks) for every resampled number.
@@ -510,9 +506,11 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
 
 
 def _on_seed(scheme, seed):
-    """A fresh scheme like ``scheme`` whose generator starts at ``seed``: the same counts and
-    jackknife blocks for every group of rows resampled separately."""
-    return resampling.Resampler(scheme.n_boot, random_state=seed, ci_method=scheme.ci_method,
+    """A fresh scheme like ``scheme`` whose generator starts at ``seed`` (a generator's state,
+    copied): the same counts and jackknife blocks for every group of rows resampled
+    separately."""
+    return resampling.Resampler(scheme.n_boot, random_state=copy.deepcopy(seed),
+                                ci_method=scheme.ci_method,
                                 n_jobs=scheme.n_jobs, units=scheme.units)
 
 
@@ -526,7 +524,9 @@ def _resample(rows, keys, task, scheme):
         for row, boot in zip(rows, boots):
             row.boot = boot
         return None
-    seed = int(scheme.rng.integers(0, 2**63 - 1))
+    # Every group starts from the scheme's generator as it is now: the same counts for every
+    # row, and the same replicates as chimeraboost.report on the same seed.
+    seed = copy.deepcopy(scheme.rng)
     wanted = set(keys) | {"base_rate", "positives"}
     if "calibration_excess" in wanted:  # its paired differences resample the MCB
         wanted = (wanted - {"calibration_excess"}) | {"calibration_mcb"}
@@ -536,8 +536,11 @@ def _resample(rows, keys, task, scheme):
         if not group:
             continue
         asked = wanted if has_proba else wanted - NEEDS_PROBA
-        boots = _on_seed(scheme, seed).bootstrap([r.evaluator for r in group],
-                                                  metrics=sorted(asked))
+        # The first group draws from the scheme itself (its generator moves on, as the
+        # report's does), the others from a copy of the same starting state.
+        first = all(r.boot is None for r in rows)
+        boots = (scheme if first else _on_seed(scheme, seed)).bootstrap(
+            [r.evaluator for r in group], metrics=sorted(asked))
         for row, boot in zip(group, boots):
             # Metrics a row cannot give are NaN everywhere; the same seed drew the same
             # counts and the same jackknife blocks for both groups.

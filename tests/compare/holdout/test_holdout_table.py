@@ -646,3 +646,23 @@ def test_default_primary_is_the_headline_of_the_rows_kind():
     assert mixed.primary == "roc_auc"
     assert mixed.rows["rule"]["roc_auc"] == pytest.approx(
         balanced_accuracy_score(y, rules["loose"]), abs=1e-12)
+
+
+@pytest.mark.parametrize("ci_method", ["percentile", "expanded_bca"])
+def test_the_table_and_the_report_draw_the_same_replicates(cancer, ci_method):
+    """The same rows, the same seed: the table's paired difference is the report's (and
+    the row's own interval too), whatever is resampled besides; a rule without
+    probabilities in the table does not move the counts."""
+    X_tr, X_te, y_tr, y_te, models, rule = cancer
+    base, model = models["prior"], models["ChimeraBoost"]
+    rep = cb.report(model, X_te, y_te, baseline=base, ci=0.95, n_boot=B, random_state=3,
+                    ci_method=ci_method)
+    t = compare.holdout_table({"prior": base, "rule": rule, "ChimeraBoost": model}, X_te,
+                              y_te, primary="roc_auc", n_boot=B, random_state=3,
+                              ci_method=ci_method)
+    row = t.rows["ChimeraBoost"]
+    diff, lo, hi = rep.vs_baseline["roc_auc"]
+    assert (row["difference"], row["diff_low"], row["diff_high"]) == pytest.approx(
+        (diff, lo, hi), abs=1e-12)
+    assert (row["roc_auc_low"], row["roc_auc_high"]) == pytest.approx(rep.ci["roc_auc"],
+                                                                      abs=1e-12)
