@@ -18,7 +18,7 @@ import numpy as np
 from .. import resampling
 from .._shared.api import public
 from .._shared.facts import is_loss, parse_metric
-from .._shared.format import Col, fmt, percent, table
+from .._shared.format import Col, fmt, percent, table, wrap
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.ties import same_outputs
 from .._shared.validation import check_level, import_pandas
@@ -128,12 +128,20 @@ class DecisionReport:
         drows = []
         for other, d in self.differences.items():
             row = [other, d["net_benefit"], d["net_benefit_low"], d["net_benefit_high"],
-                   self.verdict(other)]
+                   self._short_verdict(other)]
             if cost:
                 row += [d["expected_cost"], d["expected_cost_low"], d["expected_cost_high"],
-                        self.verdict(other, metric="expected_cost")]
+                        self._short_verdict(other, "expected_cost")]
             drows.append(row)
         return cols, rows, dcols, drows
+
+    def _short_verdict(self, other, metric="net_benefit") -> str:
+        """:meth:`verdict` in a cell; a model name over 20 characters (it heads the column
+        already) is "model" there, so that the table keeps within 120 columns."""
+        said = self.verdict(other, metric=metric)
+        if len(self.model) > 20 and said == f"{self.model} better":
+            return "model better"
+        return said
 
     def _rates_line(self) -> str:
         parts = [f"{r} {fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
@@ -159,8 +167,16 @@ class DecisionReport:
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
         cols, rows, dcols, drows = self._tables()
-        return [self._title(), *self._bayes_note(), *table(cols, rows), "",
-                *table(dcols, drows), f"  {self._rates_line()}"]
+        # The cost differences in a table of their own: side by side the two would pass
+        # 120 columns with a model name of 40 characters.
+        differences = table(dcols[:5], [r[:5] for r in drows])
+        if len(dcols) > 5:
+            pick = [0, 5, 6, 7, 8]
+            differences += ["", *table([dcols[i] for i in pick],
+                                       [[r[i] for i in pick] for r in drows])]
+        notes = [piece for line in self._bayes_note() for piece in wrap(line)]
+        return [*wrap(self._title()), *notes, *table(cols, rows), "", *differences,
+                *wrap(f"  {self._rates_line()}")]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())

@@ -21,6 +21,11 @@ Questions worth asking, and which function answers each:
   :mod:`chimeraboost.compare`.
 - Which rows did the bootstrap draw? :func:`bootstrap_counts` (the replicates' count matrix,
   reproducible with ``random_state``).
+- Replicates that blocks of rows on several machines can compute apart? ``scheme="poisson"``
+  on :func:`bootstrap`, :func:`paired_bootstrap`, :func:`joint_bootstrap`,
+  :func:`bootstrap_counts` and the :class:`Resampler`: an independent Poisson(1) count per
+  row (or group), keyed by the replicate's seed and the row's position (the group's value),
+  the counts :mod:`chimeraboost.dask` and the accumulators use.
 - Rows that are not independent (several rows per customer, time-ordered rows)?
   ``groups=`` and ``time=`` on every function here: whole groups, or blocks of time, are
   resampled, and the jackknife leaves out whole units. :class:`Resampler` is the one scheme

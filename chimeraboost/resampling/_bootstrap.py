@@ -197,11 +197,12 @@ def _terms(evaluator, keys) -> dict:
     return {key: partial(paired, key) for key in keys if evaluator.decides(key)}
 
 
-def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):
+def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time,
+            scheme="multinomial"):
     """The Resampler of the public functions' plain parameters."""
     return Resampler.for_evaluator(evaluator, n_boot=n_boot, random_state=random_state,
                                    ci_method=ci_method, n_jobs=n_jobs, groups=groups,
-                                   time=time, chunk_size=chunk_size)
+                                   time=time, chunk_size=chunk_size, scheme=scheme)
 
 
 def _point(evaluator, metrics) -> dict:
@@ -211,7 +212,8 @@ def _point(evaluator, metrics) -> dict:
 
 @public(legacy=("n_boot",))
 def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_size=None,
-              ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None):
+              ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
+              scheme="multinomial"):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
     Parameters
@@ -252,6 +254,12 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
         Resample blocks of time-ordered rows (a stationary bootstrap whose mean block length
         is chosen from the rows' losses, Politis & White 2004); rows sharing a time value
         travel together. With ``groups`` too, whole groups are resampled.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        How a replicate weighs the rows (or groups): ``n`` drawn with replacement (Efron's
+        bootstrap), or an independent Poisson(1) count each, from a counter-based generator
+        keyed by the replicate's seed and the row's position (the group's value with
+        ``groups``): the replicates that :mod:`chimeraboost.dask` computes block by block,
+        here on the rows in memory. Not with ``time`` alone.
 
     Returns
     -------
@@ -274,15 +282,16 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
     """
     _check_evaluator(evaluator, "evaluator")
     metrics = _check_metrics(metrics)
-    scheme = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
-                     time)
-    return results([evaluator], scheme, metrics)[0]
+    resampler = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
+                        time, scheme)
+    return results([evaluator], resampler, metrics)[0]
 
 
 @public(legacy=("n_boot",))
 def paired_bootstrap(
     evaluator, baseline_evaluator, *, n_boot=2000, random_state=None, metrics=None,
     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
+    scheme="multinomial",
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
 
@@ -290,7 +299,7 @@ def paired_bootstrap(
     ----------
     evaluator, baseline_evaluator : evaluators over the same ``n`` rows, in the same order
         (same ``y`` and ``sample_weight``), e.g. the challenger's and the incumbent's.
-    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time
+    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time, scheme
         As in :func:`bootstrap`; one count matrix, and one set of jackknife blocks, is shared
         by both models.
 
@@ -311,9 +320,9 @@ def paired_bootstrap(
     _check_evaluator(baseline_evaluator, "baseline_evaluator")
     metrics = _check_metrics(metrics)
     _check_pair(evaluator, baseline_evaluator)
-    scheme = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
-                     time)
-    model, base = results([evaluator, baseline_evaluator], scheme, metrics)
+    resampler = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
+                        time, scheme)
+    model, base = results([evaluator, baseline_evaluator], resampler, metrics)
     return PairedBootstrapResult(model, base)
 
 
@@ -323,14 +332,14 @@ def paired_bootstrap(
 @public(legacy=("n_boot",))
 def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
                     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None,
-                    time=None) -> list:
+                    time=None, scheme="multinomial") -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.
 
     Parameters
     ----------
     evaluators : sequence of evaluators over the same ``n`` rows, in the same order (same
         ``y`` and ``sample_weight``), e.g. one per row of a table of models.
-    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time
+    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time, scheme
         As in :func:`paired_bootstrap`.
 
     Returns
@@ -352,6 +361,6 @@ def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
     metrics = _check_metrics(metrics)
     for ev in evaluators[1:]:
         _check_pair(ev, evaluators[0])
-    scheme = _scheme(evaluators[0], n_boot, random_state, chunk_size, ci_method, n_jobs,
-                     groups, time)
-    return results(evaluators, scheme, metrics)
+    resampler = _scheme(evaluators[0], n_boot, random_state, chunk_size, ci_method, n_jobs,
+                        groups, time, scheme)
+    return results(evaluators, resampler, metrics)
