@@ -96,7 +96,8 @@ def _in_processes(evaluate, units, sizes, rng, size, jobs) -> list:
     """The chunks of ``sizes`` on ``jobs`` forked worker processes, in chunk order."""
     slots = jobs * (_AHEAD_PER_JOB + 1)
     # The unit indices of the drawn replicates travel through shared memory (an anonymous
-    # shared mapping, inherited by the forked workers); the pipes carry slot numbers.
+    # shared mapping, inherited by the forked workers); the pipes carry slot numbers (and
+    # the Poisson scheme's replicate seeds, all it draws).
     dtype = np.dtype(np.int32 if units.n_units < 2**31 else np.intp)
     shared = mmap.mmap(-1, max(1, slots * size * units.n_units * dtype.itemsize))
     draws = np.frombuffer(shared, dtype=dtype).reshape(slots, size, units.n_units)
@@ -149,10 +150,14 @@ def _dispatch(workers, units, sizes, rng, draws) -> list:
         while not free:
             free += _collect(workers, results)
         slot = free.pop()
-        for row, d in zip(draws[slot], units.draw(rng, b)):
-            row[:] = d
+        drawn, small = units.draw(rng, b), None
+        if getattr(units, "scheme", "multinomial") == "poisson":
+            small = drawn  # a seed per replicate: through the pipe
+        else:
+            for row, d in zip(draws[slot], drawn):
+                row[:] = d
         worker = min(workers, key=lambda w: len(w.pending))
-        worker.conn.send((index, slot, b))
+        worker.conn.send((index, slot, b, small))
         worker.pending.append(index)
     while any(w.pending for w in workers):
         _collect(workers, results)
@@ -165,18 +170,23 @@ def _collect(workers, results) -> list:
     ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy])
     freed = []
     for w in busy:
-        if w.conn in ready:
+        if w.conn not in ready and w.proc.sentinel not in ready:
+            continue
+        try:
+            if w.conn not in ready and not w.conn.poll():
+                raise EOFError
             index, slot, res, error = w.conn.recv()
-            w.pending.remove(index)
-            if error is not None:
-                raise error
-            results[index] = res
-            freed.append(slot)
-        elif w.proc.sentinel in ready and not w.conn.poll():
+        except (EOFError, OSError):  # the process is gone, its pipe closed
+            w.proc.join(timeout=5)
             msg = (f"A bootstrap worker process ended unexpectedly (exit code "
                    f"{w.proc.exitcode}), perhaps out of memory; run with n_jobs=1 or fewer "
                    "jobs.")
-            raise RuntimeError(msg)
+            raise RuntimeError(msg) from None
+        w.pending.remove(index)
+        if error is not None:
+            raise error
+        results[index] = res
+        freed.append(slot)
     return freed
 
 
@@ -192,9 +202,10 @@ def _worker(evaluate, units, draws, size, conn) -> None:
                 return
             if task is None:
                 return
-            index, slot, b = task
+            index, slot, b, small = task
             try:
-                res = evaluate(units.count(draws[slot, :b], buffer[:b]), work)
+                drawn = draws[slot, :b] if small is None else small
+                res = evaluate(units.count(drawn, buffer[:b]), work)
                 conn.send((index, slot, res, None))
             except BaseException as exc:  # noqa: BLE001 - every error goes to the caller
                 conn.send((index, slot, None, _picklable(exc)))

@@ -230,13 +230,13 @@ def test_n_jobs_is_read_as_scikit_learn_reads_it(monkeypatch):
     assert isinstance(check_n_jobs(np.int64(3)), int)
 
 
-@pytest.mark.parametrize("scheme", ["groups", "time"])
-def test_groups_and_time_blocks_are_the_same_on_two_workers(scheme):
-    # Whole groups and blocks of time points travel to the workers as unit indices: the
-    # replicates are those of one worker.
+@pytest.mark.parametrize("scheme", ["groups", "time", "poisson"])
+def test_groups_time_blocks_and_poisson_are_the_same_on_two_workers(scheme):
+    # Whole groups and blocks of time points travel to the workers as unit indices, Poisson
+    # replicates as their seeds: the replicates are those of one worker.
     make = _evaluators()["binary"]
     n = make().n
-    units = {scheme: np.arange(n) // 4}
+    units = {"scheme": "poisson"} if scheme == "poisson" else {scheme: np.arange(n) // 4}
     one = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=2, chunk_size=CHUNK, **units)
     two = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=2, chunk_size=CHUNK,
                                n_jobs=2, **units)
