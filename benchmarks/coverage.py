@@ -1,9 +1,9 @@
 """Do the intervals cover? The coverage of every interval method, on data of known truth.
 
 For each data design of ``coverage_designs.py`` (logistic, probit, weighted rows, three
-classes, regression with normal, Student-t(5) and Student-t(3) errors), each size ``n`` (200,
-2000) and each base rate (.5 and .05; the regressions have none), ``--sims`` data sets are
-drawn, and on each the 95% intervals of every method of ``resampling.CI_METHODS`` are computed
+classes, regression with normal, Student-t(5), Student-t(3), lognormal and chi-square
+errors), each size ``n`` (200, 2000) and each base rate (.5 and .05; the regressions have
+none), ``--sims`` data sets are drawn, and on each the 95% intervals of every method of ``resampling.CI_METHODS`` are computed
 from one ``joint_bootstrap`` of the two models of the design (``--n-boot`` replicates; the
 paired differences ``A - B`` from the same replicates and jackknife blocks, as ``report(...,
 baseline=model)`` and ``holdout_table`` make them). An interval covers when it holds the
@@ -254,8 +254,16 @@ def _poisson_target(name, cells, out, labels, args) -> list:
 
 def _targets(name, design, cells, out, args) -> list:
     """The small-sample target: at n = 200 and base rate .05 every interval of the default
-    method covers >= 91%; for regression, rmse with t(5) errors at n = 200."""
+    method covers >= 91%; for regression, rmse with t(5) errors at n = 200; with lognormal
+    errors (s = 1) at n = 200, rmse and r2 cover >= 91% or the default's intervals come with
+    a NarrowIntervalWarning on >= 90% of the data sets."""
     small = (200, 0.05) if design.kind != "regression" else (200, None)
+    if name == "regression lognormal(1)" and small in cells:
+        got = {k: 100 * out[small]["covered"][(k, DEFAULT)] / args.sims for k in ("rmse", "r2")}
+        warned = 100 * out[small]["warned"] / args.sims
+        measured = f"rmse {got['rmse']:.1f}, r2 {got['r2']:.1f}; warned {warned:.1f}"
+        return [Target(f"coverage >= {TARGET:.0f}% or warned >= 90%, {name}, n = 200",
+                       measured, min(got.values()) >= TARGET or warned >= 90)]
     if small not in cells or (design.kind == "regression" and design.df != 5):
         return []
     labels = [*CLASS_KEYS, "d brier_skill", "d roc_auc"] if design.kind != "regression" \

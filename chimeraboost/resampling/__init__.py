@@ -8,7 +8,8 @@ Questions worth asking, and which function answers each:
   default :data:`DEFAULT_CI_METHOD`, ``"expanded_bca"``, is the one that covered in
   ``benchmarks/coverage.py``), :func:`bootstrap_interval` for replicates of your own, and a
   :class:`~chimeraboost.exceptions.NarrowIntervalWarning` when no method can be trusted
-  (:func:`narrow_interval_reason`). The grouped jackknife behind BCa:
+  (:func:`narrow_interval_reason`: few events; also few resampled groups, and for the means
+  of squared errors, errors whose sample skewness is 2 or more in absolute value). The grouped jackknife behind BCa:
   :func:`jackknife_weights` (:func:`jackknife_blocks` for blocks in chunks),
   :func:`acceleration`, :func:`effective_df`.
 - Is the model better than the incumbent, on the same rows? :func:`paired_bootstrap` (the

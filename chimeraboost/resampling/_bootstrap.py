@@ -183,8 +183,33 @@ def results(evaluators, scheme, metrics=None) -> list:
     return [BootstrapResult(_point(ev, metrics), r, scheme.n_boot, jackknife=j,
                             n_rows=n_units, events=events, ci_method=scheme.ci_method,
                             row_jackknife=rj, units=scheme.kind, rows=n_rows,
+                            skewness=error_skewness(ev),
                             terms=_terms(ev, r), unit_index=index)
             for ev, r, j, rj in zip(evaluators, reps, jacks, row_jacks)]
+
+
+def error_skewness(evaluator) -> float | None:
+    """A regression evaluator's errors ``y - pred``: their weighted sample skewness
+    ``m3 / m2^(3/2)`` over the rows of positive weight (None for any other evaluator, or
+    errors that do not vary): what says whether the intervals of its squared errors' mean
+    can be trusted (``_results.skewed_errors_reason``)."""
+    if getattr(evaluator, "codes", None) is not None or not hasattr(evaluator, "_sq"):
+        return None
+    y, pred = getattr(evaluator, "y", None), getattr(evaluator, "pred", None)
+    if y is None or pred is None or np.ndim(pred) != 1:
+        return None
+    w = getattr(evaluator, "sample_weight", None)
+    w = np.ones(evaluator.n) if w is None else np.asarray(w, dtype=np.float64)
+    e = np.asarray(y, dtype=np.float64) - np.asarray(pred, dtype=np.float64)
+    keep = (w > 0) & np.isfinite(e)
+    if keep.sum() < 3:
+        return None
+    w, e = w[keep], e[keep]
+    d = e - np.average(e, weights=w)
+    m2 = np.average(d * d, weights=w)
+    if not m2 > 0:
+        return None
+    return float(np.average(d ** 3, weights=w) / m2 ** 1.5)
 
 
 def _terms(evaluator, keys) -> dict:
