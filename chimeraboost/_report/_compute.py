@@ -97,10 +97,11 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         expected cost to the decision section. Without ``threshold`` the threshold is the
         Bayes threshold of the costs, ``(c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp))``.
     n_jobs : int, default=None
-        Threads for the bootstrap of the intervals (and of the paired comparison): None or 1
-        for one, -1 for every CPU (see :func:`chimeraboost.resampling.bootstrap`). The
-        intervals are the same whatever ``n_jobs``. The calibration test, the decision
-        section and the slices draw on the calling thread.
+        Workers for the bootstrap of the intervals (and of the paired comparison): None or
+        1 for one, -1 for every CPU; forked processes on Linux, threads elsewhere (see
+        :func:`chimeraboost.resampling.bootstrap`). The intervals are the same whatever
+        ``n_jobs``. The calibration test, the decision section and the slices run on the
+        calling thread.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples
         (:func:`resampling.bootstrap_interval`). The default, the bias-corrected and

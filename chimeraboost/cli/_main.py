@@ -278,7 +278,7 @@ def _common(p, n_boot_help):
     p.add_argument("--seed", type=_flags.seed, default=0,
                    help="seed of the resampling (default 0)")
     p.add_argument("--n-jobs", type=_flags.n_jobs, default=None, metavar="N",
-                   help="threads for the bootstrap (-1: every CPU; default 1); the numbers "
+                   help="workers for the bootstrap (-1: every CPU; default 1); the numbers "
                         "are the same whatever N")
     p.add_argument("--delimiter", metavar="CHAR",
                    help="the character between a CSV's cells (default: read off the header "

@@ -162,7 +162,9 @@ class ClassificationEvaluator:
         sums, curves = [], None
         if want & (_CORP_KEYS | _RANKING_KEYS) and self._curves is not None:
             corp = bool(want & _CORP_KEYS) and self.has_proba
-            curves = [c(W, corp=corp, work=work) for c in self._curves]
+            # Rows as given, without sample weights: every weight is 1 (the curves' lean path).
+            unit = counts is None and self.sample_weight is None
+            curves = [c(None if unit else W, corp=corp, work=work) for c in self._curves]
         # Integer counts served the sorted kernels; sums of per-row losses need floats.
         W = _kernels.as_float(W, work)
         if want & (_CORP_KEYS | _RANKING_KEYS) and curves is None:

@@ -22,6 +22,7 @@ from ._kernels import (
     isotonic_recalibration,
     isotonic_starts,
     row_dot,
+    sorted_order,
 )
 
 __all__ = ["BinaryCurves", "BinaryRocAuc"]
@@ -42,7 +43,8 @@ class BinaryRocAuc:
     """
 
     def __init__(self, score: np.ndarray, event: np.ndarray):
-        order = np.argsort(score)  # ties are located by value: any sort will do
+        order = sorted_order(np.ascontiguousarray(score, dtype=np.float64))[0]
+        # (ties are located by value: any sort will do)
         is_pos = np.asarray(event, dtype=bool)[order]
         pos_rows, neg_rows = order[is_pos], order[~is_pos]
         # Cumulate the smaller class; "flip" means the cumulated class is the positives.
@@ -100,6 +102,15 @@ def _near_ties(s_desc: np.ndarray, block: int = 1 << 20) -> bool:
     return False
 
 
+def _block_kind(events: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per run of rows: 0 if it holds no event, 1 if only events, 2 if both (int8)."""
+    some = events > 0
+    kind = some.view(np.int8).copy()
+    some &= events != rows  # some events, not only events
+    kind += some.view(np.int8)
+    return kind
+
+
 class BinaryCurves:
     """Every ranking and calibration number of one binary score from one sort, for any
     ``(B, n)`` weights: ROC-AUC, average precision, the confusion counts of a cutoff, and the
@@ -137,14 +148,16 @@ class BinaryCurves:
     """
 
     def __init__(self, score: np.ndarray, event: np.ndarray, pred=None):
-        score = np.asarray(score, dtype=np.float64)
+        # A column of an (n, K) matrix is gathered many times below: contiguous first.
+        score = np.ascontiguousarray(score, dtype=np.float64)
         n = score.shape[0]
         # Rows of one forecast are grouped by value, never by position: any sort will do.
-        order = np.argsort(score)[::-1]
-        s = score[order]
+        order, s = sorted_order(score)
+        order, s = order[::-1].copy(), s[::-1].copy()  # descending, contiguous
         e = np.asarray(event, dtype=bool)[order]
         flagged = None if pred is None else np.asarray(pred)[order] == 1
-        self.pos_rows, self.neg_rows = order[e], order[~e]
+        at = np.flatnonzero(e)  # positions of the positives in descending order
+        self.pos_rows, self.neg_rows = order[at], order[~e]
         del order  # memory: the rows' arrays below are built one at a time
         n_pos = self.pos_rows.shape[0]
         new = np.empty(n, dtype=bool)  # first row of each distinct forecast
@@ -154,8 +167,7 @@ class BinaryCurves:
         # Positives among the first k rows; 32-bit counts where they fit halve the memory.
         small = np.int32 if n < np.iinfo(np.int32).max else np.int64
         cum_e = np.zeros(n + 1, dtype=small)
-        np.cumsum(e, out=cum_e[1:])
-        at = np.flatnonzero(e)  # positions of the positives in descending order
+        np.cumsum(e.view(np.int8), out=cum_e[1:], dtype=small)
         self.neg_ties = self.pos_ties = False
         starts = None
         if not ties:  # every forecast is its own group
@@ -206,9 +218,8 @@ class BinaryCurves:
             np.not_equal(e[1:], e[:-1], out=opens[1:])
             b_start = np.flatnonzero(opens)
         else:
-            ends = np.append(starts[1:], n)
-            n_ev = cum_e[ends] - cum_e[starts]
-            kind = np.where(n_ev == 0, 0, np.where(n_ev == ends - starts, 1, 2))
+            bounds = np.append(starts, n)
+            kind = _block_kind(np.diff(cum_e[bounds]), np.diff(bounds))
             opens = np.empty(starts.shape[0], dtype=bool)
             opens[:1] = True
             opens[1:] = (kind[1:] == 2) | (kind[1:] != kind[:-1])
@@ -247,8 +258,7 @@ class BinaryCurves:
         # squared error; an empty block pools with anything.) With scores that rank well,
         # this halves the points the fit sees in every replicate.
         bounds = np.append(b_start, n)
-        n_ev = np.diff(cum_e[bounds])
-        kind = np.where(n_ev == 0, 0, np.where(n_ev == np.diff(bounds), 1, 2))
+        kind = _block_kind(np.diff(cum_e[bounds]), np.diff(bounds))
         split = (kind[:-1] != 0) & (kind[1:] != 1)
         bounds = bounds[np.r_[True, split, True]]
         # Block j holds the positives [pos_bounds[j], pos_bounds[j + 1]) of the positives in
@@ -258,7 +268,8 @@ class BinaryCurves:
 
     def __call__(self, weights: np.ndarray, corp: bool = True,
                  work: Workspace | None = None) -> dict:
-        """(B, n) weights in row order -> dict of (B,) arrays: ``roc_auc``, ``pr_auc``,
+        """(B, n) weights in row order (None: every row weighs 1) -> dict of (B,) arrays:
+        ``roc_auc``, ``pr_auc``,
         ``pos``, ``neg`` (class weights), ``sq_iso`` (weighted squared error of the isotonic
         recalibration, if ``corp``), ``tp_cut`` and ``fp_cut`` (if a cutoff was given).
 
@@ -267,19 +278,27 @@ class BinaryCurves:
         their floating-point copy gives. ``work`` keeps the buffers between calls.
         """
         work = Workspace() if work is None else work
-        b, dt = weights.shape[0], weights.dtype
         n_pos, n_neg = self.pos_rows.shape[0], self.neg_rows.shape[0]
-        w_pos = work.get("bc_w_pos", (b, n_pos), dt)
-        cp = work.get("bc_cp", (b, n_pos + 1), dt)
-        cn = work.get("bc_cn", (b, n_neg + 1), dt)
-        cp[:, 0] = cn[:, 0] = 0
-        for i in range(b):
-            # Gather into the outputs and cumulate in place: no row-length temporary.
-            # Indices are valid by construction; mode="clip" skips numpy's bounds check.
-            np.take(weights[i], self.pos_rows, mode="clip", out=w_pos[i])
-            np.cumsum(w_pos[i], out=cp[i, 1:])
-            np.take(weights[i], self.neg_rows, mode="clip", out=cn[i, 1:])
-            np.cumsum(cn[i, 1:], out=cn[i, 1:])
+        if weights is None:
+            # Every row weighs 1 (a point estimate without sample weights): the cumulated
+            # weights are the row counts, exact in integers; nothing to gather.
+            b, dt = 1, np.int64
+            w_pos = np.ones((1, n_pos), dtype=dt)
+            cp = np.arange(n_pos + 1, dtype=dt)[None, :]
+            cn = np.arange(n_neg + 1, dtype=dt)[None, :]
+        else:
+            b, dt = weights.shape[0], weights.dtype
+            w_pos = work.get("bc_w_pos", (b, n_pos), dt)
+            cp = work.get("bc_cp", (b, n_pos + 1), dt)
+            cn = work.get("bc_cn", (b, n_neg + 1), dt)
+            cp[:, 0] = cn[:, 0] = 0
+            for i in range(b):
+                # Gather into the outputs and cumulate in place: no row-length temporary.
+                # Indices are valid by construction; mode="clip" skips numpy's bounds check.
+                np.take(weights[i], self.pos_rows, mode="clip", out=w_pos[i])
+                np.cumsum(w_pos[i], out=cp[i, 1:])
+                np.take(weights[i], self.neg_rows, mode="clip", out=cn[i, 1:])
+                np.cumsum(cn[i, 1:], out=cn[i, 1:])
         p_tot, n_tot = cp[:, -1].astype(np.float64), cn[:, -1].astype(np.float64)
         fp = work.get("bc_fp", (b, n_pos), dt)
         np.take(cn, self.neg_ge, axis=1, mode="clip", out=fp)

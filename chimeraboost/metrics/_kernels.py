@@ -4,7 +4,7 @@ at once.
 Questions this module answers (each for ``B`` weight vectors at once):
 
 - Which rows share a score, and what do they weigh together? :class:`GroupSums` (sort once),
-  :func:`dense_group_sums` (integer codes).
+  :func:`dense_group_sums` (integer codes). The sort itself: :func:`sorted_order`.
 - ROC-AUC and average precision from the weights per tied score? :func:`binary_rank_stats`;
   recall and precision of the top ``k`` rows? :func:`top_k_stats`.
 - The weighted isotonic (PAV) recalibration of a forecast, and its squared error -- the fit
@@ -57,6 +57,64 @@ def _einsum_rows(a, b):
 row_dot = getattr(np, "vecdot", _einsum_rows)
 
 
+# Below this many values np.argsort is as fast as packing keys (and above 2^40 the index
+# leaves too few bits of the value).
+_PACKED_SORT_MIN, _PACKED_SORT_MAX = 1 << 14, 1 << 40
+_SIGN = np.uint64(1 << 63)
+_NOT_SIGN = np.uint64((1 << 63) - 1)
+
+
+def sorted_order(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, values[order])``: the indices that sort finite ``values`` ascending, ties
+    in any order (``np.argsort``'s result up to the order within ties), and the sorted values.
+
+    Sorting plain 64-bit integers is several times faster than an argsort, so each float64
+    value and its index are packed into one integer: the float's bits mapped to an unsigned
+    integer that sorts as the float does (the sign bit set for non-negative values, every
+    bit flipped for negative ones; -0.0 made +0.0 first so that the two zeros tie), its
+    lowest ``ceil(log2 n)`` bits replaced by the row's index. Values that differ only in
+    those bits (at 10^6 rows, a relative difference below about 2e-10) come out in index
+    order; the few runs of them are then sorted exactly by value. If they are not few (more
+    than one value in 64), the whole array is argsorted instead.
+    """
+    values = np.asarray(values)
+    n = values.shape[0]
+    if values.dtype != np.float64 or not _PACKED_SORT_MIN <= n < _PACKED_SORT_MAX:
+        order = np.argsort(values)
+        return order, values[order]
+    bits = np.uint64(max(1, (n - 1).bit_length()))
+    key = np.add(values, 0.0).view(np.uint64)  # a new array, -0.0 made +0.0
+    flip = key >> np.uint64(63)  # 1 for negative values
+    flip *= _NOT_SIGN
+    flip |= _SIGN
+    key ^= flip
+    del flip
+    key >>= bits
+    key <<= bits
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = (key & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.intp)
+    key >>= bits
+    ranked = values[order]
+    tie = key[1:] == key[:-1]  # equal in the bits kept
+    del key
+    bad = np.flatnonzero(tie & (ranked[1:] != ranked[:-1]))
+    if bad.shape[0] == 0:
+        return order, ranked
+    if bad.shape[0] > n >> 6:
+        order = np.argsort(values)
+        return order, values[order]
+    # The runs of keys equal in the bits kept that hold different values: sorted by value.
+    starts = np.flatnonzero(np.r_[True, ~tie])
+    runs = np.unique(np.searchsorted(starts, bad, side="right") - 1)
+    lo, length = starts[runs], np.append(starts, n)[runs + 1] - starts[runs]
+    at = np.repeat(lo - np.cumsum(length) + length, length) + np.arange(length.sum())
+    sub = order[at]
+    order[at] = sub[np.lexsort((values[sub], np.repeat(np.arange(runs.shape[0]), length)))]
+    ranked[at] = values[order[at]]
+    return order, ranked
+
+
 class GroupSums:
     """Sort ``keys`` once; then sum any ``(B, n)`` weights over groups of equal keys.
 
@@ -67,9 +125,8 @@ class GroupSums:
     def __init__(self, keys: np.ndarray):
         keys = np.asarray(keys)
         self.n = keys.shape[0]
-        # Rows within a group are summed, never ordered, so an unstable (SIMD) sort will do.
-        self.order = np.argsort(keys)
-        sorted_keys = keys[self.order]
+        # Rows within a group are summed, never ordered, so an unstable sort will do.
+        self.order, sorted_keys = sorted_order(keys)
         is_start = np.empty(self.n, dtype=bool)
         is_start[:1] = True
         np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=is_start[1:])

@@ -5,8 +5,8 @@
 
 Each chunk of the count matrix (``_draws``) goes to the evaluators of
 :mod:`chimeraboost.metrics` and :mod:`chimeraboost.quantile_metrics`, which compute every
-metric for all replicates of the chunk at once, on one thread or ``n_jobs`` (``_chunks``);
-the numbers land in the result objects of ``_results``. The grouped jackknife that BCa and the
+metric for all replicates of the chunk at once, on one thread or ``n_jobs`` workers
+(``_chunks``); the numbers land in the result objects of ``_results``. The grouped jackknife that BCa and the
 expanded intervals need goes through the same evaluators (:func:`_jackknife`), on the same
 blocks for every model.
 """
@@ -264,12 +264,14 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
         for there). The default covers on small samples; see
         :func:`~chimeraboost.resampling.bootstrap_interval`.
     n_jobs : int, default=None
-        Threads evaluating the chunks of replicates: None or 1 for one, -1 for every CPU,
-        -2 for all but one (scikit-learn's reading). The result is the same, bit for bit,
-        whatever ``n_jobs``: the rows are drawn on the calling thread in the order one
-        thread draws them, and only their evaluation is shared out. Threads are faster only
+        Workers evaluating the chunks of replicates: None or 1 for one, -1 for every CPU,
+        -2 for all but one (scikit-learn's reading). On Linux they are forked processes,
+        elsewhere threads (numpy's calls hold Python's interpreter lock while they
+        dispatch, so threads overlap less). The result is the same, bit for bit, whatever
+        ``n_jobs``: the rows are drawn on the calling thread in the order one thread draws
+        them, and only counting and evaluating them is shared out. Workers are faster only
         when cores are free; drawing the rows (about a fifth of a replicate's time at
-        100,000 rows) stays on one thread, so more threads gain less. The jackknife of the
+        100,000 rows) stays on one thread, so more workers gain less. The jackknife of the
         interval methods (100 blocks) runs on the calling thread.
     groups : array-like of shape (n,), default=None
         Resample whole groups (the array passed to scikit-learn's ``GroupKFold``: a

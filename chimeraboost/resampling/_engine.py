@@ -2,7 +2,7 @@
 
 One object, :class:`Resampler`, carries the resampling scheme through the library: how many
 replicates (``n_boot``), the random generator (``random_state``), the interval method
-(``ci_method``), the threads (``n_jobs``) and what a replicate draws -- single rows, whole groups
+(``ci_method``), the workers (``n_jobs``) and what a replicate draws -- single rows, whole groups
 (``groups=``) or blocks of time-ordered rows (``time=``; see
 :mod:`chimeraboost._shared.units`), drawn with replacement or, with ``scheme="poisson"``,
 weighed by independent Poisson(1) counts. Every interval, band, p-value and verdict of chimeraboost
@@ -15,7 +15,7 @@ Resampler and hands it down, so that a new scheme is added once.
 Questions, and which method answers each:
 
 - The count chunks of ``B`` replicates? :meth:`Resampler.counts` (on the calling thread) and
-  :meth:`Resampler.evaluate` (chunks handed to a function, on ``n_jobs`` threads).
+  :meth:`Resampler.evaluate` (chunks handed to a function, on ``n_jobs`` workers).
 - The jackknife behind BCa and the expanded intervals? :meth:`Resampler.jackknife_blocks`,
   and :meth:`Resampler.n_units` (what the degrees of freedom count: rows, groups, blocks).
 - An interval from replicates? :meth:`Resampler.interval` (and :meth:`Resampler.band` for a
@@ -61,7 +61,8 @@ class Resampler:
     ci_method : str, default="expanded_bca"
         How intervals are read (:data:`~chimeraboost.resampling.CI_METHODS`).
     n_jobs : int, default=None
-        Threads evaluating the chunks (scikit-learn's reading of -1, -2, ...).
+        Workers evaluating the chunks (scikit-learn's reading of -1, -2, ...): forked
+        processes on Linux, threads elsewhere.
     units : Units, default=None
         What a replicate draws (:func:`chimeraboost._shared.units.check_units`); None:
         single rows.
@@ -194,7 +195,7 @@ class Resampler:
 
     def evaluate(self, evaluate, n: int) -> list:
         """``[evaluate(counts, work) for each chunk]`` in chunk order, on ``n_jobs``
-        threads (:func:`~chimeraboost.resampling._chunks.evaluate_chunks`): the same
+        workers (:func:`~chimeraboost.resampling._chunks.evaluate_chunks`): the same
         numbers whatever ``n_jobs``."""
         size = _chunk_size(n, self.n_boot, self.chunk_size)
         return evaluate_chunks(evaluate, self.units_of(n), self.n_boot, rng=self.rng,

@@ -151,3 +151,70 @@ def test_lean_roc_auc_kernel_on_integer_counts_equals_sklearn(ties):
             continue
         np.testing.assert_allclose(got["roc_auc"][b],
                                    roc_auc_score(event, score, sample_weight=c), rtol=1e-12)
+
+
+def _sort_cases():
+    rng = np.random.default_rng(7)
+    n = 3000
+    u = rng.random(n)
+    return {
+        "distinct": u,
+        "ties": np.round(u, 2),
+        "signed with both zeros": np.r_[rng.normal(size=n), np.zeros(5), -np.zeros(5)],
+        # Values that differ only in the lowest bits, which the packed key gives to the
+        # index: put in order by the exact second sort.
+        "low bits": np.r_[np.tile(0.5 + np.arange(4) * 2**-50, 5), u],
+        "negative low bits": np.r_[np.tile(-0.25 - np.arange(4) * 2**-52, 5), -u],
+        # Too many such values: the whole array is argsorted instead.
+        "mostly low bits": 0.5 + np.arange(n) * 2**-52,
+    }
+
+
+@pytest.mark.parametrize("case", list(_sort_cases()))
+@pytest.mark.parametrize("packed_from", [2, None])
+def test_sorted_order_sorts_like_argsort(case, packed_from, monkeypatch):
+    # The packed-key sort (used from 2^14 values; here from 2 as well) gives a permutation
+    # that sorts the values, and the sorted values, exactly as np.argsort does (ties in any
+    # order; -0.0 and 0.0 tie).
+    if packed_from is not None:
+        monkeypatch.setattr(_kernels, "_PACKED_SORT_MIN", packed_from)
+    x = _sort_cases()[case]
+    order, ranked = _kernels.sorted_order(x)
+    np.testing.assert_array_equal(np.sort(order), np.arange(x.shape[0]))
+    np.testing.assert_array_equal(ranked, x[order])
+    np.testing.assert_array_equal(ranked, np.sort(x))
+    assert order.dtype == np.intp
+
+
+def test_sorted_order_on_many_rows_equals_argsort():
+    rng = np.random.default_rng(8)
+    x = np.r_[rng.random(60_000), 0.5 + rng.integers(0, 3, 5000) * 2**-50]
+    order, ranked = _kernels.sorted_order(x)
+    np.testing.assert_array_equal(ranked, np.sort(x))
+    np.testing.assert_array_equal(np.sort(order), np.arange(x.shape[0]))
+
+
+@pytest.mark.parametrize("kind", ["distinct", "ties", "near_ties"])
+def test_binary_curves_on_the_packed_sort_equal_sklearn(kind, monkeypatch):
+    # The curves sorted by the packed-key sort (forced on 2,000 rows) give scikit-learn's
+    # ROC-AUC, average precision and isotonic MCB; the unit-weight path (weights=None, the
+    # point estimate) gives the numbers of explicit unit weights.
+    monkeypatch.setattr(_kernels, "_PACKED_SORT_MIN", 2)
+    rng = np.random.default_rng(9)
+    n = 2000
+    event = rng.random(n) < 0.3
+    score = 1 / (1 + np.exp(-(rng.normal(size=n) + event)))
+    if kind == "ties":
+        score = np.round(score, 2)
+    elif kind == "near_ties":
+        score = np.round(score, 2) + rng.integers(0, 3, n) * 2e-16
+    curves = _curves.BinaryCurves(score, event)
+    unit = curves(None)
+    ones = curves(np.ones((1, n)))
+    assert unit.keys() == ones.keys()
+    for key in unit:
+        np.testing.assert_allclose(unit[key], ones[key], rtol=0, atol=1e-12, err_msg=key)
+    assert unit["roc_auc"][0] == pytest.approx(roc_auc_score(event, score), abs=1e-12)
+    assert unit["pr_auc"][0] == pytest.approx(average_precision_score(event, score), abs=1e-12)
+    recal = IsotonicRegression(out_of_bounds="clip").fit(score, event).predict(score)
+    assert unit["sq_iso"][0] == pytest.approx(np.sum((recal - event) ** 2), abs=1e-9)

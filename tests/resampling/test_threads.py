@@ -1,13 +1,15 @@
-"""Tests of the bootstrap on several threads (``n_jobs``): the same numbers, bit for bit,
-whatever ``n_jobs``, and the same as evaluating the documented count matrix
+"""Tests of the bootstrap on several workers (``n_jobs``: forked processes on Linux, threads
+elsewhere): the same numbers, bit for bit, whatever ``n_jobs`` and the kind of worker, and the same as evaluating the documented count matrix
 (:func:`resampling.bootstrap_counts`) chunk by chunk; ``n_jobs`` read as scikit-learn reads it.
 """
 
+import os
 import threading
 
 import numpy as np
 import pytest
 from sklearn.linear_model import LinearRegression, LogisticRegression
+from threadpoolctl import threadpool_info, threadpool_limits
 
 import chimeraboost as cb
 from chimeraboost import compare, metrics, quantile_metrics, resampling
@@ -125,42 +127,75 @@ def test_report_holdout_table_and_compare_holdout_pass_n_jobs_through():
 
 
 class _RecordingEvaluator:
-    """Records the thread of every chunk; its ``fail_at``-th chunk raises, as a kernel might
-    on a worker thread."""
+    """Says which process and thread evaluated each replicate (and the BLAS threads it had);
+    its ``fail_at``-th chunk raises, as a kernel might on a worker."""
 
     def __init__(self, fail_at=None):
-        self.n, self.threads, self.fail_at = 10, [], fail_at
+        self.n, self.chunks, self.fail_at = 10, 0, fail_at
 
     def evaluate(self, counts, warn=False):
         if counts is None:  # the point estimate: the rows as given
-            return {"x": np.array([float(self.n)])}
-        self.threads.append(threading.current_thread().name)
-        if len(self.threads) == self.fail_at:
+            return {"x": np.array([float(self.n)]), "pid": np.zeros(1), "thread": np.zeros(1),
+                    "blas": np.zeros(1)}
+        self.chunks += 1  # in a forked worker, counted from the caller's count at the fork
+        if self.chunks == self.fail_at:
             msg = f"kernel failed on chunk {self.fail_at}"
             raise FloatingPointError(msg)
-        return {"x": counts.sum(axis=1).astype(float)}
+        blas = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+        b = counts.shape[0]
+        return {"x": counts.sum(axis=1).astype(float), "pid": np.full(b, float(os.getpid())),
+                "thread": np.full(b, float(threading.get_ident())),
+                "blas": np.full(b, float(max(blas, default=1)))}
 
 
-def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers():
-    # The first chunk builds what evaluators build on first use, on the calling thread.
+@pytest.mark.parametrize("backend", ["processes", "threads"])
+def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers(backend, monkeypatch):
+    from chimeraboost.resampling import _chunks
+
+    if backend == "threads":
+        monkeypatch.setattr(_chunks, "parallel_backend", lambda: "threads")
+    elif _chunks.parallel_backend() != "processes":
+        pytest.skip("worker processes are forked on Linux only")
     ev = _RecordingEvaluator()
-    res = resampling.bootstrap(ev, n_boot=200, random_state=0, chunk_size=2, n_jobs=2)
-    assert ev.threads[0] == threading.current_thread().name
-    # 100 chunks of replicates, then the jackknife of the interval methods (10 rows: 10
-    # blocks, 5 chunks of 2), which runs on the calling thread after them.
-    assert len(ev.threads) == 100 + 5
-    assert set(ev.threads[1:100]) <= {f"chimeraboost-bootstrap_{i}" for i in range(2)}
-    assert set(ev.threads[100:]) == {threading.current_thread().name}
+    with threadpool_limits(limits=2, user_api="blas"):  # the caller's BLAS may use two
+        res = resampling.bootstrap(ev, n_boot=200, random_state=0, chunk_size=2, n_jobs=2)
+    here = float(os.getpid()) if backend == "processes" else float(threading.get_ident())
+    who = res.replicates["pid" if backend == "processes" else "thread"]
+    # The first chunk builds what evaluators build on first use, on the calling thread; the
+    # other 99 chunks of 2 replicates go to the two workers.
+    assert np.all(who[:2] == here)
+    assert here not in set(who[2:]) and len(set(who[2:])) <= 2
+    # Each worker runs its BLAS on one thread: the workers are the parallelism.
+    assert np.all(res.replicates["blas"][2:] == 1)
     np.testing.assert_array_equal(res.replicates["x"], np.full(200, 10.0))  # n draws each
-    ev = _RecordingEvaluator()
-    resampling.bootstrap(ev, n_boot=200, random_state=0, chunk_size=2)
-    assert set(ev.threads) == {threading.current_thread().name}
+    res = resampling.bootstrap(_RecordingEvaluator(), n_boot=200, random_state=0, chunk_size=2)
+    assert set(res.replicates["pid"]) == {float(os.getpid())}
+    assert set(res.replicates["thread"]) == {float(threading.get_ident())}
 
 
-def test_an_error_on_a_worker_thread_reaches_the_caller():
+@pytest.mark.parametrize("backend", ["processes", "threads"])
+def test_an_error_on_a_worker_reaches_the_caller(backend, monkeypatch):
+    from chimeraboost.resampling import _chunks
+
+    if backend == "threads":
+        monkeypatch.setattr(_chunks, "parallel_backend", lambda: "threads")
     with pytest.raises(FloatingPointError, match="chunk 4"):
-        resampling.bootstrap(_RecordingEvaluator(fail_at=4), n_boot=200, random_state=0, chunk_size=2,
-                             n_jobs=2)
+        resampling.bootstrap(_RecordingEvaluator(fail_at=4), n_boot=200, random_state=0,
+                             chunk_size=2, n_jobs=2)
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass"])
+def test_worker_threads_give_the_numbers_of_worker_processes(kind, monkeypatch):
+    # Where processes cannot be forked the workers are threads: the same numbers.
+    from chimeraboost.resampling import _chunks
+
+    make = _evaluators()[kind]
+    procs = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=3, chunk_size=CHUNK,
+                                 n_jobs=2)
+    monkeypatch.setattr(_chunks, "parallel_backend", lambda: "threads")
+    threads = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=3, chunk_size=CHUNK,
+                                   n_jobs=2)
+    _equal(threads.replicates, procs.replicates)
 
 
 @pytest.mark.parametrize(("n_jobs", "error"), [
@@ -193,3 +228,39 @@ def test_n_jobs_is_read_as_scikit_learn_reads_it(monkeypatch):
     assert [check_n_jobs(v) for v in (None, 1, 4, 16, -1, -2, -8, -100)] == \
         [1, 1, 4, 16, 8, 7, 1, 1]
     assert isinstance(check_n_jobs(np.int64(3)), int)
+
+
+@pytest.mark.parametrize("scheme", ["groups", "time", "poisson"])
+def test_groups_time_blocks_and_poisson_are_the_same_on_two_workers(scheme):
+    # Whole groups and blocks of time points travel to the workers as unit indices, Poisson
+    # replicates as their seeds: the replicates are those of one worker.
+    make = _evaluators()["binary"]
+    n = make().n
+    units = {"scheme": "poisson"} if scheme == "poisson" else {scheme: np.arange(n) // 4}
+    one = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=2, chunk_size=CHUNK, **units)
+    two = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=2, chunk_size=CHUNK,
+                               n_jobs=2, **units)
+    _equal(two.replicates, one.replicates)
+
+
+class _DyingEvaluator(_RecordingEvaluator):
+    """Ends its worker process abruptly (as the kernel's out-of-memory killer would)."""
+
+    def __init__(self, parent):
+        super().__init__()
+        self.parent = parent
+
+    def evaluate(self, counts, warn=False):
+        if counts is not None and os.getpid() != self.parent:
+            os._exit(3)
+        return super().evaluate(counts, warn)
+
+
+def test_a_worker_process_that_dies_is_an_error_not_a_hang():
+    from chimeraboost.resampling import _chunks
+
+    if _chunks.parallel_backend() != "processes":
+        pytest.skip("worker processes are forked on Linux only")
+    with pytest.raises(RuntimeError, match="ended unexpectedly"):
+        resampling.bootstrap(_DyingEvaluator(os.getpid()), n_boot=200, random_state=0,
+                             chunk_size=2, n_jobs=2)
