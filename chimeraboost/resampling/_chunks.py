@@ -35,6 +35,7 @@ import multiprocessing
 import pickle
 import queue
 import sys
+import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import wait
@@ -52,12 +53,18 @@ _AHEAD_PER_JOB = 2
 
 
 def parallel_backend() -> str:
-    """``"processes"`` where worker processes can be forked (Linux, outside a daemonic
-    process, which may not have children), ``"threads"`` elsewhere."""
+    """``"processes"`` where worker processes can be forked safely, ``"threads"`` elsewhere.
+
+    Safely: on Linux, outside a daemonic process (which may not have children), and while the
+    calling process runs a single thread. Forking a process that runs other threads copies
+    the locks those threads hold, and a child that needs one of them waits for ever (the
+    reason Python 3.12 warns on such a fork and 3.14 stopped forking by default); a notebook
+    kernel, a dask client or a web server run threads, so there the workers are threads.
+    """
     if not sys.platform.startswith("linux") or "fork" not in \
             multiprocessing.get_all_start_methods():
         return "threads"
-    if multiprocessing.current_process().daemon:
+    if multiprocessing.current_process().daemon or threading.active_count() > 1:
         return "threads"
     return "processes"
 

@@ -4,6 +4,7 @@ elsewhere): the same numbers, bit for bit, whatever ``n_jobs`` and the kind of w
 """
 
 import os
+import sys
 import threading
 
 import numpy as np
@@ -152,10 +153,11 @@ class _RecordingEvaluator:
 def test_the_first_chunk_runs_on_the_caller_and_the_others_on_workers(backend, monkeypatch):
     from chimeraboost.resampling import _chunks
 
-    if backend == "threads":
-        monkeypatch.setattr(_chunks, "parallel_backend", lambda: "threads")
-    elif _chunks.parallel_backend() != "processes":
+    if backend == "processes" and not sys.platform.startswith("linux"):
         pytest.skip("worker processes are forked on Linux only")
+    # The backend as asked, whatever threads earlier tests left running (a fork beside them is
+    # what parallel_backend avoids for users; this test's workers take no lock).
+    monkeypatch.setattr(_chunks, "parallel_backend", lambda: backend)
     ev = _RecordingEvaluator()
     with threadpool_limits(limits=2, user_api="blas"):  # the caller's BLAS may use two
         res = resampling.bootstrap(ev, n_boot=200, random_state=0, chunk_size=2, n_jobs=2)
@@ -264,3 +266,29 @@ def test_a_worker_process_that_dies_is_an_error_not_a_hang():
     with pytest.raises(RuntimeError, match="ended unexpectedly"):
         resampling.bootstrap(_DyingEvaluator(os.getpid()), n_boot=200, random_state=0,
                              chunk_size=2, n_jobs=2)
+
+
+def test_workers_are_threads_while_the_caller_runs_other_threads(monkeypatch):
+    """A fork beside running threads copies the locks they hold: processes only when the
+    caller runs one thread (and on Linux, where a process can be forked)."""
+    from chimeraboost.resampling import _chunks
+
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    alone = _chunks.parallel_backend()
+    assert alone == ("processes" if sys.platform.startswith("linux") else "threads")
+    monkeypatch.undo()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _chunks.parallel_backend() == "threads"
+        # and the numbers stay those of one worker
+        res1 = resampling.bootstrap(_RecordingEvaluator(), n_boot=200, random_state=0,
+                                    chunk_size=2)
+        res2 = resampling.bootstrap(_RecordingEvaluator(), n_boot=200, random_state=0,
+                                    chunk_size=2, n_jobs=2)
+        np.testing.assert_array_equal(res1.replicates["x"], res2.replicates["x"])
+        assert set(res2.replicates["pid"]) == {float(os.getpid())}
+    finally:
+        stop.set()
+        other.join()
