@@ -7,7 +7,8 @@ Questions answered here, one helper each:
   and standardised, categorical codes one-hot encoded -- the ``"linear"`` rung of
   :func:`chimeraboost.baselines.ladder`, fitted on the rows the booster learns from.
 - How regularised is the classifier's logistic regression?  -> ``choose_c``: ``C`` by
-  cross-validated log loss, ``C = 1`` (the ladder's) unless another is clearly better.
+  cross-validated log loss (on at most ``CV_MAX_ROWS`` rows, ``_cv_rows``), ``C = 1`` (the
+  ladder's) unless another is clearly better.
 - What are its scores?  -> ``linear_scores``: log-odds / logits, or predictions.
 - How much weight do the trees get against the linear model?  -> ``fit_tree_weight`` (log
   loss of the blended log-odds, classifier; ``blend_scores`` blends) and
@@ -127,22 +128,8 @@ def choose_c(Xf, codes, weight, rows, mask) -> float:
     loss, starts = {}, [{} for _ in folds]
 
     def evaluate(i, near):
-        row_loss = np.zeros(t.size)
-        for f, (train, val) in enumerate(folds):
-            model = LogisticRegression(C=C_GRID[i] * scale, solver=solver, max_iter=1000,
-                                       warm_start=True)
-            if near in starts[f]:
-                model.coef_, model.intercept_ = (a.copy() for a in starts[f][near])
-            with warnings.catch_warnings():
-                # Newton's method on a nearly singular Hessian (a separable fold) falls
-                # back to lbfgs with a warning; the fold's fit is still what is scored.
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                warnings.simplefilter("ignore", LinAlgWarning)
-                model.fit(Z[train], t[train], sample_weight=wt[train])
-            starts[f][i] = (model.coef_, model.intercept_)
-            row_loss[val] = wt[val] * B._nll(model.decision_function(Z[val]), t[val], 1.0)
-        loss[i] = row_loss
-        return float(row_loss.sum())
+        loss[i] = _fold_losses(Z, t, wt, folds, C_GRID[i] * scale, solver, starts, i, near)
+        return float(loss[i].sum())
 
     one = C_GRID.index(1.0)
     evaluate(one, None)
@@ -157,6 +144,26 @@ def choose_c(Xf, codes, weight, rows, mask) -> float:
     if gain.mean() <= CV_SE * gain.std(ddof=1) / np.sqrt(gain.size):
         return 1.0
     return float(C_GRID[best])
+
+
+def _fold_losses(Z, t, wt, folds, c, solver, starts, key, near) -> np.ndarray:
+    """Each row's weighted log loss under the logistic regression of inverse penalty ``c``
+    fitted on the other folds. ``starts[f]`` keeps fold ``f``'s fits by grid position: the
+    fit is stored under ``key`` and starts from the one under ``near`` (warm start)."""
+    row_loss = np.zeros(t.size)
+    for f, (train, val) in enumerate(folds):
+        model = LogisticRegression(C=c, solver=solver, max_iter=1000, warm_start=True)
+        if near in starts[f]:
+            model.coef_, model.intercept_ = (a.copy() for a in starts[f][near])
+        with warnings.catch_warnings():
+            # Newton's method on a nearly singular Hessian (a separable fold) falls back to
+            # lbfgs with a warning; the fold's fit is still what is scored.
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            warnings.simplefilter("ignore", LinAlgWarning)
+            model.fit(Z[train], t[train], sample_weight=wt[train])
+        starts[f][key] = (model.coef_, model.intercept_)
+        row_loss[val] = wt[val] * B._nll(model.decision_function(Z[val]), t[val], 1.0)
+    return row_loss
 
 
 def _cv_rows(t, k) -> np.ndarray:
