@@ -25,8 +25,10 @@ grid of 2001 x 121 points, A's on 200,001 points of ``x``; ``--check-truth`` com
 Columns: the default method (``resampling.DEFAULT_CI_METHOD``) and the percentile method,
 both resampling the units; and ``rows``: the default method resampling single rows as if they
 were independent (what every interval of the library did before ``groups=`` / ``time=``).
-``warned``: the share of data sets on which the grouped default came with any chimeraboost
-warning (a ``NarrowIntervalWarning``, or a warning about few groups).
+``warned``: the share of data sets on which the grouped default came with a chimeraboost
+warning that an interval is likely too narrow (few groups, few events); ``widened``: the share
+on which the paired difference of net benefit was widened because fewer than
+``resampling.MIN_DISCORDANT`` customers decide differently (its own ``NarrowIntervalWarning``).
 
 Usage::
 
@@ -39,7 +41,12 @@ Sections: ``snapshot``, ``time`` and ``iid`` (the cells above; 400 data sets eac
 200 data sets each: ``fewgroups`` (600 rows in G = 5 ... 50 customers, rho = 0.7: where
 resampling whole groups stops holding, with the coverage by the default interval's degrees of
 freedom) and ``discordant`` (the paired difference of net benefit by the number of customers on
-which the two models decide differently; G = 25 ... 400, m = 12). Chunks of every cell are
+which the two models decide differently; G = 25 ... 400, m = 12: covered as read now, by the
+replicates alone as before the discordant-units rule, and by the rule's hull at every number
+of customers, what a larger ``MIN_DISCORDANT`` would give). ``--g`` keeps the snapshot cells
+of some numbers of customers only. ``minimum`` re-runs the paired net benefit alone on the
+snapshot cells' data sets (G = 100 and 400; the same random numbers) and prints its coverage
+for each ``MIN_DISCORDANT``: how the rule's boundary was chosen. Chunks of every cell are
 interleaved and ``--partial FILE`` rewrites the tables after each, so that a run stopped early
 still has a table of every cell.
 """
@@ -58,6 +65,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from chimeraboost import metrics, resampling
+from chimeraboost.resampling import _discordant
 from chimeraboost.decisions._sweep import DecisionEvaluator
 
 LEVEL = 0.95
@@ -182,24 +190,33 @@ def check_truth(rows: int = 4_000_000) -> None:
 
 def _bootstrap(cls, dec, seed, n_boot, **units):
     """Results of A and B, and their paired differences, for the five metrics."""
-    a, b = resampling.joint_bootstrap(cls, n_boot, random_state=seed, metrics=list(CLASS_KEYS),
+    a, b = resampling.joint_bootstrap(cls, n_boot=n_boot, random_state=seed,
+                                      metrics=list(CLASS_KEYS),
                                       **units)
-    da, db = resampling.joint_bootstrap(dec, n_boot, random_state=seed, **units)
+    da, db = resampling.joint_bootstrap(dec, n_boot=n_boot, random_state=seed, **units)
     return ((a, CLASS_KEYS), (da, (NB,)),
             (resampling.PairedBootstrapResult(a, b), CLASS_KEYS),
             (resampling.PairedBootstrapResult(da, db), (NB,)))
 
 
-def _intervals(parts, method) -> tuple[dict, bool]:
-    """``{label: (low, high)}`` of every number by ``method``, and whether a chimeraboost
-    warning came with them."""
+def _kinds(caught) -> set:
+    """Which chimeraboost warnings were caught: ``"widened"`` (a paired difference of a
+    decision widened because few units decide differently) or ``"narrow"`` (any other: few
+    groups, few events)."""
+    return {("widened" if "were widened" in str(w.message) else "narrow") for w in caught
+            if w.category.__module__.startswith("chimeraboost")}
+
+
+def _intervals(parts, method) -> tuple[dict, set]:
+    """``{label: (low, high)}`` of every number by ``method``, and which chimeraboost
+    warnings came with them (:func:`_kinds`)."""
     out = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for i, (res, keys) in enumerate(parts):
-            ci = res.intervals(LEVEL, method, metrics=list(keys))
+            ci = res.intervals(level=LEVEL, method=method, metrics=list(keys))
             out.update({(k if i < 2 else f"Δ {k}"): (v[0], v[1]) for k, v in ci.items()})
-    return out, any(w.category.__module__.startswith("chimeraboost") for w in caught)
+    return out, _kinds(caught)
 
 
 def _schemes(cell, units):
@@ -220,9 +237,11 @@ def simulate(task) -> dict:
     cell, chunk, sims, n_boot = task
     if cell[0] == "discordant":
         return simulate_discordant(task)
+    if cell[0] == "minimum":
+        return simulate_minimum(task)
     target = TRUTH
     rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
-    covered, width, warned, deff, dfs, trace = {}, {}, 0, {}, {}, []
+    covered, width, warned, widened, deff, dfs, trace = {}, {}, 0, 0, {}, {}, []
     for _ in range(sims):
         y, p, q, units = draw(rng, cell)
         cls, dec = _evaluators(y, p, q)
@@ -231,13 +250,14 @@ def simulate(task) -> dict:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 parts = _bootstrap(cls, dec, seed, n_boot, **kw)
-            fired = any(w.category.__module__.startswith("chimeraboost") for w in caught)
+            fired = _kinds(caught)
             found = {}
             for method in methods:
                 ci, more = _intervals(parts, method)
                 found[method] = ci
                 if col != "rows" and method == DEFAULT:
-                    warned += fired or more
+                    warned += "narrow" in (fired | more)
+                    widened += "widened" in (fired | more)
                 for k, (lo, hi) in ci.items():
                     covered[col, method, k] = covered.get((col, method, k), 0) + \
                         bool(lo <= target[k] <= hi)
@@ -249,12 +269,36 @@ def simulate(task) -> dict:
                     deff.setdefault(k, []).append(res.design_effect(k))
                     dfs.setdefault(k, []).append(res.effective_df(k))
     return {"task": task, "covered": covered, "width": width, "warned": warned,
-            "deff": deff, "df": dfs, "trace": trace}
+            "widened": widened, "deff": deff, "df": dfs, "trace": trace}
+
+
+def _bootstrap_alone(res, method):
+    """The interval of the paired difference of net benefit as the replicates alone give it
+    (what every surface showed before the discordant-units rule)."""
+    jack = res.jackknife[NB] if method != "percentile" else None
+    return resampling.bootstrap_interval(res.replicates[NB], res.estimate[NB], level=LEVEL,
+                                         method=method, jackknife=jack, n_rows=res.n_rows,
+                                         events=res.events)
+
+
+def _hull(res, units, lo, hi):
+    """The default interval widened by the rule whatever the number of discordant units:
+    what a larger ``MIN_DISCORDANT`` would give."""
+    a, b = (r.terms[NB]() for r in (res.model, res.baseline))
+    saved = _discordant.MIN_DISCORDANT
+    _discordant.MIN_DISCORDANT = 10**9
+    try:
+        found = _discordant.discordance(a, b, units, LEVEL, "groups")
+    finally:
+        _discordant.MIN_DISCORDANT = saved
+    return (lo, hi) if found is None else found.widen(lo, hi)
 
 
 def simulate_discordant(task) -> dict:
     """The paired difference of net benefit only, with the number of groups on which the two
-    models decide differently at the threshold (the rows it rests on)."""
+    models decide differently at the threshold (the rows it rests on): covered as read now
+    (default, percentile), by the replicates alone (before the rule), and by the rule's hull
+    whatever the number (what a larger ``MIN_DISCORDANT`` would give)."""
     cell, chunk, sims, n_boot = task
     rng = np.random.default_rng(zlib.crc32(f"{cell}|{chunk}".encode()))
     trace, label = [], f"Δ {NB}"
@@ -263,17 +307,77 @@ def simulate_discordant(task) -> dict:
         _, dec = _evaluators(y, p, q)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            a, b = resampling.joint_bootstrap(dec, n_boot, random_state=int(rng.integers(2**31)),
+            a, b = resampling.joint_bootstrap(dec, n_boot=n_boot,
+                                              random_state=int(rng.integers(2**31)),
                                               groups=units)
             res = resampling.PairedBootstrapResult(a, b)
-            hit = [res.interval(NB, LEVEL, m, warn=False) for m in (DEFAULT, "percentile")]
+            hit = [res.interval(NB, level=LEVEL, method=m, warn=False)
+                   for m in (DEFAULT, "percentile")]
+            alone = [_bootstrap_alone(res, m) for m in (DEFAULT, "percentile")]
+            hit.append(_hull(res, units, *alone[0]))
         disc = np.unique(units[(p >= THRESHOLD) != (q >= THRESHOLD)]).size
-        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in hit)))
-    return {"task": task, "covered": {}, "width": {}, "warned": 0, "deff": {}, "df": {},
-            "trace": trace}
+        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in hit),
+                      *(bool(lo <= TRUTH[label] <= hi) for lo, hi in alone)))
+    return {"task": task, "covered": {}, "width": {}, "warned": 0, "widened": 0, "deff": {},
+            "df": {}, "trace": trace}
 
 
-DISCORDANT_EDGES = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, np.inf)
+def simulate_minimum(task) -> dict:
+    """The snapshot cells' data sets again (the same random numbers as :func:`simulate`), the
+    paired net benefit alone: the number of customers deciding differently, and whether the
+    default interval covers by the replicates alone and with the rule's hull, so that the
+    coverage of every ``MIN_DISCORDANT`` can be read off."""
+    cell, chunk, sims, n_boot = task
+    snap = ("snapshot", *cell[1:])
+    rng = np.random.default_rng(zlib.crc32(f"{snap}|{chunk}".encode()))
+    trace, label = [], f"Δ {NB}"
+    for _ in range(sims):
+        y, p, q, units = draw(rng, snap)
+        _, dec = _evaluators(y, p, q)
+        seed = int(rng.integers(2**31))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a, b = resampling.joint_bootstrap(dec, n_boot=n_boot, random_state=seed,
+                                              groups=units)
+            res = resampling.PairedBootstrapResult(a, b)
+            alone = _bootstrap_alone(res, DEFAULT)
+            hull = _hull(res, units, *alone)
+        disc = np.unique(units[(p >= THRESHOLD) != (q >= THRESHOLD)]).size
+        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in (alone, hull))))
+    return {"task": task, "covered": {}, "width": {}, "warned": 0, "widened": 0, "deff": {},
+            "df": {}, "trace": trace}
+
+
+MINIMA = (0, 4, 5, 6, 8, 10)
+
+
+def minimum_table(cells_, total) -> list[str]:
+    lines = ["| cell | " + " | ".join(f"MIN_DISCORDANT={m}" for m in MINIMA) + " |",
+             "|" + "---|" * (len(MINIMA) + 1)]
+    for c in cells_:
+        tr = np.array(total[c]["trace"], dtype=float)
+        cov = [100 * np.where(tr[:, 0] < m, tr[:, 2], tr[:, 1]).mean() for m in MINIMA]
+        wid = [100 * np.mean(tr[:, 0] < m) for m in MINIMA]
+        lines.append(f"| {_label(('snapshot', *c[1:]))} ({len(tr)}): coverage | " +
+                     " | ".join(f"{v:.1f}" for v in cov) + " |")
+        lines.append(f"| {_label(('snapshot', *c[1:]))}: widened | " +
+                     " | ".join(f"{v:.1f}%" for v in wid) + " |")
+    lines.append("")
+    for c in cells_:  # where the replicates' interval falls short, by k
+        tr = np.array(total[c]["trace"], dtype=float)
+        parts = []
+        for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:]):
+            m = (tr[:, 0] >= lo) & (tr[:, 0] < hi)
+            if m.any():
+                parts.append(f"{lo:g}-{hi - 1:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})"
+                             if np.isfinite(hi) else
+                             f">= {lo:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})")
+        lines.append(f"- {_label(('snapshot', *c[1:]))}, replicates alone by k: " +
+                     ", ".join(parts) + ".")
+    return lines + [""]
+
+
+DISCORDANT_EDGES = (0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, np.inf)
 
 
 def discordant_table(trace) -> list[str]:
@@ -282,13 +386,34 @@ def discordant_table(trace) -> list[str]:
              for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:])]
     lines = ["| Δ net benefit @0.2 | " + " | ".join(heads) + " |",
              "|" + "---|" * (len(heads) + 1)]
-    for col, label in ((1, DEFAULT), (2, "percentile")):
+    rows = ((1, DEFAULT), (2, "percentile"), (3, f"{DEFAULT}, widened at every k"),
+            (4, f"{DEFAULT}, replicates alone (before)"),
+            (5, "percentile, replicates alone (before)"))
+    for col, label in rows:
+        if any(len(t) <= col for t in trace):
+            continue
         cells = []
         for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:]):
             hit = [t[col] for t in trace if lo <= t[0] < hi]
             cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
                          else f"- ({len(hit)})")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def discordant_cells(cells_, total) -> list[str]:
+    """Per cell: the default's coverage as read now, by the replicates alone, and with the
+    rule's hull at every number of customers; the share of data sets widened now."""
+    lines = ["| cell | widened now | expanded_bca now | replicates alone (before) | "
+             "hull at every k |", "|---|---|---|---|---|"]
+    for c in cells_:
+        tr = total[c]["trace"]
+        if not tr or len(tr[0]) < 6:
+            continue
+        few = np.mean([t[0] < resampling.MIN_DISCORDANT for t in tr])
+        now, before, hull = (100 * np.mean([t[i] for t in tr]) for i in (1, 4, 3))
+        lines.append(f"| {_label(c)}, ρ={c[3]:g} ({len(tr)}) | {100 * few:.1f}% | {now:.1f} | "
+                     f"{before:.1f} | {hull:.1f} |")
     return lines + [""]
 
 
@@ -316,13 +441,16 @@ def cells(args) -> dict:
     named, other = args.sims, args.other_sims
     out = {
         "snapshot": [(("snapshot", g, m, rho), named if (g, m) != (20, 30) else named)
-                     for rho in (0.3, 0.7) for g, m in ((100, 12), (400, 3), (20, 30))],
+                     for rho in (0.3, 0.7) for g, m in ((100, 12), (400, 3), (20, 30))
+                     if args.g is None or g in args.g],
         "time": [(("time", 2000, phi), named) for phi in (0.5, 0.9)],
         "iid": [(("iid", 1200), named)],
         "fewgroups": [(("fewgroups", g, 600 // g, 0.7), other)
                       for g in (5, 10, 15, 20, 30, 50)],
         "discordant": [(("discordant", g, 12, rho), other) for rho in (0.3, 0.7)
                        for g in (25, 50, 100, 200, 400)],
+        "minimum": [(("minimum", g, m, rho), named) for rho in (0.3, 0.7)
+                    for g, m in ((100, 12), (400, 3)) if args.g is None or g in args.g],
     }
     return {k: v for k, v in out.items() if k in args.sections}
 
@@ -331,11 +459,12 @@ def _merge(outs) -> dict:
     total = {}
     for out in outs:
         cell, _, sims, _ = out["task"]
-        t = total.setdefault(cell, {"covered": {}, "width": {}, "warned": 0, "sims": 0,
-                                    "deff": {}, "df": {}, "trace": []})
+        t = total.setdefault(cell, {"covered": {}, "width": {}, "warned": 0, "widened": 0,
+                                    "sims": 0, "deff": {}, "df": {}, "trace": []})
         t["trace"] += out.get("trace", [])
         t["sims"] += sims
         t["warned"] += out["warned"]
+        t["widened"] += out.get("widened", 0)
         for what in ("covered", "width"):
             for k, v in out[what].items():
                 t[what][k] = t[what].get(k, 0) + v
@@ -380,8 +509,9 @@ def _footer(cells_, total) -> list[str]:
             f"; mean design effect brier_skill {d['brier_skill']:.2f}, roc_auc "
             f"{d['roc_auc']:.2f}; median df of the default brier_skill {f['brier_skill']:.0f},"
             f" roc_auc {f['roc_auc']:.0f}")
-        out.append(f"- {_label(c)}: {t['sims']} data sets; warned "
-                   f"{100 * t['warned'] / t['sims']:.1f}%{extra}.")
+        out.append(f"- {_label(c)}: {t['sims']} data sets; warned (few groups or events) "
+                   f"{100 * t['warned'] / t['sims']:.1f}%, Δ net benefit widened "
+                   f"{100 * t['widened'] / t['sims']:.1f}%{extra}.")
     return out
 
 
@@ -397,7 +527,13 @@ def report(name, cells_, total) -> list[str]:
         return lines + [f"Coverage of the paired difference of net benefit at 0.2 (groups "
                         f"resampled) by the number of customers on which the two models decide "
                         f"differently (data sets in brackets; {sims} data sets):", ""] + \
-            discordant_table([t for c in cells_ for t in total[c]["trace"]])
+            discordant_table([t for c in cells_ for t in total[c]["trace"]]) + \
+            discordant_cells(cells_, total)
+    if name == "minimum":
+        return lines + ["Coverage of the paired net benefit at 0.2 (default method) on the "
+                        "snapshot cells' data sets, for each MIN_DISCORDANT (the rule's hull "
+                        "below it, the replicates' interval from it on):", ""] + \
+            minimum_table(cells_, total)
     if name == "iid":
         cols = [(f"{col} {m}", (col, m)) for col in ("rows", "groups of one", "time")
                 for m in (DEFAULT, "percentile")]
@@ -444,7 +580,7 @@ def df_table(trace) -> list[str]:
     return lines + [""]
 
 
-SECTIONS = ["snapshot", "time", "iid", "fewgroups", "discordant"]
+SECTIONS = ["snapshot", "time", "iid", "fewgroups", "discordant", "minimum"]
 
 
 def main(argv=None) -> None:
@@ -456,6 +592,8 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--sections", nargs="+", default=SECTIONS, choices=SECTIONS)
     parser.add_argument("--check-truth", action="store_true")
+    parser.add_argument("--g", type=int, nargs="+", default=None,
+                        help="snapshot: only the cells with these numbers of customers")
     parser.add_argument("--skip-chunks", type=int, default=0,
                         help="leave out each cell's first chunks (of 25 data sets): to add "
                              "data sets to a stopped run, whose seeds they do not repeat")

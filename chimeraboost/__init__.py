@@ -35,32 +35,65 @@ a paired comparison on the same rows.
   scikit-learn's histogram engine, temperature-scaled.
 """
 
-from . import (
-    baselines,
-    compare,
-    dask,
-    decisions,
-    exceptions,
-    metrics,
-    monitor,
-    plotting,
-    promotion,
-    quantile_metrics,
-    resampling,
-    scorers,
-    slices,
-)
-from .estimators import (
-    ChimeraBoostClassifier,
-    ChimeraBoostQuantileRegressor,
-    ChimeraBoostRegressor,
-)
-from ._report import Report, ReportMixin, report
-from .pipeline import Pipeline, make_pipeline
+import importlib
+
+from ._shared.sklearn_scoring import serve_lazily
+
+# The idiom type checkers read as typing.TYPE_CHECKING, without importing typing.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for editors and type checkers; at run time each name loads at first use
+    from . import (baselines, compare, dask, decisions, exceptions, metrics, monitor,
+                   plotting, promotion, quantile_metrics, resampling, scorers, slices)
+    from ._report import Report, ReportMixin, report
+    from .estimators import (ChimeraBoostClassifier, ChimeraBoostQuantileRegressor,
+                             ChimeraBoostRegressor)
+    from .pipeline import Pipeline, make_pipeline
+
+# ``import chimeraboost`` loads nothing heavy: each name below is imported at its first use
+# (PEP 562), so that the command line answers ``--help`` before scikit-learn and scipy load.
+_SUBPACKAGES = ("baselines", "compare", "dask", "decisions", "exceptions", "metrics", "monitor",
+                "plotting", "promotion", "quantile_metrics", "resampling", "scorers", "slices")
+_DEFINED_IN = {
+    "ChimeraBoostClassifier": "estimators",
+    "ChimeraBoostQuantileRegressor": "estimators",
+    "ChimeraBoostRegressor": "estimators",
+    "Report": "_report",
+    "ReportMixin": "_report",
+    "report": "_report",
+    "Pipeline": "pipeline",
+    "make_pipeline": "pipeline",
+}
+# The scoring strings chimeraboost.scorers registers (chimeraboost.scorers.SCORING_NAMES).
+_SCORING_NAMES = ("brier_skill", "log_loss_skill", "neg_calibration_mcb")
+
+
+def __getattr__(name):
+    if name in _SUBPACKAGES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    elif name in _DEFINED_IN:
+        value = getattr(importlib.import_module(f"{__name__}.{_DEFINED_IN[name]}"), name)
+    else:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})
+
+
+def _registered_scorer(name):
+    """The scorer behind the scoring string ``name`` (loads chimeraboost.scorers)."""
+    from . import scorers
+
+    return getattr(scorers, f"{name}_scorer")
+
 
 # Makes "brier_skill", "log_loss_skill" and "neg_calibration_mcb" valid scoring strings
-# everywhere scikit-learn takes one; idempotent, never overwrites a user's scorer.
-scorers.register()
+# everywhere scikit-learn takes one, from the moment scikit-learn is loaded; idempotent,
+# never overwrites a user's scorer.
+serve_lazily(_SCORING_NAMES, _registered_scorer)
 
 __version__ = "0.1.0"
 

@@ -16,6 +16,7 @@ import numpy as np
 from .. import decisions, metrics, resampling
 from .._shared.draws import calibration_draws
 from .._shared.facts import ABOUT_THE_ROWS, HEADLINE
+from .._shared.estimator_outputs import rung_note
 from ..exceptions import FewResamplesWarning
 from .._shared.progress import working
 from .._shared.units import resampled, time_span
@@ -212,7 +213,8 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         ci_dict["calibration_excess"] = tests[0].confidence_interval(level=level)
     base_report, delong = None, None
     if incumbent is not None:
-        base_report = Report(incumbent.point, base_name, incumbent.task, "y")
+        base_report = Report(incumbent.point, base_name, incumbent.task, "y",
+                             note=rung_note(base_est))
         delong = _delong(model, incumbent, y, level or 0.95, scheme)
     decision = None
     if threshold is not None or costs is not None:
@@ -223,7 +225,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
                  vs_baseline=vs, baseline_report=base_report, delong_vs_baseline=delong,
                  decision=decision, ci_method=ci_method,
-                 dependence=_dependence(scheme, boot, model))
+                 dependence=_dependence(scheme, boot, model), note=rung_note(estimator))
     out._scored = getattr(model, "plot_data", None)
     out.slices = per_slice
     return out

@@ -7,6 +7,7 @@
   AUC, PR AUC and its lift), threshold (accuracy, balanced accuracy, F1 macro), top k; a
   regressor's RMSE and MAE; a quantile forecast's levels, intervals and summary.
 - The interval's level and resamples said once, then the paired comparison with a baseline.
+- Last, the legend of the abbreviations the report shows (:meth:`Report.legend`).
 
 Nothing is computed here: the numbers are the report's, formatted by the shared formatter.
 """
@@ -70,6 +71,9 @@ def report_html(report) -> str:
         parts += report.decision.html_parts()
     if getattr(report, "slices", None) is not None:  # report(..., by=...)
         parts += report.slices.html_parts()
+    legend = report.legend()
+    if legend:
+        parts.append(html_paragraphs(["; ".join(legend) + "."]))
     return html_block(*parts)
 
 

@@ -21,10 +21,12 @@ from .._shared.format import (
     count,
     fmt,
     fmt_p,
+    header_lines,
     percent,
     rates,
     report_lines,
     table,
+    wrap,
 )
 from .._shared.ties import negligible
 from .._shared.units import when as _when
@@ -70,6 +72,9 @@ class Report(Mapping):
         treat-none and the fitted baseline, by net benefit and expected cost.
     slices : chimeraboost.slices.SliceReport or None
         With ``by=``: the report per slice, printed below the report.
+    note : str or None
+        What the header says about the model beside its name: for a ChimeraBoost model, the
+        rung of the ladder it is (``"rung: linear, tree weight 0"``, from its ``rung_``).
     dependence : dict or None
         With ``groups=`` or ``time=``: ``units`` ("groups" or "time"), ``n_units`` (groups,
         or distinct time points), ``block_length`` (time: the mean block length, in time
@@ -85,7 +90,7 @@ class Report(Mapping):
     def __init__(self, values, estimator_name, task, reference_from, *, ci=None,
                  ci_level=None, n_boot=None, n_dropped=None, vs_baseline=None,
                  baseline_report=None, delong_vs_baseline=None, decision=None,
-                 ci_method="percentile", dependence=None):
+                 ci_method="percentile", dependence=None, note=None):
         self._values = {key: _frozen(v) for key, v in values.items()}
         self.estimator_name, self.task = estimator_name, task
         self._reference_from = reference_from
@@ -96,6 +101,7 @@ class Report(Mapping):
         self.delong_vs_baseline = delong_vs_baseline
         self.decision = decision
         self.dependence = dependence
+        self.note = note
 
     def __getitem__(self, key):
         return self._values[key]
@@ -121,9 +127,14 @@ class Report(Mapping):
         return f"class prior of {src} ({shown})"
 
     def header(self) -> str:
-        """Rows scored, positives and base rate, and the reference."""
+        """Rows scored, positives and base rate, and the reference (one line; the text
+        wraps it at 120 characters)."""
+        return " · ".join(self._header_parts())
+
+    def _header_parts(self) -> list[str]:
         v = self._values
-        parts = [self.estimator_name, f"{v['n']:,} rows scored"]
+        name = self.estimator_name if self.note is None else f"{self.estimator_name} ({self.note})"
+        parts = [name, f"{v['n']:,} rows scored"]
         if "positives" in v and np.ndim(v.get("base_rate")) == 0:
             parts.append(f"{count(v['positives'])} positives (base rate {fmt(v['base_rate'], 3)})")
         elif "base_rate" in v:
@@ -131,7 +142,7 @@ class Report(Mapping):
         parts.append(f"judged against: {self.reference()}")
         if self.dependence is not None and self.dependence["time_span"] is not None:
             parts.insert(1, self.dependence["time_span"])
-        return " · ".join(parts)
+        return parts
 
     def _dependence_lines(self) -> list[str]:
         """What was resampled, and -- past a design effect of 1.5 -- what the dependence
@@ -162,7 +173,7 @@ class Report(Mapping):
             text = quantile_metrics.format_report(self._values, title="Quantile forecast")
         else:
             text = "\n".join(report_lines(self._values, header=False))
-        lines = [self.header(), "", text]
+        lines = [*header_lines(self._header_parts()), "", text]
         if self.dependence is not None:
             lines += ["", *self._dependence_lines()]
         if self.ci:
@@ -173,7 +184,30 @@ class Report(Mapping):
             lines += ["", *self.decision.lines()]
         if self.slices is not None:
             lines += ["", str(self.slices)]
+        legend = self.legend()
+        if legend:
+            lines += ["", *header_lines(legend)]
         return "\n".join(lines)
+
+    def legend(self) -> list[str]:
+        """What the report's abbreviations mean, one entry each, for those it shows (the
+        text prints them below the report, the HTML in its last paragraph); the documentation
+        page "Reading a report" says more."""
+        v, out = self._values, []
+        if self.task == "classification" and not math.isnan(float(v.get("brier", np.nan))):
+            out += ["Brier (sum): over the classes (2x scikit-learn's binary Brier)",
+                    "MCB / DSC / UNC: miscalibration (0 = calibrated) / discrimination / "
+                    "uncertainty; Brier = MCB - DSC + UNC (CORP)"]
+            if "calibration_excess" in v:
+                out.append("noise floor: the MCB of a calibrated forecast on these rows; "
+                           "excess: the population MCB beyond it")
+        if (self.ci or self.vs_baseline is not None) and self.ci_method == "expanded_bca":
+            out.append("expanded BCa: bias-corrected bootstrap interval, widened for small "
+                       "samples")
+        if out:
+            out[0] = "Legend: " + out[0]
+            out.append("more in the docs: 'Reading a report'")
+        return out
 
     def _repeats(self, key) -> bool:
         """``mse_skill`` against the scored rows' own mean is ``r2``: shown once, as r2."""
@@ -197,12 +231,12 @@ class Report(Mapping):
         out = [self._ci_caption(), *table(columns, rows)]
         if dropped:
             why = "y constant" if self.task == "regression" else "a class missing"
-            out.append(f"  left out: resamples in which the metric is undefined ({why}); "
-                       "the interval is taken over the others")
+            out += wrap(f"  left out: resamples in which the metric is undefined ({why}); "
+                        "the interval is taken over the others")
         if "calibration_excess" in self.ci:
-            out.append("  calibration_excess: the population MCB, estimated as MCB minus its "
-                       "simulated inflation, with the calibration test's interval (outcome "
-                       "draws, not row resamples)")
+            out += wrap("  calibration_excess: the population MCB, estimated as MCB minus its "
+                        "simulated inflation, with the calibration test's interval (outcome "
+                        "draws, not row resamples)")
         return out
 
     def _ci_caption(self) -> str:
@@ -236,7 +270,7 @@ class Report(Mapping):
 
     def _vs_lines(self) -> list[str]:
         title, columns, rows, delong = self._vs_table()
-        return [title, *table(columns, rows), *([f"  {delong}"] if delong else [])]
+        return [*wrap(title), *table(columns, rows), *(wrap(f"  {delong}") if delong else [])]
 
     def __repr__(self) -> str:
         regression = "r2" if self._reference_from == "y" else "mse_skill"

@@ -14,6 +14,8 @@
 - ``estimator_outputs``: the one place that calls a fitted model's ``predict_proba`` /
   ``decision_function`` / ``predict`` (for the report and the weak-slice search), its task
   and its name.
+- ``ci_methods``: the names of the interval methods and the default one (no import: the
+  command line reads them before it loads anything heavy).
 - ``draws``: how many outcome draws the calibration test takes beside ``n_boot`` resamples.
 - ``format``: numbers, tables and HTML as the reports print them.
 - ``progress``: the progress line of long runs.

@@ -19,7 +19,8 @@ from .array_checks import as_1d
 from .estimator_checks import check_features, check_fitted, estimator_family, quantile_levels
 from .predictions import Recorded
 
-__all__ = ["Outputs", "column_map", "estimator_name", "predict_outputs", "task_of"]
+__all__ = ["Outputs", "column_map", "estimator_name", "predict_outputs", "rung_note",
+           "task_of"]
 
 
 def estimator_name(estimator) -> str:
@@ -32,6 +33,36 @@ def estimator_name(estimator) -> str:
     if inner is not None:
         return f"{name}({estimator_name(inner)})"
     return name
+
+
+def rung_note(estimator) -> str | None:
+    """Which rung of the ladder a fitted ChimeraBoost model is (its ``rung_``, on the model
+    itself, the last step of a pipeline or a search's best estimator), in words for a
+    report's header; None for any other model.
+
+    >>> from types import SimpleNamespace
+    >>> rung_note(SimpleNamespace(rung_="blend", tree_weight_=0.625))
+    'rung: blend, tree weight 0.62'
+    >>> rung_note(SimpleNamespace(rung_="linear", tree_weight_=0.0)), rung_note(object())
+    ('rung: linear, tree weight 0', None)
+    """
+    while True:
+        if hasattr(estimator, "steps"):
+            estimator = estimator.steps[-1][1]
+        elif getattr(estimator, "best_estimator_", None) is not None:
+            estimator = estimator.best_estimator_
+        else:
+            break
+    try:
+        rung = estimator.rung_
+    except AttributeError:  # not a ChimeraBoost model, or not fitted
+        return None
+    if not isinstance(rung, str):
+        return None
+    weight = getattr(estimator, "tree_weight_", None)
+    if rung == "blend" and weight is not None:
+        return f"rung: blend, tree weight {weight:.2f}"
+    return "rung: linear, tree weight 0" if rung == "linear" else f"rung: {rung}"
 
 
 def task_of(estimator) -> str:

@@ -14,7 +14,10 @@ Which questions it answers:
 - How is a table laid out? :func:`table`: one :class:`Col` per column, headers aligned with
   their cells (numbers right, text left) and at least two spaces between columns, so every
   line splits back into the same cells however large, small or negative the numbers are.
-  Within a terminal's width? :func:`fitted_table` (:data:`WIDTH`, 120 characters).
+  Within a terminal's width? :func:`fitted_table` (leaves columns out) and
+  :func:`fitted_lines` (splits the table, keeping every cell), :data:`WIDTH`: 120
+  characters; a header of parts, :func:`header_lines`; prose, :func:`wrap`.
+- How is a result written as JSON? :func:`json_ready`: NaN as null, whole counts as ints.
 - How is a table shown in a notebook? ``_shared.html.html_table``: the same cells as
   :func:`table` in an HTML ``<table>``. And in markdown? :func:`markdown_table`.
 - How is a report dict shown? :func:`format_report` (re-exported as
@@ -26,8 +29,10 @@ Which questions it answers:
 from __future__ import annotations
 
 from .api import public
+from .ties import negligible
 
 import math
+import textwrap
 from typing import NamedTuple
 
 import numpy as np
@@ -44,6 +49,8 @@ def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str
     ``digits`` decimals, unless they would show a non-zero number as zero (then three
     significant digits) or the number reaches a million (then six significant digits): a
     tiny number never prints as ``0.0000`` and a huge one never spills into the next column.
+    A number that is zero within rounding (at most ``1e-12`` in size, the tie rule of
+    ``_shared.ties``) is zero: ``0.0000``, not ``-2.78e-17``.
     ``fixed`` keeps ``digits`` decimals for a tiny number too (``-0.000``): for a cell of a
     column whose other numbers set the scale (:func:`fixed_decimals`). NaN and None are
     ``n/a``; integers print as integers; ``signed`` puts ``+`` before positives.
@@ -56,6 +63,8 @@ def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str
     ('n/a', 'n/a', '7', '-inf')
     >>> fmt(-7.04e-08, 3), fmt(-7.04e-08, 3, fixed=True), fmt(2e-9, 3, signed=True, fixed=True)
     ('-7.04e-08', '-0.000', '+0.000')
+    >>> fmt(-2.78e-17), fmt(-2.78e-17, signed=True)
+    ('0.0000', '+0.0000')
     """
     if x is None:
         return NA
@@ -67,6 +76,9 @@ def fmt(x, digits: int = 4, *, signed: bool = False, fixed: bool = False) -> str
         return NA
     if math.isinf(x):
         return f"{x:{sign}}"
+    if negligible(x):
+        # The rounding error of a sum of numbers near 1 (a DSC of -2.78e-17), not a number.
+        x = 0.0
     if 0.0 < round(abs(x), digits) < 1e6 or x == 0.0 or (fixed and abs(x) < 1e6):
         return f"{x:{sign}.{digits}f}"
     return f"{x:{sign}.{6 if abs(x) >= 1 else 3}g}"
@@ -196,6 +208,76 @@ def fitted_table(columns, rows, width=WIDTH, *, indent: int = 0, text_below: boo
         columns, rows = columns[:-1], [row[:-1] for row in rows]
         lines = table(columns, rows, indent=indent)
     return lines, below, left_out
+
+
+def wrap(text, width=WIDTH) -> list[str]:
+    """Lines of prose no wider than ``width``: the text's leading spaces start the first
+    line, two more start the others; words are never cut.
+
+    >>> wrap("  p: two-sided, the difference over its standard error", 30)
+    ['  p: two-sided, the difference', '    over its standard error']
+    """
+    text = str(text)
+    lead = text[: len(text) - len(text.lstrip(" "))]
+    if width is None or len(text) <= width:
+        return [text]
+    return textwrap.wrap(text.strip(), width, initial_indent=lead,
+                         subsequent_indent=lead + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [text]
+
+
+def header_lines(parts, width=WIDTH) -> list[str]:
+    """A header's parts joined by `` · ``, on as few lines as fit ``width`` (a part is never
+    split across two lines unless it alone is too wide; the next lines start with two
+    spaces).
+
+    >>> header_lines(["model A", "228 rows scored", "judged against: the prior (0.63)"], 40)
+    ['model A · 228 rows scored', '  judged against: the prior (0.63)']
+    """
+    lines, current = [], ""
+    for part in map(str, parts):
+        joined = f"{current} · {part}" if current.strip() else f"{current}{part}"
+        if width is None or len(joined) <= width or not current.strip():
+            current = joined
+            continue
+        lines.append(current)
+        current = f"  {part}"
+    lines.append(current)
+    return [piece for line in lines for piece in wrap(line, width)]
+
+
+def fitted_lines(columns, rows, width=WIDTH, *, indent: int = 0) -> list[str]:
+    """:func:`table`'s lines, split into tables of the first column and as many of the next
+    as fit ``width`` when the whole is wider: every cell is kept, each part is a table of its
+    own (one header line, then its rows), the parts one under the other.
+
+    >>> cols = [Col("slice", None), Col("rows"), Col("skill", 3), Col("verdict", None)]
+    >>> print("\\n".join(fitted_lines(cols, [["north", 120, 0.61, "worse than the rest"]], 30)))
+    slice  rows  skill
+    north   120  0.610
+    slice  verdict
+    north  worse than the rest
+    """
+    columns = [c if isinstance(c, Col) else Col(*c) for c in columns]
+    rows = [list(row) for row in rows]
+    lines = table(columns, rows, indent=indent)
+    if width is None or max(map(len, lines)) <= width or len(columns) < 3:
+        return lines
+    out, start = [], 1
+    while start < len(columns):
+        stop = start + 1  # at least one column beside the first, however wide
+        while stop < len(columns):
+            pick = [0, *range(start, stop + 1)]
+            trial = table([columns[i] for i in pick], [[r[i] for i in pick] for r in rows],
+                          indent=indent)
+            if max(map(len, trial)) > width:
+                break
+            stop += 1
+        pick = [0, *range(start, stop)]
+        out += table([columns[i] for i in pick], [[r[i] for i in pick] for r in rows],
+                     indent=indent)
+        start = stop
+    return out
 
 
 def _text_cells(columns, rows) -> list:
@@ -394,3 +476,35 @@ def markdown_table(columns, rows) -> list[str]:
     align = ["---" if c.digits is None else "---:" for c in columns]
     return [line([c.title for c in columns]), line(align),
             *(line([_cell_text(v, c) for v, c in zip(row, columns)]) for row in rows)]
+
+
+#: Keys whose numbers are counts of rows: a whole one is an int in JSON (``"positives": 143``,
+#: not ``143.0``); a weighted count that is not whole stays a float.
+COUNT_KEYS = frozenset({"n", "rows", "positives", "negatives", "events", "flagged", "n_boot",
+                        "tp", "fp", "tn", "fn"})
+
+
+def json_ready(value, key=None):
+    """``value`` in JSON's types, for ``json.dumps(..., allow_nan=False)``: numpy to Python,
+    tuples to lists, NaN and infinities to None, a whole count (a key of :data:`COUNT_KEYS`,
+    or its ``_low`` / ``_high`` bound) to an int.
+
+    >>> json_ready({"positives": np.float64(143.0), "weighted": {"positives": 71.5},
+    ...             "skill": np.float64(0.5), "p": float("nan"), "k": (1, 2)})
+    {'positives': 143, 'weighted': {'positives': 71.5}, 'skill': 0.5, 'p': None, 'k': [1, 2]}
+    """
+    if isinstance(value, dict):
+        return {str(k): json_ready(v, str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v, key) for v in value]
+    if isinstance(value, np.ndarray):
+        return json_ready(value.tolist(), key)
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        stem = key.removesuffix("_low").removesuffix("_high") if key else None
+        if stem in COUNT_KEYS and value == round(value):
+            return int(value)
+    return value

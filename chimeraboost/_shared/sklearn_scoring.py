@@ -15,6 +15,11 @@ them; :mod:`chimeraboost.scorers` imports what it needs from here.
   prediction cache of multi-metric scoring (``sklearn.metrics._scorer._BaseScorer``)?
   :data:`ScorerBase`.
 - Did any of this move in the installed scikit-learn? :func:`integration_problems`.
+- How do the scoring strings work after ``import chimeraboost`` without that import loading
+  scikit-learn (the command line answers ``--help`` before loading it)? :func:`serve_lazily`
+  puts a :class:`LazyScorer` under each name in scikit-learn's dict, at once if scikit-learn's
+  scorer module is loaded, else the moment it is; the first use of an entry builds the real
+  scorer, and importing :mod:`chimeraboost.scorers` replaces the entries by the real scorers.
 
 When an internal moves, nothing crashes: :func:`scorer_registry` raises a ``RuntimeError``
 that ``chimeraboost.scorers.register`` turns into a warning naming what moved, and
@@ -26,18 +31,24 @@ no longer matches, and exercises the fallback by hiding ``_BaseScorer``.
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Mapping
 
 __all__ = [
     "FallbackScorerBase",
+    "LazyScorer",
     "ScorerBase",
     "integration_problems",
     "scorer_base",
     "scorer_registry",
     "scoring_name_sets",
+    "serve_lazily",
     "string_option_sets",
 ]
+
+# The module that holds scikit-learn's dict of named scorers.
+SCORER_MODULE = "sklearn.metrics._scorer"
 
 # Names every scikit-learn since 1.0 has registered: a set of strings holding all of them is a
 # set of scoring names, whatever else it holds.
@@ -190,7 +201,121 @@ class FallbackScorerBase:
         return request
 
 
-ScorerBase = scorer_base() or FallbackScorerBase
+def __getattr__(name):
+    # ScorerBase is looked up when chimeraboost.scorers defines its scorer class, not when
+    # this module loads: serve_lazily must not load scikit-learn.
+    if name == "ScorerBase":
+        base = globals()["ScorerBase"] = scorer_base() or FallbackScorerBase
+        return base
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+class LazyScorer:
+    """An entry of scikit-learn's scorer dict that builds chimeraboost's scorer when used.
+
+    ``build(name)`` returns the scorer; each entry (and each copy scikit-learn's
+    ``get_scorer`` makes of it) builds its own copy at its first call or attribute lookup,
+    then hands every call and attribute to it, so ``set_score_request`` on one copy changes
+    no other.
+    """
+
+    def __init__(self, name, build):
+        self.name = name
+        self._build = build
+
+    @property
+    def _chimeraboost_name(self):
+        return self.name
+
+    def _scorer_now(self):
+        scorer = self.__dict__.get("_scorer")
+        if scorer is None:
+            scorer = self._scorer = copy.deepcopy(self._build(self.name))
+        return scorer
+
+    def __call__(self, estimator, X, y_true=None, **kwargs):
+        return self._scorer_now()(estimator, X, y_true, **kwargs)
+
+    def __getattr__(self, attr):
+        # Reached only for what the entry lacks (set_score_request, _response_method...);
+        # never for dunders or its own attributes, so copy and pickle see a plain object.
+        if attr.startswith("__") or attr in ("name", "_build", "_scorer"):
+            raise AttributeError(attr)
+        return getattr(self._scorer_now(), attr)
+
+    def __repr__(self):
+        return repr(self._scorer_now())
+
+
+def serve_lazily(names, build) -> None:
+    """Make ``names`` scoring strings of scikit-learn without loading scikit-learn.
+
+    A :class:`LazyScorer` goes under each name not taken, in scikit-learn's scorer dict: now
+    if its module is loaded (and into the sets of valid names already built), else right
+    after it is executed, by a one-shot import hook on that module (nothing but the dict and
+    the sets of valid names built so far is touched, so the import of scikit-learn that is
+    under way is not disturbed).
+    """
+    module = sys.modules.get(SCORER_MODULE)
+    if module is not None:
+        _serve(module, names, build)
+    elif not any(isinstance(f, _ServeWhenLoaded) for f in sys.meta_path):
+        sys.meta_path.insert(0, _ServeWhenLoaded(tuple(names), build))
+
+
+def _serve(module, names, build) -> None:
+    registry = getattr(module, "_SCORERS", None)
+    if not isinstance(registry, dict):
+        return  # moved: chimeraboost.scorers.register() warns, naming what moved
+    for name in names:
+        registry.setdefault(name, LazyScorer(name, build))
+    served = [n for n in names if getattr(registry[n], "_chimeraboost_name", None) == n]
+    # The sets of valid names built so far (check_scoring's, built by the module itself).
+    for options in scoring_name_sets():
+        options.update(served)
+
+
+class _ServeWhenLoaded:
+    """A finder of ``sys.meta_path`` (PEP 451's protocol; importlib.abc is not imported, it
+    costs the command line time) that finds nothing itself: it wraps the loader of
+    scikit-learn's scorer module so that the entries are served once the module has run."""
+
+    def __init__(self, names, build):
+        self.names, self.build = names, build
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != SCORER_MODULE:
+            return None
+        sys.meta_path.remove(self)  # one shot; the other finders find the module
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = None if find is None else find(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _ThenServe(spec.loader, self.names, self.build)
+                return spec
+        return None
+
+
+class _ThenServe:
+    def __init__(self, loader, names, build):
+        self.loader, self.names, self.build = loader, names, build
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        try:
+            _serve(module, self.names, self.build)
+        except Exception:  # noqa: BLE001 - never break scikit-learn's own import
+            pass
+
+    def __getattr__(self, attr):  # get_source, is_package...: the real loader's
+        if attr.startswith("__") or attr in ("loader", "names", "build"):
+            raise AttributeError(attr)
+        return getattr(self.loader, attr)
 
 
 def integration_problems(scoring_names) -> list[str]:

@@ -34,7 +34,7 @@ from . import _files
 from ._slices import file_slices
 from ..compare import holdout_table
 from .._shared.facts import ABOUT_THE_ROWS, NEEDS_PROBA
-from .._shared.format import Col, table
+from .._shared.format import Col, json_ready, table, wrap
 from .._shared.predictions import Predictions, kind_of, recorded, row_numbers
 from .._shared.progress import working
 from .._report import Report, report
@@ -515,11 +515,22 @@ def streamed_lines(got: Streamed, path) -> list:
     with a baseline column, its point differences."""
     read = ", ".join(f"{col} as {kind}" for col, kind in got.kinds.items())
     classes = None if got.report.task == "regression" else got.report.get("classes")
-    lines = [f"{path}: {read}", *filter(None, [positive_line(classes)]), streamed_note(got),
-             "", str(got.report)]
-    if got.baseline is not None:
-        lines += ["", *point_vs_lines(got.report, got.baseline, "no interval when streamed")]
-    return lines
+    extra = [] if got.baseline is None else point_vs_lines(got.report, got.baseline,
+                                                           "no interval when streamed")
+    return [*wrap(f"{path}: {read}"), *filter(None, [positive_line(classes)]),
+            *wrap(streamed_note(got)), "", report_with(got.report, extra)]
+
+
+def report_with(rep, lines) -> str:
+    """The text of ``rep`` with ``lines`` (the point differences the command line adds)
+    below its numbers and above its legend, which stays last."""
+    text = str(rep)
+    if not lines:
+        return text
+    body, sep, legend = text.rpartition("\n\nLegend: ")
+    if not sep:
+        return "\n".join([text, "", *lines])
+    return "\n".join([body, "", *lines, "", "Legend: " + legend])
 
 
 def streamed_json(got: Streamed, path) -> dict:
@@ -540,18 +551,8 @@ def streamed_json(got: Streamed, path) -> dict:
 
 
 def plain(value):
-    """JSON-ready: numpy to Python, tuples to lists, NaN and infinities to None."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return plain(value.tolist())
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    """JSON-ready: :func:`chimeraboost._shared.format.json_ready`."""
+    return json_ready(value)
 
 
 def to_json(rep, kinds, path) -> dict:

@@ -27,7 +27,7 @@ import sys
 import warnings
 
 from .._shared.api import public
-from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
+from .._shared.ci_methods import CI_METHODS, DEFAULT_CI_METHOD
 from . import _flags
 from ._promotion import RUN as PROMOTION_COMMANDS
 from ._promotion import add_commands
@@ -35,12 +35,13 @@ from ._promotion import add_commands
 
 @public(legacy=("out", "n_boot"))
 def demo(*, out=sys.stdout, n_boot: int = 2000) -> None:
-    """Breast-cancer data (ships with scikit-learn): ChimeraBoost judged against the base rate
-    it could have known (y_train) with bootstrap intervals; then against a logistic regression
-    as the incumbent (paired comparison); then cross-validated with chimeraboost's scoring
-    strings; then a regressor on the diabetes data; then the ladder of simple models, the
-    boosted model and a 0/1 business rule in one holdout table."""
-    from sklearn.datasets import load_breast_cancer, load_diabetes
+    """Data that ships with scikit-learn: ChimeraBoost on the breast-cancer data judged against
+    the base rate it could have known (y_train) with bootstrap intervals; then, on the
+    handwritten digits (is the digit even?), where its trees take part, against a logistic
+    regression as the incumbent (paired comparison); then cross-validated with chimeraboost's
+    scoring strings; then a regressor on the diabetes data; then the ladder of simple models,
+    the boosted model and a 0/1 business rule in one holdout table."""
+    from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.model_selection import cross_validate, train_test_split
     from sklearn.pipeline import make_pipeline
@@ -59,13 +60,24 @@ def demo(*, out=sys.stdout, n_boot: int = 2000) -> None:
         X, y, test_size=0.4, stratify=y, random_state=0
     )
     model = ChimeraBoostClassifier(random_state=0).fit(X_train, y_train)
-    logreg = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
-    logreg.fit(X_train, y_train)
 
     show("1. Is ChimeraBoost any good on held-out breast_cancer rows, against the training prior?")
     show(model.report(X_test, y_test, baseline=y_train, ci=0.95, n_boot=n_boot, random_state=0))
-    show("2. Champion / challenger: ChimeraBoost against a logistic regression, same rows")
-    show(report(model, X_test, y_test, baseline=logreg, n_boot=n_boot, random_state=0))
+
+    # On breast_cancer the held-out rows gave the trees no weight (model.rung_ == "linear"):
+    # the model is a logistic regression there, and a comparison with one would show nothing.
+    digits = load_digits()
+    Xd, yd = digits.data, (digits.target % 2 == 0).astype(int)
+    Xd_train, Xd_test, yd_train, yd_test = train_test_split(
+        Xd, yd, test_size=0.4, stratify=yd, random_state=0)
+    boosted = ChimeraBoostClassifier(random_state=0).fit(Xd_train, yd_train)
+    logreg = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+    logreg.fit(Xd_train, yd_train)
+    show(f"2. Champion / challenger. On breast_cancer ChimeraBoost is its linear rung "
+         f"(rung_ = {model.rung_!r}),\n   the same model as a logistic regression. On the "
+         f"handwritten digits (is the digit even?)\n   its trees take part "
+         f"(rung_ = {boosted.rung_!r}): ChimeraBoost against a logistic regression, same rows")
+    show(report(boosted, Xd_test, yd_test, baseline=logreg, n_boot=n_boot, random_state=0))
 
     show("3. Cross-validation with chimeraboost's scoring strings (5 folds)")
     scoring = ["brier_skill", "neg_calibration_mcb", "roc_auc"]
@@ -84,13 +96,14 @@ def demo(*, out=sys.stdout, n_boot: int = 2000) -> None:
     show("4. A regressor on the diabetes data, against a ridge regression as the incumbent")
     show(report(regressor, Xr_test, yr_test, baseline=ridge, n_boot=n_boot, random_state=0))
 
-    show("5. Better than what? The ladder, ChimeraBoost and the rule in production "
-         "(worst concave points < 0.14 -> benign), same held-out breast_cancer rows")
+    show("5. Better than what? The ladder, ChimeraBoost and the rule in production\n"
+         "   (worst concave points < 0.14 -> benign), same held-out breast_cancer rows")
     names = list(data.feature_names)
     models = baselines.ladder(X_train, y_train, random_state=0, feature_names=names)
     rule = (X_test[:, names.index("worst concave points")] < 0.14).astype(int)
     table_ = compare.holdout_table({"rule in production": rule, **models,
-                                    "ChimeraBoost": model}, X_test, y_test, split="40%",
+                                    f"ChimeraBoost ({model.rung_} rung)": model}, X_test,
+                                   y_test, split="40%",
                                    n_boot=n_boot, random_state=0)
     show(table_)
     show(table_.summary())
@@ -347,7 +360,7 @@ def _parser():
 
     add_commands(sub)
 
-    sub.add_parser("demo", help="score models on scikit-learn's breast_cancer data",
+    sub.add_parser("demo", help="score models on data that ships with scikit-learn",
                    description=demo.__doc__.split("\n\n")[0].replace("    ", ""),
                    formatter_class=raw,
                    epilog="Example:\n  chimeraboost demo")
@@ -358,7 +371,8 @@ def _parser():
 
 
 def _run_report(args, out):
-    from ._commands import CHUNK_ROWS, file_report, point_vs_lines, streams, to_json
+    from ._commands import (CHUNK_ROWS, file_report, point_vs_lines, report_with, streams,
+                            to_json)
 
     if args.chunk_rows is not None and args.in_memory:
         msg = "--chunk-rows reads the file in chunks; it cannot go with --in-memory."
@@ -384,15 +398,16 @@ def _run_report(args, out):
     if args.json:
         print(json.dumps(to_json(rep, kinds, args.file), indent=2, allow_nan=False), file=out)
         return
+    from .._shared.format import wrap
+
     read = ", ".join(f"{col} as {kind}" for col, kind in kinds.items())
-    print(f"{args.file}: {read}", file=out)
+    print("\n".join(wrap(f"{args.file}: {read}")), file=out)
     _print_positive(rep.get("classes") if rep.task != "regression" else None, out)
     print(file=out)
-    print(rep, file=out)
+    extra = []
     if rep.vs_baseline is None and rep.baseline_report is not None:
-        print(file=out)
-        print("\n".join(point_vs_lines(rep, rep.baseline_report,
-                                       "no intervals: --no-ci resamples nothing")), file=out)
+        extra = point_vs_lines(rep, rep.baseline_report, "no intervals: --no-ci resamples nothing")
+    print(report_with(rep, extra), file=out)
 
 
 def _run_streamed(args, out, chunk_rows):

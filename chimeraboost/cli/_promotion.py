@@ -21,10 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
-from ..resampling import CI_METHODS, DEFAULT_CI_METHOD
-from ._files import labels, numbers, read_columns
+from .._shared.ci_methods import CI_METHODS, DEFAULT_CI_METHOD
 from . import _flags
 
 _RAW = argparse.RawDescriptionHelpFormatter
@@ -173,12 +170,18 @@ def _resampling(p):
 
 
 def _read(args, path, names):
+    from ._files import read_columns
+
     names = list(dict.fromkeys(n for n in names if n is not None))
     return read_columns(path, names, delimiter=args.delimiter, decimal=args.decimal)
 
 
 def _optional_labels(cells, column, path):
     """Labels with empty cells (not yet arrived) as NaN; numbers when they are numbers."""
+    import numpy as np
+
+    from ._files import labels
+
     missing = [c is None or (isinstance(c, str) and c.strip().lower() in ("", "na", "nan"))
                for c in cells]
     known = [c for c, m in zip(cells, missing) if not m]
@@ -189,7 +192,10 @@ def _optional_labels(cells, column, path):
 
 
 def run_shadow(args, out):
+    import numpy as np
+
     from ..promotion import shadow_report
+    from ._files import labels, numbers
 
     cols = _read(args, args.file, [args.champion, args.challenger, args.by, args.label])
     kw = {}
@@ -216,6 +222,7 @@ def run_shadow(args, out):
 
 def _metric(args, name, kind, champion, challenger, margin, better=None):
     from ..promotion import ab_metric
+    from ._files import labels, numbers
 
     if kind in ("mean+", "mean-"):
         kind, better = "mean", kind == "mean+"
@@ -275,7 +282,10 @@ def _columns(args, plan) -> dict:
 
 
 def run_readout(args, out):
+    import numpy as np
+
     from ..promotion import ABTestPlan, read_ab_test
+    from ._files import labels, numbers
 
     plan = ABTestPlan.load(args.plan)
     mapping = _columns(args, plan)
@@ -315,27 +325,14 @@ def run_readout(args, out):
 
 
 def _print(result, as_json, out):
+    from .._shared.format import json_ready
+
     if as_json:
-        print(json.dumps(_plain(result.to_dict()), indent=2, allow_nan=False), file=out)
+        print(json.dumps(json_ready(result.to_dict()), indent=2, allow_nan=False), file=out)
     else:
         print(result, file=out)
 
 
-def _plain(value):
-    """JSON types: NaN and infinities as None, numpy scalars as Python numbers."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _plain(value.tolist())
-    if isinstance(value, (np.bool_, bool)):
-        return bool(value)
-    if isinstance(value, (np.integer, int)):
-        return int(value)
-    if isinstance(value, (np.floating, float)):
-        return float(value) if np.isfinite(value) else None
-    return value
 
 
 RUN = {"shadow": run_shadow, "plan": run_plan, "readout": run_readout}

@@ -22,7 +22,7 @@ from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
 from ._checks import check_names, check_probability, check_target, check_thresholds, key
-from ._scheme import curve_replicates, events
+from ._scheme import curve_replicates, discordant, events
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator, Sweep
 
@@ -242,7 +242,37 @@ def _bands(scheme, evs, t, nb, diff, baseline, level):
     for name in diff:
         (ra, ja), (rb, jb) = reps[name], reps[baseline]
         d_lo[name], d_hi[name] = band(diff[name], ra - rb, ja - jb)
+        _widen(scheme, evs, name, baseline, t, level, d_lo[name], d_hi[name])
     return low, high, d_lo, d_hi
+
+
+def _widen(scheme, evs, name, baseline, t, level, low, high) -> None:
+    """Widen, in place, the paired band at the thresholds where fewer than
+    ``MIN_DISCORDANT`` units decide differently
+    (:meth:`~chimeraboost.resampling.Resampler.discordance`), with one warning naming them."""
+    versus = evs.get(baseline, baseline == TREAT_ALL)
+    few = []
+    for j, v in enumerate(t):
+        found = discordant(scheme, evs[name], versus, key("net_benefit", v), level)
+        if found is not None:
+            low[j], high[j] = found.widen(low[j], high[j])
+            few.append((v, found))
+    if few:
+        shown = ", ".join(f"{v:g}" for v, _ in few[:8]) + (" ..." if len(few) > 8 else "")
+        k = min(f.k for _, f in few)
+        first = few[0][1]
+        reason = first.reason(f"{name} and {baseline}")
+        if len(few) > 1:
+            # The same kind of reason as one threshold's: an interval widened, which the
+            # warning says as such (not "likely too narrow").
+            reason = type(reason)(
+                f"at {len(few)} of {len(t)} thresholds ({shown}) {name} and {baseline} decide "
+                f"differently on fewer than {resampling.MIN_DISCORDANT} of {first.n_units} "
+                f"{first.unit} (as few as {k}), too few for a bootstrap to read the "
+                f"difference from; there the band holds every difference those "
+                f"{first.unit} allow (the Clopper-Pearson limit of the share that decide "
+                f"differently times the most one can move the net benefit), and 0")
+        resampling.warn_narrow({f"net benefit of {name} minus {baseline}": reason}, level)
 
 
 class CurveBand(NamedTuple):

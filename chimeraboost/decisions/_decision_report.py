@@ -18,7 +18,7 @@ import numpy as np
 from .. import resampling
 from .._shared.api import public
 from .._shared.facts import is_loss, parse_metric
-from .._shared.format import Col, fmt, percent, table
+from .._shared.format import Col, fmt, percent, table, wrap
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.ties import same_outputs
 from .._shared.validation import check_level, import_pandas
@@ -32,6 +32,7 @@ from ._checks import (
     key,
 )
 from ._rates import RATES, equal_weights, wilson_rates
+from ._scheme import discordant
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
@@ -127,12 +128,20 @@ class DecisionReport:
         drows = []
         for other, d in self.differences.items():
             row = [other, d["net_benefit"], d["net_benefit_low"], d["net_benefit_high"],
-                   self.verdict(other)]
+                   self._short_verdict(other)]
             if cost:
                 row += [d["expected_cost"], d["expected_cost_low"], d["expected_cost_high"],
-                        self.verdict(other, metric="expected_cost")]
+                        self._short_verdict(other, "expected_cost")]
             drows.append(row)
         return cols, rows, dcols, drows
+
+    def _short_verdict(self, other, metric="net_benefit") -> str:
+        """:meth:`verdict` in a cell; a model name over 20 characters (it heads the column
+        already) is "model" there, so that the table keeps within 120 columns."""
+        said = self.verdict(other, metric=metric)
+        if len(self.model) > 20 and said == f"{self.model} better":
+            return "model better"
+        return said
 
     def _rates_line(self) -> str:
         parts = [f"{r} {fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
@@ -158,8 +167,16 @@ class DecisionReport:
     def lines(self) -> list:
         """The text lines (what ``str()`` prints)."""
         cols, rows, dcols, drows = self._tables()
-        return [self._title(), *self._bayes_note(), *table(cols, rows), "",
-                *table(dcols, drows), f"  {self._rates_line()}"]
+        # The cost differences in a table of their own: side by side the two would pass
+        # 120 columns with a model name of 40 characters.
+        differences = table(dcols[:5], [r[:5] for r in drows])
+        if len(dcols) > 5:
+            pick = [0, 5, 6, 7, 8]
+            differences += ["", *table([dcols[i] for i in pick],
+                                       [[r[i] for i in pick] for r in drows])]
+        notes = [piece for line in self._bayes_note() for piece in wrap(line)]
+        return [*wrap(self._title()), *notes, *table(cols, rows), "", *differences,
+                *wrap(f"  {self._rates_line()}")]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -299,7 +316,29 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
     if scheme.kind == "rows" and equal_weights(w):
         model = evs[name]
         wilson = wilson_rates(model.codes.astype(bool), scores_checked[name] >= t, level)
-    return _assemble(name, t, c, points, boots, level, scheme, wilson)
+    out = _assemble(name, t, c, points, boots, level, scheme, wilson)
+    _widen(out, evs, scheme, t, level)
+    return out
+
+
+def _widen(report, evs, scheme, t, level) -> None:
+    """The differences that rest on fewer than ``MIN_DISCORDANT`` units on which the two
+    actions differ are widened (:meth:`~chimeraboost.resampling.Resampler.discordance`),
+    with one warning naming them."""
+    name, reasons = report.model, {}
+    for other, diff in report.differences.items():
+        versus = evs.get(other, other == TREAT_ALL)
+        for metric, k in (("net_benefit", key("net_benefit", t)),
+                          ("expected_cost", "expected_cost")):
+            if metric not in diff:
+                continue
+            found = discordant(scheme, evs[name], versus, k, level)
+            if found is not None:
+                lo, hi = found.widen(diff[f"{metric}_low"], diff[f"{metric}_high"])
+                diff.update({f"{metric}_low": lo, f"{metric}_high": hi})
+                reasons[f"{name} minus {other} ({metric})"] = found.reason(
+                    f"{name} and {other}")
+    resampling.warn_narrow(reasons, level)
 
 
 def _numbers(name, t, c, points, boots):

@@ -9,6 +9,9 @@ interval through it, by the caller's ``ci_method``. The questions:
   ``groups``, ``time``)? :func:`scheme`.
 - How many events does an interval rest on? :func:`events`.
 - The replicates and the jackknife of a curve computed from row weights? :func:`curve_replicates`.
+- Does a paired difference rest on too few units that decide differently? :func:`discordant`
+  (:meth:`chimeraboost.resampling.Resampler.discordance` on two evaluators, or one
+  against treating every row or none).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 from .. import resampling
 from .._shared.validation import check_aligned
 
-__all__ = ["curve_replicates", "events", "scheme"]
+__all__ = ["curve_replicates", "discordant", "events", "scheme"]
 
 
 def scheme(y, event, *, n_boot, random_state, ci_method, groups, time,
@@ -58,3 +61,18 @@ def curve_replicates(resampler, n, weights_to_curve, sample_weight=None):
     block = resampler.jackknife_blocks(n, sample_weight)
     jack = np.vstack([weights_to_curve(w) for w in resampler.jackknife_chunks(block)])
     return reps, jack
+
+
+def discordant(resampler, evaluator, other, name, level):
+    """:meth:`~chimeraboost.resampling.Resampler.discordance` of the paired difference of
+    number ``name`` (``net_benefit@0.2``, ``expected_cost``) between ``evaluator``'s model
+    and ``other``: another :class:`~chimeraboost.decisions.DecisionEvaluator` on the same
+    rows, or ``True`` / ``False`` for treating every row / none (a constant action)."""
+    own = evaluator.paired_terms(name)
+    if own is None:
+        return None
+    if isinstance(other, bool):
+        theirs = own._replace(action=np.full(own.action.shape, other), output=None)
+    else:
+        theirs = other.paired_terms(name)
+    return None if theirs is None else resampler.discordance(own, theirs, level)

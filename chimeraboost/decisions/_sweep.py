@@ -15,11 +15,17 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.api import public
+from .._shared.results import Terms
 from .._shared.weights import fraction, replicate_weights
 from .._shared.validation import warn_degenerate
 from ._checks import Costs, key
 
 __all__ = ["DecisionEvaluator", "Sweep", "decision_numbers", "mean_cost"]
+
+# The numbers whose paired difference is a sum over the rows on which two models act
+# differently, each row's term bounded (DecisionEvaluator.paired_terms).
+_PAIRED = frozenset({"net_benefit", "standardized_net_benefit", "sensitivity", "specificity",
+                     "flagged"})
 
 
 class Sweep:
@@ -134,6 +140,47 @@ class DecisionEvaluator:
         self._sweep = Sweep(score, self.codes.astype(bool), edges[order])
         self._back = np.empty_like(order)  # sorted position of each threshold as given
         self._back[order] = np.arange(order.shape[0])
+        self._score = score  # a reference: what paired_terms reads the actions from
+
+    def decides(self, metric) -> bool:
+        """Whether the paired difference of number ``metric`` (a key of :meth:`evaluate`) is 0
+        on every row on which two models act alike, with a bound per row
+        (:meth:`paired_terms`): net benefit, its standardized form, sensitivity,
+        specificity, the flagged share and the expected cost. PPV and NPV are ratios whose
+        denominators move with the decisions: not counted."""
+        if metric == "expected_cost":
+            return self.costs is not None
+        name, at, t = str(metric).partition("@")
+        try:
+            return bool(at) and name in _PAIRED and float(t) in set(self.thresholds.tolist())
+        except ValueError:
+            return False
+
+    def paired_terms(self, metric):
+        """What the model does with each row for number ``metric``
+        (a ``Terms`` of :mod:`chimeraboost._shared.results`: the action ``score >= t``, the
+        most a row moves the number's numerator when two models act differently on it,
+        its weight in the denominator), or None when ``metric`` is not such a number."""
+        if not self.decides(metric):
+            return None
+        w = np.ones(self.n) if self.sample_weight is None else \
+            np.asarray(self.sample_weight, dtype=np.float64)
+        pos = self.codes == 1
+        if metric == "expected_cost":
+            t, c = self.cost_threshold, self.costs
+            capacity = w * np.where(pos, abs(c.fn - c.tp), abs(c.fp - c.tn))
+            base = w
+        else:
+            name, _, text = metric.partition("@")
+            t = float(text)
+            odds = t / (1.0 - t)
+            capacity = {"net_benefit": w * np.where(pos, 1.0, odds),
+                        "standardized_net_benefit": w * np.where(pos, 1.0, odds),
+                        "sensitivity": w * pos, "specificity": w * ~pos,
+                        "flagged": w}[name]
+            base = {"standardized_net_benefit": w * pos, "sensitivity": w * pos,
+                    "specificity": w * ~pos}.get(name, w)
+        return Terms(self._score >= t, capacity, base, self._score, t)
 
     @public(legacy=("warn",))
     def evaluate(self, counts=None, *, warn: bool = True) -> dict:

@@ -99,6 +99,11 @@ _COMMON_ATTRS_DOC = """
         Categorical columns with more than 10 levels in the training rows, which the engine
         sees as their cross-fitted target means (scikit-learn's ``TargetEncoder``) instead of
         as categories; the linear rung sees the same encoding.
+    rung_ : {"trees", "blend", "linear"}
+        Which rung of the ladder the fitted model is: the trees alone (``tree_weight_ == 1``;
+        always for the quantile regressor), a blend of the trees with the linear rung, or
+        the linear rung alone (the held-out rows gave the trees no weight: the model is then
+        a regularised linear model, and a report says so in its header).
     n_features_in_ : int
     feature_names_in_ : ndarray of str, only when ``X`` had string column names.
 """
@@ -111,6 +116,15 @@ class _ChimeraBoostBase(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         return tags
+
+    @property
+    def rung_(self) -> str:
+        # Read off tree_weight_ (absent before fit, so rung_ is too), never stored twice.
+        weight = getattr(self, "tree_weight_", None)
+        if weight is None:
+            check_is_fitted(self, "estimators_")
+            return "trees"  # the quantile regressor: no linear rung
+        return "trees" if weight >= 1.0 else "linear" if weight <= 0.0 else "blend"
 
     # -- validation ---------------------------------------------------------------------------
     def _check_params(self) -> dict:

@@ -26,6 +26,12 @@ Questions worth asking, and which function answers each:
   resampled, and the jackknife leaves out whole units. :class:`Resampler` is the one scheme
   every surface of the library draws its replicates from; :func:`design_effect` says how
   much the dependence widens an interval.
+- Two models that decide differently on only a few units at a threshold? The paired
+  difference of a number of the decision (net benefit, expected cost, sensitivity,
+  specificity, the flagged share) rests on those units alone: with fewer than
+  :data:`MIN_DISCORDANT`, its interval is widened to hold every difference they allow, and 0
+  (a :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names them;
+  :meth:`PairedBootstrapResult.discordance`, :meth:`Resampler.discordance`).
 
 How the bootstrap is fast: a replicate is a vector of multinomial counts (how often each row was
 drawn), and every metric is a function of the rows' weights. The counts of ``B`` replicates form
@@ -95,6 +101,8 @@ from ._intervals import (
 )
 # The one resampling scheme every surface draws from: rows, whole groups, or time blocks.
 from ._engine import Resampler, design_effect, jackknife_variance
+# How many units a paired difference of a decision rests on, and the bound when few.
+from ._discordant import MIN_DISCORDANT
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
 from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
@@ -112,6 +120,7 @@ from ._roc_auc import (
 __all__ = [
     "Resampler",
     "MIN_GROUPS",
+    "MIN_DISCORDANT",
     "design_effect",
     "jackknife_variance",
     "MIN_RESAMPLES_DECISION",

@@ -13,11 +13,14 @@ blocks for every model.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .._shared.api import public
 from .. import metrics as _metrics
 from .._shared import weights as _weights
+from ._discordant import unit_index
 from ._engine import Resampler
 from ._intervals import DEFAULT_CI_METHOD
 from ._results import BootstrapResult, PairedBootstrapResult
@@ -176,10 +179,22 @@ def results(evaluators, scheme, metrics=None) -> list:
     n_rows, events = _rows(first, None if scheme.kind == "rows" else scheme.units_of(first.n))
     w = getattr(first, "sample_weight", None)
     n_units = scheme.n_units(first.n, w)
+    index = unit_index(None if scheme.kind == "rows" else scheme.units_of(first.n))
     return [BootstrapResult(_point(ev, metrics), r, scheme.n_boot, jackknife=j,
                             n_rows=n_units, events=events, ci_method=scheme.ci_method,
-                            row_jackknife=rj, units=scheme.kind, rows=n_rows)
+                            row_jackknife=rj, units=scheme.kind, rows=n_rows,
+                            terms=_terms(ev, r), unit_index=index)
             for ev, r, j, rj in zip(evaluators, reps, jacks, row_jacks)]
+
+
+def _terms(evaluator, keys) -> dict:
+    """Metric -> a function giving what the model does with each row, for the numbers of a
+    decision (an evaluator's ``paired_terms``): computed only when a paired difference is
+    read, so that a curve's hundred thresholds cost nothing until then."""
+    paired = getattr(evaluator, "paired_terms", None)
+    if paired is None:
+        return {}
+    return {key: partial(paired, key) for key in keys if evaluator.decides(key)}
 
 
 def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):

@@ -19,6 +19,8 @@ Questions, and which method answers each:
   and :meth:`Resampler.n_units` (what the degrees of freedom count: rows, groups, blocks).
 - An interval from replicates? :meth:`Resampler.interval` (and :meth:`Resampler.band` for a
   pointwise band over a curve's grid).
+- Does a paired difference of a decision rest on too few units to be read off the
+  replicates? :meth:`Resampler.discordance` (the rule of ``_discordant``).
 - How much does the dependence cost? :func:`design_effect`: the variance of a statistic when
   whole units are left out over its variance when single rows are.
 """
@@ -30,6 +32,7 @@ import numpy as np
 from .._shared.units import Units, check_units, row_units
 from .._shared.validation import check_level, check_n_jobs, check_random_state_int
 from ._chunks import evaluate_chunks
+from ._discordant import discordance, unit_index
 from ._draws import _chunk_size, check_n_boot
 from ._intervals import (
     DEFAULT_CI_METHOD,
@@ -209,6 +212,18 @@ class Resampler:
             method = "percentile"
         return bootstrap_interval(replicates, estimate, level=level, method=method,
                                   jackknife=jackknife, n_rows=n_units, events=events)
+
+    def discordance(self, a, b, level=0.95):
+        """How many of this scheme's units two models decide differently on, for a paired
+        difference of a number of a decision (``a``, ``b``: each model's
+        ``Terms`` of :mod:`chimeraboost._shared.results`), and the bound its interval is
+        widened to when they are fewer than
+        :data:`~chimeraboost.resampling.MIN_DISCORDANT`; None when they are enough or the
+        two models are one. The rule of :mod:`chimeraboost.resampling._discordant`, which
+        :class:`~chimeraboost.resampling.PairedBootstrapResult` applies too."""
+        unit = {"groups": "groups", "time": "time blocks"}.get(self.kind, "rows")
+        index = None if self.units is None else unit_index(self.units)
+        return discordance(a, b, index, level, unit)
 
     def band(self, replicates, estimate, level=0.95, *, jackknife=None, n_units=None,
              events=None) -> tuple[np.ndarray, np.ndarray]:

@@ -49,6 +49,7 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from .._shared.api import public
+from .._shared.ci_methods import CI_METHOD_LABELS, CI_METHODS, DEFAULT_CI_METHOD
 from .._shared.results import ConfidenceInterval
 from .._shared.validation import as_1d, check_level, check_positive_int, check_random_state_int
 
@@ -57,12 +58,6 @@ __all__ = ["CI_METHODS", "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLO
            "check_ci_method", "effective_df", "jackknife_blocks", "jackknife_weights",
            "narrow_interval_reason", "percentile_interval"]
 
-CI_METHODS = ("expanded_bca", "bca", "expanded_percentile", "percentile")
-# How reports name each method.
-CI_METHOD_LABELS = {"expanded_bca": "expanded BCa", "bca": "BCa",
-                    "expanded_percentile": "expanded percentile", "percentile": "percentile"}
-# The method that covers: benchmarks/coverage.py measures every method on every design.
-DEFAULT_CI_METHOD = "expanded_bca"
 # Leave-a-block-out estimates of the jackknife (one per block; a block per row below this
 # many rows). Each costs what a bootstrap replicate costs: 100 blocks add 5% to 2,000
 # replicates.

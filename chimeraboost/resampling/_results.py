@@ -14,6 +14,7 @@ import numpy as np
 from .._shared.api import public
 from ..exceptions import NarrowIntervalWarning
 from ..exceptions import warn as _warn
+from ._discordant import Widened, discordance
 from ._engine import design_effect
 from ._intervals import (
     DEFAULT_CI_METHOD,
@@ -60,14 +61,23 @@ class BootstrapResult:
     row_jackknife : dict or None
         With ``units`` other than rows: the metrics with blocks of single rows left out, for
         :meth:`design_effect`.
+    terms : dict
+        Metric -> a function giving what the model does with each row at a threshold (a
+        ``Terms`` of :mod:`chimeraboost._shared.results`), for the numbers of a decision:
+        what a paired difference counts the units that decide differently from
+        (:meth:`PairedBootstrapResult.discordance`).
+    unit_index : ndarray or None
+        The resampled unit of each row when discordant units are counted (None: rows).
     """
 
     def __init__(self, estimate: dict, replicates: dict, n_boot: int, *, jackknife=None,
                  n_rows=None, events=None, ci_method=None, units="rows", rows=None,
-                 row_jackknife=None):
+                 row_jackknife=None, terms=None, unit_index=None):
         self.estimate, self.replicates, self.n_boot = estimate, replicates, n_boot
         self.jackknife, self.n_rows, self.events = jackknife, n_rows, events
         self.units, self.row_jackknife = units, row_jackknife
+        self.terms = {} if terms is None else dict(terms)
+        self.unit_index = unit_index
         self.rows = n_rows if rows is None else rows
         if ci_method is None:
             ci_method = DEFAULT_CI_METHOD if jackknife is not None else "percentile"
@@ -99,22 +109,27 @@ class BootstrapResult:
             estimate = self.estimate.get(key, np.nan)
             # A number added to the replicates afterwards, without a jackknife of its own (a
             # basic-bootstrap reflection, say), keeps the percentile interval.
-            out[key] = bootstrap_interval(reps, estimate, level=level,
-                                          method=method if jack is not None else "percentile",
-                                          jackknife=jack, n_rows=self.n_rows,
-                                          events=self.events)
+            ci = bootstrap_interval(reps, estimate, level=level,
+                                    method=method if jack is not None else "percentile",
+                                    jackknife=jack, n_rows=self.n_rows, events=self.events)
+            out[key] = self._widen(key, ci, level)
         if warn:
-            warn_narrow(self.narrow(metrics=keys), level)
+            warn_narrow(self.narrow(metrics=keys, level=level), level)
         return out
 
+    def _widen(self, key, ci, level) -> ConfidenceInterval:
+        """The interval as read off the replicates (a paired difference widens some)."""
+        return ci
+
     @public(legacy=("metrics",))
-    def narrow(self, *, metrics=None) -> dict:
-        """Metric -> why its interval is likely too narrow whatever the method, for the
+    def narrow(self, *, metrics=None, level=0.95) -> dict:
+        """Metric -> why its interval is likely too narrow whatever the method (or, for a
+        paired difference of a decision resting on few units, why it was widened), for the
         metrics (default all) where that is so: what the
         :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says."""
         out = {}
         for key in (list(self.replicates) if metrics is None else list(metrics)):
-            reason = self._narrow(key, self.estimate.get(key, np.nan))
+            reason = self._narrow(key, self.estimate.get(key, np.nan), level)
             if reason is not None:
                 out[key] = reason
         return out
@@ -136,7 +151,7 @@ class BootstrapResult:
             return np.nan
         return design_effect(self.jackknife.get(metric, []), self.row_jackknife.get(metric, []))
 
-    def _narrow(self, key, estimate):
+    def _narrow(self, key, estimate, level=0.95):
         if np.isnan(estimate) or np.all(np.isnan(self._get(key))):
             return None
         reason = narrow_interval_reason(self.events)
@@ -181,6 +196,10 @@ def warn_narrow(reasons: dict, level) -> None:
         by_reason.setdefault(reason, []).append(key)
     for reason, keys in by_reason.items():
         shown = ", ".join(keys[:6]) + (f" and {len(keys) - 6} more" if len(keys) > 6 else "")
+        if isinstance(reason, Widened):
+            _warn(f"The {level:.0%} interval(s) of {shown} were widened: {reason}. Read it "
+                  "as no clear difference.", NarrowIntervalWarning)
+            continue
         _warn(f"The {level:.0%} interval(s) of {shown} are likely too narrow: {reason}. "
               "Read them as a lower bound on the uncertainty.", NarrowIntervalWarning)
 
@@ -216,7 +235,37 @@ class PairedBootstrapResult(BootstrapResult):
         super().__init__(estimate, reps, model.n_boot, jackknife=jack, n_rows=model.n_rows,
                          events=model.events,
                          ci_method=model.ci_method if jack is not None else None,
-                         units=model.units, rows=model.rows, row_jackknife=row_jack)
+                         units=model.units, rows=model.rows, row_jackknife=row_jack,
+                         unit_index=model.unit_index)
+        self._discordant = {}
+
+    def discordance(self, metric, *, level=0.95):
+        """For a number of a decision at a threshold: how many resampled units the two
+        models decide differently on, and the bound the interval is widened to when they
+        are fewer than :data:`~chimeraboost.resampling.MIN_DISCORDANT`
+        (:mod:`chimeraboost.resampling._discordant`); None otherwise (enough units, equal
+        outputs, or not a decision)."""
+        cached = (metric, float(level))
+        if cached not in self._discordant:
+            own, other = self.model.terms.get(metric), self.baseline.terms.get(metric)
+            found = None
+            if own is not None and other is not None:
+                a, b = own(), other()
+                if a is not None and b is not None:
+                    unit = {"groups": "groups", "time": "time blocks"}.get(self.units, "rows")
+                    found = discordance(a, b, self.unit_index, level, unit)
+            self._discordant[cached] = found
+        return self._discordant[cached]
+
+    def _widen(self, key, ci, level) -> ConfidenceInterval:
+        found = self.discordance(key, level=level)
+        return ci if found is None else ConfidenceInterval(*found.widen(*ci))
+
+    def _narrow(self, key, estimate, level=0.95):
+        found = None if np.isnan(estimate) else self.discordance(key, level=level)
+        if found is not None:
+            return found.reason()
+        return super()._narrow(key, estimate, level)
 
     @public(legacy=("level", "method"))
     def difference(self, metric, *, level=0.95, method=None) -> tuple[float, float, float]:

@@ -50,7 +50,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import metrics
-from .._shared.sklearn_scoring import scorer_registry, scoring_name_sets
+from .._shared.sklearn_scoring import LazyScorer, scorer_registry, scoring_name_sets
 from .._shared.facts import is_loss, parse_metric
 from .._shared.validation import (
     as_1d,
@@ -340,7 +340,8 @@ def register() -> tuple:
     served = []
     for name, scorer in _REGISTERED.items():
         current = registry.get(name)
-        if current is None:
+        if current is None or isinstance(current, LazyScorer):
+            # (a LazyScorer is the entry ``import chimeraboost`` put there: this scorer's)
             registry[name] = scorer
         elif getattr(current, "_chimeraboost_name", None) != name:
             msg = (
@@ -353,3 +354,8 @@ def register() -> tuple:
     for options in scoring_name_sets():
         options.update(served)
     return tuple(served)
+
+
+# Importing this module (which ``import chimeraboost`` does at the scoring strings' first use)
+# puts the scorers themselves under their names.
+register()

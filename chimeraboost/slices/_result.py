@@ -29,10 +29,13 @@ from .._shared.format import (
     count,
     fmt,
     fmt_p,
+    fitted_lines,
+    header_lines,
     markdown_table,
     percent,
     rates,
     table,
+    wrap,
 )
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import import_pandas, plain
@@ -149,6 +152,11 @@ class SliceReport:
 
     # ---- text
     def header(self) -> str:
+        """What was sliced and what each slice is judged against, in one line (the text
+        wraps it at 120 characters)."""
+        return " · ".join(self._header_parts())
+
+    def _header_parts(self) -> list:
         if self.search is not None:
             found = (f"the {len(self.labels)} weakest found" if self.labels
                      else "none found")
@@ -163,7 +171,7 @@ class SliceReport:
             parts.append("each slice judged against its own mean")
         if self.reference_text and self._skill_key() in _LOSS:
             parts.append(f"vs all: against {self.reference_text}")
-        return " · ".join(parts)
+        return parts
 
     def _numbers_table(self):
         """(columns, rows) of the slices' own numbers."""
@@ -307,10 +315,10 @@ class SliceReport:
         return lines
 
     def __str__(self) -> str:
-        lines = [self.header(), ""]
+        lines = [*header_lines(self._header_parts()), ""]
         for title, cols, rows in self._tables():
-            lines += ([title] if title else []) + table(cols, rows, indent=0) + [""]
-        return "\n".join(lines + self._footer())
+            lines += (wrap(title) if title else []) + fitted_lines(cols, rows) + [""]
+        return "\n".join(lines + [piece for line in self._footer() for piece in wrap(line)])
 
     def to_markdown(self) -> str:
         """The tables as GitHub-flavoured markdown, titles and notes as paragraphs."""

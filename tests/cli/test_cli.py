@@ -56,7 +56,15 @@ def test_demo_numbers_are_those_of_the_model(demo_text):
     assert expected in text
     assert "model minus baseline, paired bootstrap 95%" in text
     assert re.search(r"\n  brier_skill +\+0\.\d{4} +0\.\d{4}( +\+[01]\.\d{3}){5}\n", text)
-    assert "ChimeraBoostRegressor · 177 rows scored" in text
+    assert re.search(r"ChimeraBoostRegressor \(rung: (trees|blend|linear)[^)]*\) · 177 rows "
+                     "scored", text)
+    # Section 2 compares two different models: ChimeraBoost's trees take part on the digits
+    # (its rung is not the linear one), and the comparison ends in a verdict.
+    model = ChimeraBoostClassifier(random_state=0).fit(X_train, y_train)
+    assert model.rung_ == "linear" and f"rung_ = {model.rung_!r}" in text
+    section = text.split("\n2. ", 1)[1].split("\n3. ", 1)[0]
+    assert re.search(r"ChimeraBoostClassifier \(rung: (blend|trees)", section)
+    assert "model better" in section or "baseline better" in section
 
 
 @pytest.mark.slow

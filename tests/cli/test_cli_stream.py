@@ -211,7 +211,9 @@ def test_text_output_says_what_streaming_leaves_out(capsys, files):
     code, out, err = _run(capsys, ["report", files["csv"], "--target", "y", "--score", "p",
                                    "--baseline-score", "q", "--stream"])
     assert code == 0, err
-    lines = out.splitlines()
+    # Lines wrap at 120 characters, the next ones indented: join them back to read them.
+    assert all(len(line) <= 120 for line in out.splitlines())
+    lines = out.replace("\n  ", " ").splitlines()
     assert lines[0] == f"{files['csv']}: p as probabilities, q as probabilities"
     assert lines[1].startswith("positive class: 1 (the columns are read as P(1)")
     assert lines[2] == ("streamed, 500,000 rows at a time: no bootstrap intervals, paired "

@@ -274,3 +274,31 @@ def test_cv_rows_keep_every_class_and_its_share():
     assert counts[1] >= 5
     assert abs(counts[0] / sub.size - 9000 / 9030) < 0.01
     assert np.array_equal(_linear._cv_rows(t[:1500], 5), np.arange(1500))
+
+def test_rung_names_what_the_tree_weight_made_the_model():
+    from sklearn.exceptions import NotFittedError
+
+    from chimeraboost import report
+    from chimeraboost.estimators import ChimeraBoostQuantileRegressor
+
+    X, y, _ = _logistic_data(800, 0)
+    with pytest.raises(NotFittedError):
+        ChimeraBoostClassifier(**ONE).rung_
+    trees = ChimeraBoostClassifier(linear_blend=False, **ONE).fit(X, y)
+    assert trees.tree_weight_ == 1.0 and trees.rung_ == "trees"
+    blended = ChimeraBoostClassifier(**ONE).fit(X, y)
+    expected = ("trees" if blended.tree_weight_ == 1 else "linear"
+                if blended.tree_weight_ == 0 else "blend")
+    assert blended.rung_ == expected and (blended.linear_ is None) == (expected == "trees")
+    # The linear rung alone predicts as the refitted logistic regression does.
+    if blended.rung_ == "linear":
+        np.testing.assert_allclose(blended.decision_function(X) * blended.temperature_,
+                                   blended.linear_.decision_function(X), rtol=1e-10)
+    assert ChimeraBoostQuantileRegressor(quantiles=(0.5,), **ONE).fit(X, y).rung_ == "trees"
+    # The report's header says it; the repr stays scikit-learn's.
+    header = str(report(blended, X, y)).splitlines()[0]
+    assert header.startswith(f"ChimeraBoostClassifier (rung: {blended.rung_}")
+    assert "rung" not in repr(blended)
+    pipe = make_pipeline(StandardScaler(), ChimeraBoostClassifier(**ONE)).fit(X, y)
+    assert report(pipe, X, y).note.startswith("rung: ")
+    assert report(LogisticRegression().fit(X, y), X, y).note is None

@@ -262,3 +262,22 @@ def test_dataset_comparison_and_holdout_comparison_html(data):
     page = _check(cmp._repr_html_())
     assert page.headings == [str(cmp).splitlines()[0], cmp.report.headline()]
     assert f"decision: {cmp.decision}" in page.text
+
+
+def test_the_legend_explains_what_the_report_shows_in_text_and_html():
+    X, y = make_classification(n_samples=300, random_state=0)
+    model = LogisticRegression().fit(X[:150], y[:150])
+    r = report(model, X[150:], y[150:], ci=0.95, n_boot=1000, random_state=0)
+    text = str(r)
+    legend = text.split("\n\n")[-1]
+    assert legend.startswith("Legend: ")
+    # Every abbreviation the report prints is in its legend...
+    for term in ("Brier (sum)", "MCB", "DSC", "UNC", "noise floor", "excess", "expanded BCa"):
+        assert term in text.split("\n\nLegend: ")[0] and term in legend, term
+    assert all(len(line) <= 120 for line in text.splitlines())
+    assert "Legend: Brier (sum)" in r._repr_html_()
+    # ...and no more: a regression without intervals has no Brier, no MCB, no interval.
+    Xr = X[:, :3]
+    yr = Xr @ np.array([1.0, -2.0, 0.5])
+    reg = report(LinearRegression().fit(Xr, yr), Xr, yr + 0.1)
+    assert "Legend" not in str(reg) and not reg.legend()

@@ -422,3 +422,24 @@ def test_a_near_zero_number_prints_in_its_columns_format():
                                                    ["model", "0.739", "3.4e-08"]]
     html = html_table(columns, rows)
     assert ">-0.000<" in html and ">-7.04e-08<" not in html and ">1.2e-07<" in html
+
+
+@pytest.mark.parametrize("tiny", [-2.78e-17, 5.5e-17, -1e-13, 1e-12])
+def test_a_number_zero_within_rounding_prints_as_zero(tiny):
+    # DSC = UNC - Brier + MCB can land at -2.78e-17 for DSC 0: rounding, not a number.
+    assert fmt(tiny) == "0.0000" and fmt(tiny, 3, signed=True) == "+0.000"
+    assert fmt(tiny * 1e6) != "0.0000"  # a small number that is not rounding keeps its digits
+
+
+def test_json_counts_are_ints_and_weighted_counts_stay_floats():
+    import json
+
+    from chimeraboost._shared.format import json_ready
+
+    out = json_ready({"positives": np.float64(143.0), "n": np.int64(228),
+                      "slices": [{"positives": 24.0, "positives_low": 20.0}],
+                      "weighted": {"positives": 71.25}, "base_rate": 1.0,
+                      "p": np.float64("nan")})
+    text = json.dumps(out, allow_nan=False)
+    assert '"positives": 143,' in text and '"positives_low": 20}' in text
+    assert '"positives": 71.25' in text and '"base_rate": 1.0' in text and '"p": null' in text

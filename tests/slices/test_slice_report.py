@@ -433,7 +433,10 @@ def test_text_markdown_html_and_frame_show_the_same_cells():
                         f"[{r.intervals['brier_skill'][s][0]:.3f}, "
                         f"{r.intervals['brier_skill'][s][1]:.3f}]")
     assert "not tested: 12 rows, fewer than 30" in text
-    assert lines[2].startswith("slice") and lines[3].startswith("all rows")
+    # The header (wrapped at 120 characters), a blank line, then the table.
+    start = lines.index("") + 1
+    assert lines[start].startswith("slice") and lines[start + 1].startswith("all rows")
+    assert all(len(line) <= 120 for line in lines)
     md = r.to_markdown()
     assert "| <tiny> |" in md and "| --- | ---: |" in md
     html = r._repr_html_()

@@ -73,6 +73,11 @@ def decide(rows, keys, y, classes, w, costs, scheme) -> None:
             # applies to the decision numbers too.
             row.boot.estimate[k] = row.point[k]
             row.boot.jackknife[k] = boot.jackknife[k]
+            # What the model does with each row: a paired difference counts the units on
+            # which two rows' models decide differently (resampling._discordant).
+            if k in boot.terms:
+                row.boot.terms[k] = boot.terms[k]
+        row.boot.unit_index = boot.unit_index
 
 
 def probability(row):

@@ -18,6 +18,7 @@ from ... import resampling
 from ..._shared.ties import negligible
 from ..._shared.units import resampled, time_span
 from ..._shared.facts import FACTS, is_loss
+from ..._shared.format import wrap as wrap_prose
 from ..._shared.format import (
     EMPTY,
     NA,
@@ -145,7 +146,11 @@ class HoldoutTable:
                 resampling.MIN_RESAMPLES_DECISION:
             return d, np.nan, np.nan
         lo, hi = (orient(p, v) for v in paired.interval(p, level=self.level, warn=False))
-        self._narrow.update({f"{p} difference": r for r in paired.narrow(metrics=[p]).values()})
+        # A difference widened because few units decide differently is named per pair.
+        at = "" if paired.discordance(p, level=self.level) is None else \
+            f" ({row.name} minus {other.name})"
+        for reason in paired.narrow(metrics=[p], level=self.level).values():
+            self._narrow[f"{p} difference{at}"] = reason
         scale = float(row.point[p])
         if negligible(d, scale) and negligible(lo, scale) and negligible(hi, scale):
             return 0.0, 0.0, 0.0  # two identical rows: no difference, whatever the seed
@@ -380,7 +385,8 @@ class HoldoutTable:
                 "rows": {n: dict(r) for n, r in self.rows.items()}}
 
     def summary(self) -> str:
-        """One sentence per model other than the baseline, for a report:
+        """One sentence per model other than the baseline, for a report (each on lines of at
+        most 120 characters):
 
         "On the <split> holdout (<n> rows, <positives> positives) <model> reaches
         <primary> <value> (95% CI <lo>-<hi>) vs <value> for <baseline>; the paired
@@ -411,4 +417,5 @@ class HoldoutTable:
                 f"{fmt(r['difference'], signed=True, fixed=g)} (CI "
                 f"{fmt(r['diff_low'], signed=True, fixed=g)} to "
                 f"{fmt(r['diff_high'], signed=True, fixed=g)}).")
-        return "\n".join(sentences)
+        # Each sentence on lines of 120 characters at most, the next ones indented.
+        return "\n".join(piece for sentence in sentences for piece in wrap_prose(sentence))

@@ -163,7 +163,9 @@ def test_text_markdown_html_and_frame(ladder_table):
 
 def test_summary_sentence(ladder_table):
     t = ladder_table
-    lines = t.summary().splitlines()
+    # One sentence per model, each on lines of at most 120 characters (the next ones indented).
+    assert all(len(line) <= 120 for line in t.summary().splitlines())
+    lines = t.summary().replace("\n  ", " ").splitlines()
     assert len(lines) == len(t.rows) - 1
     r, base = t.rows["linear"], t.rows["prior"]
     expected = (
