@@ -275,6 +275,7 @@ def test_cv_rows_keep_every_class_and_its_share():
     assert abs(counts[0] / sub.size - 9000 / 9030) < 0.01
     assert np.array_equal(_linear._cv_rows(t[:1500], 5), np.arange(1500))
 
+
 def test_rung_names_what_the_tree_weight_made_the_model():
     from sklearn.exceptions import NotFittedError
 
