@@ -14,6 +14,10 @@ Questions it answers:
 - Are the streamed numbers the in-memory ones? At 1e7 rows: the largest difference on the
   exact keys (to rounding) and on the grid keys (ROC AUC, PR AUC, MCB, DSC: the
   accumulator's stated error).
+- With intervals on the cluster (``--intervals``): ``classification_report(..., ci=0.95,
+  n_boot=500)`` at 1e6 and 1e7 rows, every block adding 500 Poisson bootstrap replicates to
+  its accumulator -- the time against the point report on the same cluster and rows, and
+  each worker's peak memory (target: at most 1 GB per worker at 1e7 rows).
 
 Each measurement runs in a fresh Python process, whose ``ru_maxrss`` (resource.getrusage)
 is its peak resident memory; the dask rows add each worker's ``ru_maxrss`` (client.run).
@@ -27,6 +31,8 @@ row: on a shared machine the rates move with it, the memory does not.
     python benchmarks/bench_scale.py            # 1e6, 1e7, 5e7 rows; about 2 minutes
     python benchmarks/bench_scale.py --quick    # 1e5 and 1e6 rows, a smoke run (~20 s)
     python benchmarks/bench_scale.py --no-dask  # without the cluster
+    python benchmarks/bench_scale.py --intervals  # the dask report with 500 replicates
+    python benchmarks/bench_scale.py --intervals --quick  # 1e5 and 1e6 rows, 200 replicates
 """
 
 from __future__ import annotations
@@ -109,24 +115,33 @@ def child_in_memory(n):
             "streamed": _plain(acc.report())}
 
 
-def child_dask(n, compare=False):
+def child_dask(n, compare=False, n_boot=0):
     """The dask path; with ``compare``, after the peaks are read, the same rows are brought
-    into this process and scored in memory, for the differences."""
+    into this process and scored in memory, for the differences; with ``n_boot``, the report
+    with 95% intervals from that many Poisson replicates."""
+    import warnings
+
     import dask.array as da
     from dask.distributed import Client, LocalCluster
 
     from chimeraboost import dask as cbdask
 
+    one = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=None, env=one) as cluster, Client(cluster) as client:
         t0 = time.perf_counter()
         rng = da.random.default_rng(SEED)
         p = rng.beta(2.0, 5.0, size=n, chunks=CHUNK)
         y = (rng.random(size=n, chunks=CHUNK) < p).astype("int8")
-        rep = cbdask.classification_report(y, p, [0, 1])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # fewer than 1,000 replicates: said in the table
+            rep = cbdask.classification_report(y, p, [0, 1], **(
+                {"ci": 0.95, "n_boot": n_boot, "random_state": SEED} if n_boot else {}))
         seconds = time.perf_counter() - t0
         out = {"seconds": seconds, "peak_mb": _peak_mb(),
                "workers_mb": sorted(client.run(_peak_mb).values()), "report": _plain(rep)}
+        if n_boot:
+            out["ci"] = {k: list(rep.ci[k]) for k in ("brier_skill", "roc_auc")}
         if compare:
             from chimeraboost import metrics
 
@@ -143,17 +158,19 @@ def _plain(rep):
 
 
 CHILDREN = {"accumulator": child_accumulator, "in-memory": child_in_memory,
-            "dask": child_dask, "dask+compare": lambda n: child_dask(n, compare=True)}
+            "dask": child_dask, "dask+compare": lambda n: child_dask(n, compare=True),
+            "dask+ci": lambda n, b: child_dask(n, n_boot=b)}
 
 
 # --------------------------------------------------------------------------- the parent
 
 
-def measure(kind, n):
+def measure(kind, n, *extra):
     """Run one measurement in a fresh process; its result and the load beside it."""
     load = os.getloadavg()[0]
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    done = subprocess.run([sys.executable, __file__, "--child", kind, str(n)],
+    done = subprocess.run([sys.executable, __file__, "--child", kind, str(n),
+                           *(str(x) for x in extra)],
                           capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{kind} at {n:,} rows failed:\n{done.stderr[-3000:]}")
@@ -180,11 +197,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run")
     parser.add_argument("--no-dask", action="store_true", help="skip the LocalCluster rows")
-    parser.add_argument("--child", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
+    parser.add_argument("--intervals", action="store_true",
+                        help="the dask report with Poisson-bootstrap intervals only")
+    parser.add_argument("--n-boot", type=int, default=None,
+                        help="replicates of --intervals (default 500; 200 with --quick)")
+    parser.add_argument("--child", nargs="+", metavar="ARG", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        kind, n = args.child
-        print(json.dumps(CHILDREN[kind](int(n))))
+        kind, *numbers = args.child
+        print(json.dumps(CHILDREN[kind](*(int(x) for x in numbers))))
+        return
+    if args.intervals:
+        intervals(args)
         return
     sizes = [100_000, 1_000_000] if args.quick else [1_000_000, 10_000_000, 50_000_000]
     reference = sizes[:2]
@@ -226,6 +250,36 @@ def main(argv=None):
     flat = max(m["peak_mb"] for m in results if m["kind"] == "accumulator")
     print(f"accumulator peak memory over all sizes: {flat:,.0f} MB "
           f"({'under' if flat < 1024 else 'OVER'} 1 GB)")
+
+
+def intervals(args):
+    """The dask report with intervals against the point report, on the same cluster and rows."""
+    sizes = [100_000, 1_000_000] if args.quick else [1_000_000, 10_000_000]
+    n_boot = args.n_boot or (200 if args.quick else 500)
+    print(f"bench_scale --intervals: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
+          f"binary rows, blocks of {CHUNK:,}; a LocalCluster of 2 worker processes, 1 thread "
+          f"each; {n_boot} Poisson replicates, 95% percentile intervals")
+    print()
+    print("| rows | report | seconds | x point report | workers' peak MB | client MB | "
+          "load before | load after |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        point = measure("dask", n)
+        point["after"] = os.getloadavg()[0]
+        boot = measure("dask+ci", n, n_boot)
+        boot["after"] = os.getloadavg()[0]
+        for m, what in ((point, "point"), (boot, f"ci, {n_boot} replicates")):
+            print(f"| {n:,} | {what} | {m['seconds']:,.1f} | "
+                  f"{m['seconds'] / point['seconds']:.1f} | "
+                  f"{' / '.join(f'{x:,.0f}' for x in m['workers_mb'])} | "
+                  f"{m['peak_mb']:,.0f} | {m['load']:.2f} | {m['after']:.2f} |", flush=True)
+        shown = "; ".join(f"{k} {boot['report'][k]:.4f} [{lo:.4f}, {hi:.4f}]"
+                          for k, (lo, hi) in boot["ci"].items())
+        print(f"|  | at {n:,} rows: {shown} |  |  |  |  |  |  |", flush=True)
+    print()
+    print("seconds: the graph's compute on the cluster, generating the blocks included; "
+          "workers' peak MB: each worker's ru_maxrss (the process, Python and dask included); "
+          "load: the 1-minute load average before and after the run.")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The report per slice: how often it cries wolf, how often it finds the weak slice, what it
 costs.
 
-Three simulations, each printing its table (times are CPU seconds of this process; the load
+Four simulations, each printing its table (times are CPU seconds of this process; the load
 average of the machine is printed beside every ratio):
 
 1. **Size.** Every slice has the same true skill: rows get one of 8 slice labels at random
@@ -24,12 +24,15 @@ average of the machine is printed beside every ratio):
 3. **Speed.** 50 slices of a 1,000,000-row table (``--n-speed``): ``slice_report`` and
    ``report(..., by=column, ci=0.95)`` against one ``report(..., ci=0.95)`` on the whole
    table, the same ``--n-boot`` resamples each (target: at most 3x).
+4. **Speed of the search with every value a cell.** ``find_weak_slices(bins=None)`` on 1,000
+   rows of the power table against one ``report(..., ci=0.95)`` on the same rows (target: at
+   most 3x).
 
 Usage::
 
     python benchmarks/bench_slices.py              # the full sizes (about 20 minutes of CPU)
     python benchmarks/bench_slices.py --quick      # a few runs of each (a minute)
-    python benchmarks/bench_slices.py --only size  # one of size, power, speed
+    python benchmarks/bench_slices.py --only size  # one of size, power, speed, search
 """
 
 from __future__ import annotations
@@ -215,10 +218,34 @@ def speed(n: int, n_boot: int) -> None:
     print()
 
 
+def search_speed(n: int, n_boot: int) -> None:
+    """``find_weak_slices(bins=None)``: every distinct value of a numeric column is a cell,
+    so two such columns cross into about (n / 2)^2 cells of the search half."""
+    print(f"4. Speed of the search with bins=None: find_weak_slices on {n:,} rows of the power "
+          f"table (segment c without signal) against one report with intervals on the same "
+          f"rows, {n_boot:,} resamples each.")
+    rng = np.random.default_rng(23)
+    X_train, y_train = planted(5000, rng, 0.0)
+    model = on_columns(["x", "z"]).fit(X_train, y_train)
+    X, y = planted(n, rng, 0.0)
+    t0 = time.process_time()
+    cb.report(model, X, y, ci=0.95, n_boot=n_boot, random_state=0)
+    whole = time.process_time() - t0
+    t0 = time.process_time()
+    found = find_weak_slices(model, X, y, bins=None, n_boot=n_boot, random_state=0)
+    searched = time.process_time() - t0
+    print(f"   report(ci=0.95), the reference:       {whole:7.2f} s CPU")
+    print(f"   find_weak_slices(bins=None):          {searched:7.2f} s CPU  ratio "
+          f"{searched / whole:.2f}x  ({found.search['candidates']:,} candidates, "
+          f"{len(found.labels)} reported; {load()})")
+    print(f"   target: at most 3x -> {'met' if searched <= 3 * whole else 'NOT met'}")
+    print()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few runs of each")
-    parser.add_argument("--only", choices=["size", "power", "speed"])
+    parser.add_argument("--only", choices=["size", "power", "speed", "search"])
     parser.add_argument("--runs", type=int, default=300, help="data sets per design (power)")
     parser.add_argument("--size-runs", type=int, default=2000,
                         help="data sets per row count (size)")
@@ -239,6 +266,8 @@ def main(argv=None) -> None:
         power(args.runs, args.n_search, args.n_boot)
     if args.only in (None, "speed"):
         speed(args.n_speed, args.n_boot)
+    if args.only in (None, "search"):
+        search_speed(1000, args.n_boot)
 
 
 if __name__ == "__main__":

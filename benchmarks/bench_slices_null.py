@@ -21,6 +21,7 @@ Usage::
     python benchmarks/bench_slices_null.py                 # the full counts
     python benchmarks/bench_slices_null.py --runs 100      # fewer data sets per cell
     python benchmarks/bench_slices_null.py --only unequal  # one of snapshots, unequal
+    python benchmarks/bench_slices_null.py --only snapshots --cell 1 3 --runs 1000
 """
 
 from __future__ import annotations
@@ -75,17 +76,18 @@ CELLS = [(100, 12, 0.7, "customer", True), (100, 12, 0.3, "customer", True),
 def run_snapshots(runs: int, n_boot: int, cells=CELLS) -> None:
     print(f"1. Snapshots, 8 slices: share of null data sets with any slice called different "
           f"(Holm, alpha 0.05), {runs} data sets per cell, {n_boot} resamples", flush=True)
-    print(f"{'design':28}{'slices':14}{'resampled':>12}{'any called':>26}", flush=True)
+    print(f"{'design':28}{'slices':14}{'resampled':>12}{'any called':>26}{'CPU':>10}", flush=True)
     for G, m, rho, slices, grouped in cells:
         rng = np.random.default_rng(20261206)
-        hits = 0
+        hits, t0 = 0, time.process_time()
         for i in range(runs):
             y, p, customer, by_c, by_r = snapshots(G, m, rho, rng)
             by = by_c if slices == "customer" else by_r
             extra = {"groups": customer} if grouped else {}
             hits += _any_called(y, p, by, n_boot, i, **extra)[0]
         print(f"{f'G={G}, m={m}, rho={rho}':28}{'per ' + slices:14}"
-              f"{'groups' if grouped else 'rows':>12}{share(hits, runs):>26}", flush=True)
+              f"{'groups' if grouped else 'rows':>12}{share(hits, runs):>26}"
+              f"{time.process_time() - t0:>8.0f} s", flush=True)
 
 
 def unequal(rng, n=6000):
@@ -123,13 +125,16 @@ def main(argv=None) -> None:
     parser.add_argument("--runs", type=int, default=None)
     parser.add_argument("--cells", type=int, default=None,
                         help="the first CELLS of the snapshot table only")
+    parser.add_argument("--cell", type=int, nargs="+", default=None,
+                        help="these cells of the snapshot table only (0 is the first)")
     parser.add_argument("--n-boot", type=int, default=500)
     parser.add_argument("--only", choices=("snapshots", "unequal"), default=None)
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", FewResamplesWarning)
     print(load())
     if args.only in (None, "snapshots"):
-        run_snapshots(args.runs or 400, args.n_boot, CELLS[:args.cells])
+        cells = CELLS[:args.cells] if args.cell is None else [CELLS[i] for i in args.cell]
+        run_snapshots(args.runs or 400, args.n_boot, cells)
     if args.only in (None, "unequal"):
         run_unequal(args.runs or 2000, args.n_boot)
     print(load())

@@ -30,7 +30,9 @@ Designs (``DESIGNS``):
   ``x1`` only. Its "base rate" is the prior of the rarest class (1/3 in the column of .5).
 - ``regression``: ``y = 1 + 2 x1 + e`` with ``e`` standard normal, Student-t(5), or
   Student-t(3) (whose squares have no variance: no interval of the RMSE can be trusted, and
-  none is claimed); A predicts ``1 + 2 x1``, B ``1 + 1.5 x1``.
+  none is claimed); A predicts ``1 + 2 x1``, B ``1 + 1.5 x1``. Skewed errors, the same
+  way: centred lognormal ``exp(s Z) - exp(s^2 / 2)`` with ``s`` = 0.5, 1 and 1.5, and a
+  centred chi-square with one degree of freedom ``chi2_1 - 1``.
 
 The intercepts ``a``, ``b``, ``c1``, ``c2`` are solved so that the population base rate (the
 share of rows that are events), and B's mean forecast, equal the column's base rate.
@@ -178,29 +180,72 @@ class Regression:
     def __init__(self, name, df=None):
         self.name, self.df = name, df
 
+    def errors(self, rng, n):
+        return rng.normal(size=n) if self.df is None else rng.standard_t(self.df, size=n)
+
     def draw(self, rng, n, rate=None):
         x1 = rng.normal(size=n)
-        e = rng.normal(size=n) if self.df is None else rng.standard_t(self.df, size=n)
+        e = self.errors(rng, n)
         return 1 + 2 * x1 + e, [1 + 2 * x1, 1 + 1.5 * x1], None
+
+    def variance(self) -> float:
+        nu = self.df
+        return 1.0 if nu is None else nu / (nu - 2)
+
+    def maes(self) -> tuple[float, float]:
+        """E|e| and E|0.5 x1 + e|."""
+        nu = self.df
+        if nu is None:
+            return sqrt(2 / pi), sqrt(2 / pi) * sqrt(0.25 + 1.0)
+        # E|T| = 2 sqrt(nu) Gamma((nu+1)/2) / (sqrt(pi) (nu-1) Gamma(nu/2)).
+        return (2 * sqrt(nu) * gamma((nu + 1) / 2) / (sqrt(pi) * (nu - 1) * gamma(nu / 2)),
+                _mae_shifted_t(0.5, nu))
 
     def truth(self, rate=None) -> list[dict]:
         """Closed forms: with ``v = Var(e)`` and the error ``c x1 + e`` of a prediction
         off by slope ``c``, rmse = sqrt(c^2 + v), r2 = 1 - (c^2 + v) / (4 + v); mae = E|e|
         for A, and for B ``E|0.5 x1 + e|`` by quadrature over ``x1``."""
-        nu = self.df
-        v = 1.0 if nu is None else nu / (nu - 2)
-        if nu is None:
-            mae_a = sqrt(2 / pi)
-            mae_b = sqrt(2 / pi) * sqrt(0.25 + 1.0)
-        else:
-            # E|T| = 2 sqrt(nu) Gamma((nu+1)/2) / (sqrt(pi) (nu-1) Gamma(nu/2)).
-            mae_a = 2 * sqrt(nu) * gamma((nu + 1) / 2) / (sqrt(pi) * (nu - 1) * gamma(nu / 2))
-            mae_b = _mae_shifted_t(0.5, nu)
+        v = self.variance()
         out = []
-        for c, mae in ((0.0, mae_a), (0.5, mae_b)):
+        for c, mae in zip((0.0, 0.5), self.maes()):
             mse = c * c + v
             out.append({"rmse": sqrt(mse), "r2": 1 - mse / (4 + v), "mae": mae})
         return out
+
+
+class SkewedRegression(Regression):
+    """The regression design with centred skewed errors: lognormal ``exp(s Z) - exp(s^2 /
+    2)``, or ``chi2_1 - 1`` (``s`` None)."""
+
+    def __init__(self, name, s=None):
+        super().__init__(name)
+        self.s = s
+
+    def errors(self, rng, n):
+        if self.s is None:
+            return rng.chisquare(1, size=n) - 1.0
+        return np.exp(self.s * rng.normal(size=n)) - np.exp(self.s**2 / 2)
+
+    def variance(self) -> float:
+        if self.s is None:
+            return 2.0
+        return (np.exp(self.s**2) - 1) * np.exp(self.s**2)
+
+    def _error_grid(self):
+        """(values, probabilities) of e on a fine grid of the normal quantile scale."""
+        z = norm.ppf((np.arange(200_000) + 0.5) / 200_000)
+        e = z * z - 1.0 if self.s is None else np.exp(self.s * z) - np.exp(self.s**2 / 2)
+        return e, np.full(z.size, 1.0 / z.size)
+
+    def maes(self) -> tuple[float, float]:
+        """E|e| and E|0.5 x1 + e|, by quadrature (x1 on a grid, e at 200,000 equally likely
+        quantiles)."""
+        e, pe = self._error_grid()
+        x = np.linspace(-8, 8, 401)
+        wx = norm.pdf(x)
+        wx /= wx.sum()
+        inner = np.array([pe @ np.abs(0.5 * xi + e) for xi in x])
+        return float(pe @ np.abs(e)), float(wx @ inner)
 
 
 def _mae_shifted_t(c, nu) -> float:
@@ -226,4 +271,8 @@ DESIGNS = {
     "regression normal": Regression("regression normal"),
     "regression t(5)": Regression("regression t(5)", df=5),
     "regression t(3)": Regression("regression t(3)", df=3),
+    "regression lognormal(0.5)": SkewedRegression("regression lognormal(0.5)", s=0.5),
+    "regression lognormal(1)": SkewedRegression("regression lognormal(1)", s=1.0),
+    "regression lognormal(1.5)": SkewedRegression("regression lognormal(1.5)", s=1.5),
+    "regression chi-square(1)": SkewedRegression("regression chi-square(1)"),
 }

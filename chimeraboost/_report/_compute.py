@@ -296,7 +296,10 @@ def _calibration_tests(scored, scheme):
                                             sample_weight=d["sample_weight"], n_boot=draws,
                                             random_state=seed, **units)
         s.point.update(calibration_noise_floor=test.noise_floor,
-                       calibration_excess=test.excess, calibration_pvalue=test.pvalue)
+                       calibration_excess=test.excess, calibration_pvalue=test.pvalue,
+                       recalibration_intercept=test.recalibration_intercept,
+                       recalibration_slope=test.recalibration_slope,
+                       recalibration_pvalue=test.recalibration_pvalue)
         out.append(test)
     return out
 

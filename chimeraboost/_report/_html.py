@@ -32,13 +32,18 @@ _GROUPS = (
                      # The calibration test, when the report made its draws.
                      ("noise floor", "calibration_noise_floor"),
                      ("excess (population MCB)", "calibration_excess"),
-                     ("calibration test p", "calibration_pvalue"))),
+                     ("calibration test p", "calibration_pvalue"),
+                     ("recalibration intercept", "recalibration_intercept"),
+                     ("recalibration slope", "recalibration_slope"),
+                     ("recalibration test p", "recalibration_pvalue"))),
     ("ranking", (("ROC AUC", "roc_auc"), ("PR AUC", "pr_auc"))),
     ("threshold", (("accuracy", "accuracy"), ("balanced accuracy", "balanced_accuracy"),
                    ("F1 macro", "f1_macro"))),
     ("top k", (("recall@k", "recall_at_k"), ("precision@k", "precision_at_k"))),
 )
 _PROPER = (("log loss", "log_loss"), ("Brier (sum)", "brier"))
+# Printed with two decimals, as in the text.
+_TWO_DIGITS = {"pr_auc_lift", "recalibration_intercept", "recalibration_slope"}
 
 
 def report_html(report) -> str:
@@ -124,7 +129,7 @@ def _classification(report, cells) -> list:
         present = [(label, key) for label, key in members if key in v]
         if group == "ranking" and "pr_auc_lift" in v:
             present.append(("lift (PR AUC / base rate)", "pr_auc_lift"))
-        rows += [[label, cells(key, 2) if key == "pr_auc_lift" else cells(key)]
+        rows += [[label, cells(key, 2) if key in _TWO_DIGITS else cells(key)]
                  for label, key in present]
         if present:
             sections.append((group, len(present)))

@@ -58,6 +58,11 @@ FACTS: dict[str, Fact] = {
     "calibration_excess": _loss("population MCB (excess)", "probabilities"),
     "calibration_noise_floor": _rows("MCB noise floor"),
     "calibration_pvalue": _rows("calibration test p-value"),
+    # Cox's logistic recalibration and its score test (the same test's result): they say how
+    # the forecast is miscalibrated (slope below 1: over-confident), not which model is better.
+    "recalibration_intercept": _rows("recalibration intercept"),
+    "recalibration_slope": _rows("recalibration slope"),
+    "recalibration_pvalue": _rows("recalibration test p-value"),
     "discrimination_dsc": _score("discrimination (DSC)", "probabilities"),
     "uncertainty_unc": _rows("uncertainty (UNC)", "probabilities"),
     "roc_auc": _score("ROC AUC", "ranking"),

@@ -367,6 +367,14 @@ def _format_classification(report, header: bool) -> list[str]:
                 f"{'':<16}noise floor {fmt(report['calibration_noise_floor'])}   "
                 f"excess {fmt(report['calibration_excess'], signed=True)}   "
                 f"calibration test p = {fmt_p(report['calibration_pvalue'])}")
+        if "recalibration_slope" in report:
+            # Cox's intercept and slope (0 and 1 when calibrated) and their score test:
+            # more power than the MCB test against over- or under-confidence.
+            lines.append(
+                f"{'':<16}recalibration intercept "
+                f"{fmt(report['recalibration_intercept'], 2, signed=True)}   slope "
+                f"{fmt(report['recalibration_slope'], 2)}   test p = "
+                f"{fmt_p(report['recalibration_pvalue'])}")
     else:
         lines = [
             f"log loss {note} | {rate}",

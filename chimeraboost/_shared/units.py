@@ -18,6 +18,11 @@ reliability band as well as :mod:`chimeraboost.resampling`):
   dependence inside the group); ``time=`` then only dates the rows. Dependence *across*
   groups at the same time (a shock common to every customer in one month) is not kept.
 
+How a replicate weighs the units is a second choice, ``scheme=``: ``n_units`` units drawn with
+replacement (the default), or an independent Poisson(1) count per row or group from a
+counter-based generator (:mod:`chimeraboost._shared.poisson`), which blocks of rows on several
+machines can compute apart; time blocks are drawn with replacement only.
+
 :func:`check_units` reads ``groups=`` / ``time=`` (arrays, or column names of ``X``) and
 refuses what cannot be resampled; :class:`Units` knows how to draw a replicate's row counts,
 how to put units into the jackknife's leave-out blocks, and how many units there are (what
@@ -46,6 +51,7 @@ from ..exceptions import FewResamplesWarning
 from ..exceptions import warn as _warn
 from .array_checks import _is_missing_value, _to_numpy, check_aligned
 from .param_checks import check_positive_int
+from .poisson import check_scheme, group_keys, mixed_keys, poisson_counts, replicate_seeds
 
 __all__ = ["JACKKNIFE_BLOCKS", "MIN_RESAMPLES_DECISION", "MIN_RESAMPLES_INTERVAL", "Units",
            "block_length", "check_n_boot", "check_units", "resampled", "row_units",
@@ -113,16 +119,30 @@ class Units:
         Time only: the stationary bootstrap's mean block length, in time points.
     time_range : tuple or None
         The first and last time value (for the report's header), when ``time=`` was given.
+    scheme : {"multinomial", "poisson"}
+        How a replicate weighs the units: ``n_units`` units drawn with replacement, or an
+        independent Poisson(1) count per unit (:mod:`chimeraboost._shared.poisson`).
+    keys : ndarray of shape (n,), uint64, or None
+        Poisson only: each row's unit key -- its position (rows; None: 0 to n - 1) or its
+        group's hash -- which, with the replicate's seed, is all its count depends on.
     """
 
-    def __init__(self, kind, n, codes=None, n_units=None, block_length=None, time_range=None):
+    def __init__(self, kind, n, codes=None, n_units=None, block_length=None, time_range=None,
+                 scheme="multinomial", keys=None):
         self.kind, self.n, self.codes = kind, int(n), codes
         self.n_units = int(n if n_units is None else n_units)
         self.block_length, self.time_range = block_length, time_range
+        self.scheme, self.keys = scheme, keys
+        self._mixed = None
 
     def __repr__(self) -> str:
         extra = "" if self.block_length is None else f", block_length={self.block_length:.1f}"
+        extra += "" if self.scheme == "multinomial" else ", scheme='poisson'"
         return f"Units({self.kind!r}, n={self.n}, n_units={self.n_units}{extra})"
+
+    def row_keys(self) -> np.ndarray:
+        """Poisson: each row's unit key (positions for rows)."""
+        return np.arange(self.n, dtype=np.uint64) if self.keys is None else self.keys
 
     @property
     def independent_rows(self) -> bool:
@@ -134,8 +154,12 @@ class Units:
         """What each of ``b`` replicates draws: an array of unit indices per replicate.
 
         One call of the generator per replicate (two for time blocks), so that replicate
-        ``i`` consumes the same random numbers whatever the chunk size or thread count.
+        ``i`` consumes the same random numbers whatever the chunk size or thread count. The
+        Poisson scheme draws each replicate's seed only: its counts are a function of the
+        seed and the units' keys.
         """
+        if self.scheme == "poisson":
+            return list(replicate_seeds(rng, b))
         if self.kind == "time":
             return [_stationary_draw(rng, self.n_units, self.block_length) for _ in range(b)]
         return [rng.integers(0, self.n_units, self.n_units) for _ in range(b)]
@@ -143,6 +167,10 @@ class Units:
     def count(self, draws: list, out: np.ndarray) -> np.ndarray:
         """Fill row ``i`` of ``out`` (b, n) with how often each *row* is drawn in
         ``draws[i]`` (a row comes along with its unit)."""
+        if self.scheme == "poisson":
+            if self._mixed is None:  # hashed once, shared by every chunk
+                self._mixed = mixed_keys(self.row_keys())
+            return poisson_counts(np.array(draws, dtype=np.uint64), self._mixed, out)
         one = 1 if out.dtype.kind in "iu" else 1.0  # a Python scalar: numpy's fast path
         for row, units in zip(out, draws):
             if self.codes is None:
@@ -245,9 +273,9 @@ def _stationary_draw(rng: np.random.Generator, t: int, mean_length: float) -> np
     return (start[at] + np.arange(t) - at) % t
 
 
-def row_units(n: int) -> Units:
+def row_units(n: int, scheme: str = "multinomial") -> Units:
     """Independent rows: every row its own unit."""
-    return Units("rows", n)
+    return Units("rows", n, scheme=check_scheme(scheme))
 
 
 # --------------------------------------------------------------------------- block length
@@ -364,7 +392,7 @@ def _codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def check_units(n: int, *, groups=None, time=None, X=None, series=None,
-                index_of=None) -> Units:
+                index_of=None, scheme="multinomial") -> Units:
     """The resampled units of ``n`` rows, from ``groups=`` and ``time=`` (arrays, or column
     names of ``X``).
 
@@ -381,13 +409,17 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
         columns, the longest block length of any column. None: blocks of one time point.
     index_of : pandas object, default=None
         The data whose index a pandas ``groups`` / ``time`` must match.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        How a replicate weighs the units (:mod:`chimeraboost._shared.poisson`); the Poisson
+        scheme resamples rows or groups, not blocks of time.
 
     Returns
     -------
     Units
     """
+    scheme = check_scheme(scheme)
     if groups is None and time is None:
-        return row_units(n)
+        return row_units(n, scheme)
     checked = {}
     for name, values in (("groups", groups), ("time", time)):
         if values is None:
@@ -408,7 +440,14 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
                    "be made by resampling groups; pass the customer / patient / account of "
                    "each row, or leave groups=None if the rows are independent.")
             raise ValueError(msg)
-        return Units("groups", n, codes, uniq.size, time_range=time_range)
+        keys = group_keys(uniq)[codes] if scheme == "poisson" else None
+        return Units("groups", n, codes, uniq.size, time_range=time_range, scheme=scheme,
+                     keys=keys)
+    if scheme == "poisson":
+        msg = ("scheme='poisson' weighs rows or groups independently, which would break the "
+               "blocks of time= apart; pass groups= (whole groups get one count each) or "
+               "scheme='multinomial' for blocks of time.")
+        raise ValueError(msg)
     if uniq_t.size < 2:
         msg = (f"time holds one value ({uniq_t[0]!r}) for all {n} rows: no block of time "
                "can be resampled; pass the date of each row.")

@@ -22,7 +22,7 @@ from .._shared.weights import replicate_weights
 from .._shared.validation import check_level, check_real, import_pandas
 from ._checks import check_costs, check_target, check_threshold
 from ._scheme import scheme as decision_scheme
-from ._sweep import Sweep, mean_cost
+from ._sweep import mean_cost
 
 __all__ = ["ThresholdChoice", "choose_threshold"]
 
@@ -34,6 +34,39 @@ _OBJECTIVES = ("cost", "net_benefit", "recall")
 _FIXED = "the value at the threshold held fixed"
 
 
+class _Treated:
+    """The weight of one class's rows treated at every cutoff, for ``(B, n)`` weights: the
+    same numbers as :class:`~chimeraboost.decisions._sweep.Sweep`, with work that follows
+    the rows rather than the cutoffs.
+
+    A cutoff ``edges[k]`` treats the rows of bin ``> k`` (``bin = searchsorted(edges, score,
+    side="right")``). The class's rows are put once in descending bin order (ascending row
+    order within a bin, as ``Sweep`` sums them); a call gathers the weights in that order,
+    sums each bin with more than one row (``reduceat``), cumulates, and reads the running
+    sum at each cutoff from an index found once. The additions are the ones ``Sweep`` makes,
+    in its order (its empty bins add zeros), so every number is its number; but no array of
+    the cutoffs' length is zeroed, scattered into and reversed per call, which made the
+    sweep over ``n`` cutoffs (one per distinct score) the cost of :func:`choose_threshold`.
+    """
+
+    def __init__(self, rows: np.ndarray, bins: np.ndarray, k: int):
+        order = np.argsort(-bins[rows], kind="stable")
+        self.rows, b = rows[order], bins[rows][order]
+        starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if b.shape[0] else b
+        self.starts = None if starts.shape[0] == b.shape[0] else starts
+        # Bins of the class treated at cutoff k, for k = 0..K (K: treat none).
+        self.at = np.searchsorted(-b[starts], -np.arange(1, k + 2), side="right")
+
+    def running(self, weights: np.ndarray) -> np.ndarray:
+        """``(B, bins + 1)``: the class's weight in the top ``j`` bins, ``j = 0..bins``."""
+        w = np.take(weights, self.rows, axis=1)
+        if self.starts is not None and w.shape[1]:
+            w = np.add.reduceat(w, self.starts, axis=1)
+        out = np.zeros((w.shape[0], w.shape[1] + 1), dtype=w.dtype)
+        np.cumsum(w, axis=1, out=out[:, 1:])
+        return out.astype(np.float64, copy=False)
+
+
 class _ChoiceEvaluator:
     """The chosen cutoff and its value for any ``(B, n)`` counts (for the bootstrap)."""
 
@@ -42,26 +75,38 @@ class _ChoiceEvaluator:
         self.objective, self.costs, self.at, self.target = objective, costs, at, target
         edges = np.unique(score)
         self.cutoffs = np.append(edges, np.inf)  # the last: treat none
-        self._sweep = Sweep(score, event, edges)
+        bins = np.searchsorted(edges, score, side="right")
+        self._classes = [_Treated(np.flatnonzero(event), bins, edges.shape[0]),
+                         _Treated(np.flatnonzero(~event), bins, edges.shape[0])]
         values, flagged = self._values(None)
         self.original = values[0]
         self.chosen = int(self._choose(values, flagged)[0])
 
-    def _values(self, counts):
+    def _treated(self, counts, at=None):
+        """``(tp, fp, pos, neg)``: treated weight of each class at every cutoff (B, K + 1),
+        or at the cutoffs ``at`` (B,) only, and each class's total (B,)."""
         w = replicate_weights(self.sample_weight, counts, self.n, integer=True)
-        tp, fp, pos, neg = self._sweep.treated(w)
-        zero = np.zeros((tp.shape[0], 1))
-        tp, fp = np.hstack([tp, zero]), np.hstack([fp, zero])
-        total = (pos + neg)[:, None]
+        out = []
+        for part in self._classes:
+            run = part.running(w)
+            rows = np.arange(run.shape[0])
+            out.append((run[:, part.at] if at is None else run[rows, part.at[at]], run[:, -1]))
+        (tp, pos), (fp, neg) = out
+        return tp, fp, pos, neg
+
+    def _value(self, tp, fp, pos, neg):
+        """The objective at the cutoffs: ``tp``, ``fp`` (B, m), ``pos``, ``neg`` (B, 1)."""
+        total = pos + neg
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.objective == "cost":
-                values = mean_cost(self.costs, tp, fp, pos[:, None] - tp,
-                                   neg[:, None] - fp, total)
-            elif self.objective == "net_benefit":
-                values = tp / total - fp / total * (self.at / (1.0 - self.at))
-            else:
-                values = np.where(pos[:, None] > 0, tp / pos[:, None], np.nan)
-        return values, tp + fp
+                return mean_cost(self.costs, tp, fp, pos - tp, neg - fp, total)
+            if self.objective == "net_benefit":
+                return tp / total - fp / total * (self.at / (1.0 - self.at))
+            return np.where(pos > 0, tp / pos, np.nan)
+
+    def _values(self, counts):
+        tp, fp, pos, neg = self._treated(counts)
+        return self._value(tp, fp, pos[:, None], neg[:, None]), tp + fp
 
     def _choose(self, values, flagged):
         """Index of the chosen cutoff per row of ``values``. Cutoffs between which a
@@ -74,11 +119,11 @@ class _ChoiceEvaluator:
             idx = np.argmin(values, axis=1)
         else:
             idx = np.argmax(values, axis=1)
-        rows = np.arange(values.shape[0])
-        eq = flagged == flagged[rows, idx][:, None]
-        pos = np.arange(values.shape[1])[None, :]
-        lo = np.where(~eq & (pos < idx[:, None]), pos, -1).max(axis=1) + 1
-        hi = np.where(~eq & (pos > idx[:, None]), pos, values.shape[1]).min(axis=1) - 1
+        # The treated weight never rises with the cutoff (weights are >= 0), so the cutoffs
+        # that treat what the chosen one treats are one run: those before it treat more.
+        here = flagged[np.arange(values.shape[0]), idx][:, None]
+        lo = np.count_nonzero(flagged > here, axis=1)
+        hi = np.count_nonzero(flagged >= here, axis=1) - 1
         return (lo + hi) // 2
 
     @public(legacy=("warn",))
@@ -89,9 +134,10 @@ class _ChoiceEvaluator:
         out = {"threshold": self.cutoffs[idx], "apparent": values[rows, idx],
                "original": self.original[idx], _FIXED: values[:, self.chosen]}
         if counts is not None:
-            # The rows a resample left out: the resample's choice scored on rows it never saw.
-            oob = self._values(np.asarray(counts) == 0)[0]
-            out["oob"] = oob[rows, idx]
+            # The rows a resample left out: the resample's choice scored on rows it never
+            # saw (needed at that cutoff only).
+            tp, fp, pos, neg = self._treated(np.asarray(counts) == 0, at=idx)
+            out["oob"] = self._value(tp, fp, pos, neg)
         else:
             out["oob"] = out["apparent"]
         return out
@@ -282,6 +328,10 @@ def choose_threshold(y, score, *, objective="cost", costs=None, cost_fp=None, co
     factor on the degrees of freedom of the value at the chosen threshold (its jackknife).
     The threshold's interval (a cutoff, possibly ``inf`` for "treat none") is the order
     statistics at the level's quantiles, whatever the method.
+
+    Cost: every distinct score is a candidate cutoff, so each resample sweeps them all (and
+    sums the rows it left out, to score its choice); the time grows as ``n_boot`` times the
+    rows, the memory as the rows (one chunk of replicates at a time).
 
     Examples
     --------

@@ -16,6 +16,8 @@ Questions worth asking, and which function answers each:
 - Is the MCB more than the noise of these rows, and how large is the miscalibration beyond
   them? :func:`calibration_test` (noise floor, excess, p-value, an interval for the
   population MCB).
+- Over- or under-confident? :func:`calibration_test` too: Cox's recalibration intercept and
+  slope and their score test (``recalibration_*``).
 - Where are they off? :func:`reliability_curve` (the isotonic recalibration behind MCB, with
   a consistency band; :mod:`chimeraboost.plotting` draws it).
 - Does the model put positives first? ``roc_auc`` and ``pr_auc`` in the reports,
@@ -40,7 +42,8 @@ import path; the private modules, by question:
   (:func:`reference_log_loss`, :func:`reference_brier`, :func:`class_prior`,
   :func:`log_loss`, :func:`brier_score`, :func:`log_loss_skill`, :func:`brier_skill`).
 - ``_calibration``: :func:`calibration_decomposition`, :func:`calibration_mcb`;
-  ``_calibration_test``: :func:`calibration_test`, :class:`CalibrationTestResult`;
+  ``_calibration_test``: :func:`calibration_test`, :class:`CalibrationTestResult`
+  (Cox's recalibration and its score test in ``_recalibration``);
   ``_reliability``: :func:`reliability_curve`, :class:`ReliabilityCurve`.
 - ``_ranking``: :func:`ranking_report`, :func:`recall_at_k`, :func:`precision_at_k`.
 - ``_report``: :func:`classification_report`.

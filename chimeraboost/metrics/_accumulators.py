@@ -21,7 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.api import public
+from .._shared.poisson import replicate_seeds
+from .._shared.units import check_n_boot
 from . import _kernels
+from ._replicates import ReplicateKeys, add_replicates
 from .._shared.scores import proper_scores, row_losses
 from ..exceptions import warn as _warn
 from ._classification import _EVALUATOR_KEYS, _baseline_prior
@@ -33,6 +36,7 @@ from .._shared.validation import (
     check_numeric_1d,
     check_positive_int,
     check_proba,
+    check_random_state_int,
     check_same_length,
     check_sample_weight,
     encode_labels,
@@ -100,7 +104,7 @@ def _equal(a, b) -> bool:
 # The layout of an accumulator's state; raised whenever what the sums mean changes, so that an
 # accumulator pickled by another version (a worker running an older release) is refused
 # rather than merged into wrong numbers.
-_FORMAT = 2
+_FORMAT = 3
 
 
 class _Pickled:
@@ -143,6 +147,17 @@ class ClassificationAccumulator(_Pickled):
     bins : int, default=4096
         Size of the score grid per class column (see Notes); the scores are kept exactly
         while they take at most ``bins // 2`` distinct values.
+    n_boot : int, default=0
+        Poisson bootstrap replicates kept beside the sums (0: none): every sum is also kept
+        for each replicate's weights, the rows' weights times an independent Poisson(1)
+        count per row, or per group with ``groups=`` in :meth:`update`. A count depends on
+        the replicate and the row's position (the group's value) only, so accumulators of
+        chunks seen apart merge into the replicates of all the rows; :meth:`replicates`
+        gives every number of :meth:`report` per replicate. Memory grows with it: about
+        ``n_boot`` times 100 KB per class column on the grid.
+    random_state : None, int or numpy Generator, default=None
+        Where the replicates' seeds come from; accumulators merge only when their seeds
+        are equal (the same int).
 
     Attributes
     ----------
@@ -202,24 +217,29 @@ class ClassificationAccumulator(_Pickled):
     (4, 0.185, 1.0)
     """
 
-    def __init__(self, classes, *, baseline=None, bins: int = 4096):
+    def __init__(self, classes, *, baseline=None, bins: int = 4096, n_boot: int = 0,
+                 random_state=None):
         self.classes = check_classes(classes)
         self.n_classes = self.classes.shape[0]
         self.base_prior = None if baseline is None else _baseline_prior(baseline, self.classes)
         self.bins = check_positive_int(bins, "bins", minimum=16)
-        K = self.n_classes
+        self.n_boot = check_n_boot(n_boot, optional=True)
+        self._seeds = replicate_seeds(check_random_state_int(random_state), self.n_boot)
+        self._keys = ReplicateKeys()
+        K, m = self.n_classes, 1 + self.n_boot  # weight vectors: the rows' own, replicates
         self.n = 0
         self._exp = None  # weights are summed in units of 2 ** _exp
-        self._class_w = np.zeros(K)
-        self._cm = np.zeros(K * K)
-        self._sq = np.zeros(1 if K == 2 else K)
-        self._loss = np.zeros(2)  # log loss, Brier (K-sum)
-        self._cols = [_ScoreSummary(self.bins) for _ in range(1 if K == 2 else K)]
+        self._class_w = np.zeros((m, K))
+        self._cm = np.zeros((m, K * K))
+        self._sq = np.zeros((m, 1 if K == 2 else K))
+        self._loss = np.zeros((m, 2))  # log loss, Brier (K-sum)
+        self._cols = [_ScoreSummary(self.bins, m) for _ in range(1 if K == 2 else K)]
 
     # -- chunks in
 
     @public(legacy=("sample_weight",))
-    def update(self, y, proba, *, sample_weight=None) -> ClassificationAccumulator:
+    def update(self, y, proba, *, sample_weight=None, groups=None,
+               first_row=None) -> ClassificationAccumulator:
         """Add a chunk of rows; returns ``self``.
 
         Parameters
@@ -229,6 +249,15 @@ class ClassificationAccumulator(_Pickled):
         proba : array-like of shape (n, K), or (n,) for binary
             Predicted probabilities, columns in the order of ``classes``.
         sample_weight : array-like of shape (n,), default=None
+        groups : array-like of shape (n,), default=None
+            With ``n_boot``: each row's group (a customer, a patient); the rows of a group
+            share one Poisson count per replicate, wherever they sit in the chunks. Pass it
+            with every chunk or with none.
+        first_row : int, default=None
+            With ``n_boot`` and no ``groups``: the position of the chunk's first row among
+            all rows, which keys its rows' counts (default: the rows seen so far, right for
+            chunks added in order to one accumulator; chunks updated apart and merged, as on
+            a cluster, pass their own offset).
         """
         require_proba(proba)
         if _rows(y) == 0 and _rows(proba) == 0 and (
@@ -239,7 +268,14 @@ class ClassificationAccumulator(_Pickled):
         p = check_proba(proba, self.classes, "proba")
         n = check_same_length(y=codes, proba=p)
         w, e = _chunk_weights(sample_weight, n)
-        self._add(self._chunk_sums(codes, p, w, n), e)
+        keys = None
+        if self.n_boot:
+            keys = self._keys.keys(n, self.n, groups, first_row)
+        elif groups is not None or first_row is not None:
+            msg = ("groups= and first_row= key the bootstrap replicates; this accumulator "
+                   "keeps none (n_boot=0): pass n_boot= to ClassificationAccumulator.")
+            raise ValueError(msg)
+        self._add(self._chunk_sums(codes, p, w, n), e, keys)
         return self
 
     def _chunk_sums(self, codes, p, w, n) -> dict:
@@ -264,6 +300,8 @@ class ClassificationAccumulator(_Pickled):
         out["sq"] = np.array(sq)
         out["scores"] = scores
         out["w"] = w if keep is None else w[keep]
+        out["rows"] = (codes, p, w, ll, brier, pred, None if keep is None else
+                       np.flatnonzero(keep))
         return out
 
     def _align(self, e: int) -> int:
@@ -282,23 +320,30 @@ class ClassificationAccumulator(_Pickled):
             self._exp = e
         return e - self._exp
 
-    def _add_sums(self, n: int, e: int, class_w, cm, sq, loss) -> int:
-        """Add the sums of ``n`` rows, in units of ``2 ** e``; returns their shift."""
+    def _add_sums(self, n: int, e: int, class_w, cm, sq, loss, rows=slice(None)) -> int:
+        """Add the sums of ``n`` rows, in units of ``2 ** e``, to weight vectors ``rows``;
+        returns their shift."""
         shift = self._align(e)
         self.n += n
-        self._class_w += np.ldexp(class_w, shift)
-        self._cm += np.ldexp(cm, shift)
-        self._sq += np.ldexp(sq, shift)
-        self._loss += np.ldexp(loss, shift)
+        self._class_w[rows] += np.ldexp(class_w, shift)
+        self._cm[rows] += np.ldexp(cm, shift)
+        self._sq[rows] += np.ldexp(sq, shift)
+        self._loss[rows] += np.ldexp(loss, shift)
         return shift
 
-    def _add(self, c: dict, e: int) -> None:
-        shift = self._add_sums(c["n"], e, c["class_w"], c["cm"], c["sq"], c["loss"])
+    def _add(self, c: dict, e: int, keys) -> None:
+        shift = self._add_sums(c["n"], e, c["class_w"], c["cm"], c["sq"], c["loss"], 0)
         w = c["w"]
         if w is not None and shift:
             w = np.ldexp(w, shift)
-        for col, (s, event) in zip(self._cols, c["scores"]):
-            col.update(s, event, w)
+        located = [col.update(s, event, w) for col, (s, event) in zip(self._cols, c["scores"])]
+        if keys is not None:
+            codes, p, w_all, ll, brier, pred, kept = c["rows"]
+            if w_all is None and shift:
+                w_all = np.full(codes.shape[0], 2.0 ** shift)
+            elif w_all is not None and shift:
+                w_all = np.ldexp(w_all, shift)
+            add_replicates(self, keys, codes, p, w_all, ll, brier, pred, kept, located)
 
     def merge(self, other: ClassificationAccumulator) -> ClassificationAccumulator:
         """Add the rows of ``other`` (an accumulator with the same classes, baseline and
@@ -306,7 +351,19 @@ class ClassificationAccumulator(_Pickled):
         _check_mergeable(self, other, [
             ("classes", self.classes, getattr(other, "classes", None)),
             ("baseline prior", self.base_prior, getattr(other, "base_prior", None)),
-            ("bins", self.bins, getattr(other, "bins", None))])
+            ("bins", self.bins, getattr(other, "bins", None)),
+            ("n_boot", self.n_boot, getattr(other, "n_boot", None))])
+        if not np.array_equal(self._seeds, other._seeds):
+            msg = ("other's replicates were drawn with other seeds than this accumulator's; "
+                   "build every accumulator to be merged with the same random_state (an int).")
+            raise ValueError(msg)
+        if self.n_boot and other._keys.kind is not None:
+            if self._keys.kind not in (None, other._keys.kind):
+                msg = (f"other's replicates are keyed by {other._keys.kind}, this "
+                       f"accumulator's by {self._keys.kind}; pass groups= to every chunk "
+                       "or to none.")
+                raise ValueError(msg)
+            self._keys.kind = other._keys.kind
         if other.n == 0:
             return self
         shift = self._add_sums(other.n, other._exp, other._class_w, other._cm, other._sq,
@@ -326,17 +383,56 @@ class ClassificationAccumulator(_Pickled):
         ValueError
             If no row was seen, or all rows seen have weight zero.
         """
-        ws = self._total_weight()
+        out = self._numbers(slice(0, 1), warn=True)
+        result = {"n": self.n, "classes": self.classes}
+        result.update({key: float(v[0]) if v.ndim == 1 else v[0].copy() for key, v in
+                       out.items()})
+        prior = self.base_prior if self.base_prior is not None else np.atleast_1d(
+            result["base_rate"])
+        result["reference_prior"] = np.array([1 - prior[0], prior[0]]) if prior.shape[0] == 1 \
+            else prior
+        result["reference"] = "prior of y" if self.base_prior is None else "prior of baseline"
+        return result
+
+    def replicates(self) -> dict:
+        """Every number of :meth:`report` in each Poisson bootstrap replicate.
+
+        Returns
+        -------
+        dict
+            Metric -> array of shape (n_boot,) (``base_rate`` of a multiclass problem: (n_boot,
+            K)), the keys of :meth:`report` that are numbers. NaN where a replicate leaves a
+            number undefined (no row of a class). The same grid as :meth:`report`, so that an
+            interval read from them sits around its number.
+
+        Raises
+        ------
+        ValueError
+            If the accumulator keeps no replicates (``n_boot=0``), or saw no rows.
+        """
+        if not self.n_boot:
+            msg = ("This accumulator keeps no bootstrap replicates; build it with n_boot= "
+                   "(e.g. ClassificationAccumulator(classes, n_boot=1000, random_state=0)).")
+            raise ValueError(msg)
+        self._total_weight()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = self._numbers(slice(1, None), warn=False)
+        return {key: v.copy() for key, v in out.items()}
+
+    def _numbers(self, rows: slice, warn: bool) -> dict:
+        """Every number of the report for weight vectors ``rows`` (the rows' own: 0;
+        the replicates: 1 on), as arrays with one entry per weight vector."""
+        ws = self._total_weight()[rows]
         K = self.n_classes
-        r = _kernels.fraction(self._class_w, ws)[None, :]
+        r = _kernels.fraction(self._class_w[rows], ws[:, None])
         single = np.sum(r > 0, axis=1) < 2
         out = {"base_rate": r[:, 1] if K == 2 else r,
                "positives": r[:, -1] * ws * 2.0 ** self._exp}
-        out.update(proper_scores(self._loss[:1], self._loss[1:], ws, r, single,
+        out.update(proper_scores(self._loss[rows, 0], self._loss[rows, 1], ws, r, single,
                                  self.base_prior))
-        groups = [col.groups() for col in self._cols]
-        corp = [_kernels.corp_decomposition(v, ev[None], tot[None], self._sq[j:j + 1],
-                                            nonevents=neg[None])
+        groups = [tuple(x if x.ndim == 1 else x[rows] for x in col.groups())
+                  for col in self._cols]
+        corp = [_kernels.corp_decomposition(v, ev, tot, self._sq[rows, j], nonevents=neg)
                 for j, (v, ev, tot, neg) in enumerate(groups)]
         for col, c in zip(self._cols, corp):
             if col.values is None:
@@ -348,12 +444,11 @@ class ClassificationAccumulator(_Pickled):
         out["calibration_mcb"] = np.mean([c["mcb"] for c in corp], axis=0)
         out["discrimination_dsc"] = np.mean([c["dsc"] for c in corp], axis=0)
         out["uncertainty_unc"] = np.mean([c["unc"] for c in corp], axis=0)
-        stats = [_kernels.binary_rank_stats(ev[None], tot[None], neg=neg[None])
-                 for _, ev, tot, neg in groups]
+        stats = [_kernels.binary_rank_stats(ev, tot, neg=neg) for _, ev, tot, neg in groups]
         out["roc_auc"] = _mean_defined([s["roc_auc"] for s in stats])
         for col, s in zip(self._cols, stats):
             if col.values is None:
-                s["pr_auc"] = np.array([col.grid_average_precision()])
+                s["pr_auc"] = col.grid_average_precision()[rows]
         out["pr_auc"] = _mean_defined([s["pr_auc"] for s in stats])
         if K > 2:
             # A class without rows has no one-vs-rest curve: the macro average is undefined.
@@ -363,25 +458,20 @@ class ClassificationAccumulator(_Pickled):
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
                 out["pr_auc_lift"] = out["pr_auc"] / r[:, 1]
-        out.update(confusion_numbers(self._cm.reshape(1, K, K), ws))
-        warn_cases(self.classes, self.base_prior, True, _EVALUATOR_KEYS, r[0], single[0], out)
-        self._warn_unresolved()
-        result = {"n": self.n, "classes": self.classes}
-        result.update({key: float(v[0]) if v.ndim == 1 else v[0].copy() for key, v in
-                       out.items()})
-        prior = self.base_prior if self.base_prior is not None else np.atleast_1d(
-            result["base_rate"])
-        result["reference_prior"] = np.array([1 - prior[0], prior[0]]) if prior.shape[0] == 1 \
-            else prior
-        result["reference"] = "prior of y" if self.base_prior is None else "prior of baseline"
-        return result
+        out.update(confusion_numbers(self._cm[rows].reshape(-1, K, K), ws))
+        if warn:
+            warn_cases(self.classes, self.base_prior, True, _EVALUATOR_KEYS, r[0], single[0],
+                       out)
+            self._warn_unresolved()
+        return out
 
     def _total_weight(self) -> float:
+        """The total weight of each weight vector (the rows' own first)."""
         if self.n == 0:
             msg = f"{type(self).__name__}.report(): no rows seen yet; call update() first."
             raise ValueError(msg)
-        ws = float(self._class_w.sum())
-        if ws <= 0:
+        ws = self._class_w.sum(axis=1)
+        if ws[0] <= 0:
             msg = "sample_weight sums to zero; at least one row needs a positive weight."
             raise ValueError(msg)
         return ws
@@ -416,16 +506,16 @@ class ClassificationAccumulator(_Pickled):
             below the fit on the bins (``_ScoreSummary.recalibration_gain``), capped by the
             class's Brier term; multiclass: the mean over classes.
         """
-        ws = self._total_weight()
+        ws = float(self._total_weight()[0])
         b = np.array([col.bounds() for col in self._cols])
         out = {"roc_auc": float(b[:, 0].mean()), "pr_auc": float(b[:, 1].mean())}
         if self.n_classes == 2:
-            rate = self._class_w[1] / ws
+            rate = self._class_w[0, 1] / ws
             out["pr_auc_lift"] = float(out["pr_auc"] / rate) if rate > 0 else float("nan")
         # MCB and DSC come out at most this much below the exact ones, never above: what a
         # fit on the exact scores could gain over the grid's, and no more than the class
         # column's Brier term (the exact MCB's ceiling; the grid's is at least 0).
         gains = [min(col.recalibration_gain(), float(sq)) / ws
-                 for col, sq in zip(self._cols, self._sq)]
+                 for col, sq in zip(self._cols, self._sq[0])]
         out["calibration_mcb"] = out["discrimination_dsc"] = float(np.mean(gains))
         return out

@@ -22,6 +22,10 @@ separates that noise from miscalibration:
   their surprises? The same questions, with outcomes drawn by the wild cluster bootstrap of
   the residuals, one sign per group or block of time (:mod:`._wild`; Cameron, Gelbach &
   Miller 2008; Shao 2010), instead of independently row by row.
+- Over- or under-confident, or shifted? ``recalibration_intercept``, ``recalibration_slope``
+  and ``recalibration_pvalue``: Cox's logistic recalibration and the score test of intercept 0
+  and slope 1 (:mod:`._recalibration`), more powerful than the MCB test against that
+  commonest miscalibration, blind to others.
 - How sure is that? ``confidence_interval(level)``: an interval for the population MCB that
   inverts the test (Carpenter 1999) between the null and the recalibrated world -- its low end
   is above 0 exactly when the test rejects calibration in that tail -- with the world's basic
@@ -69,6 +73,7 @@ from scipy.special import expit
 
 from .._shared.api import public
 from . import _kernels, _wild
+from ._recalibration import recalibration_fields, recalibration_fit
 from .._shared.results import ConfidenceInterval
 from .._shared.units import check_n_boot, check_units
 from ._calibration import calibration_decomposition
@@ -98,8 +103,6 @@ _MAX_CELLS = 2048
 _NORMAL_MIN_VAR = 4.0
 # Rows x draws generated at once on the per-row path: bounds the memory at a few tens of MB.
 _CHUNK_CELLS = 1 << 22
-# Forecasts are clipped this far from 0 and 1 before taking logits for the recalibration fit.
-_LOGIT_CLIP = 1e-12
 
 
 @dataclass(frozen=True, repr=False)
@@ -128,6 +131,27 @@ class CalibrationTestResult:
     statistic_per_class, noise_floor_per_class, excess_per_class, pvalue_per_class : ndarray
         The same per class (one-vs-rest), in the order of ``classes``; for a binary problem
         both entries are equal (the two classes' forecasts mirror each other).
+    recalibration_intercept, recalibration_slope : float
+        Cox's logistic recalibration ``P(Y = 1 | p) = expit(a + b logit p)`` fitted to these
+        rows (weighted maximum likelihood): ``a`` and ``b``, 0 and 1 for a calibrated
+        forecast; a slope below 1 means over-confident forecasts (too close to 0 and 1),
+        above 1 under-confident ones. Binary: the fit for ``classes[1]``; several classes:
+        the mean over classes of their one-vs-rest fits. NaN where a class never or always
+        occurs.
+    recalibration_statistic : float
+        The score statistic of H0 ``a = 0, b = 1`` (all classes jointly): ``U' V^+ U`` with
+        ``U = sum w (y - p) (1, logit p)`` and ``V`` its variance (Notes).
+    recalibration_df : int
+        The rank of ``V``: 2 for a binary problem, ``2K - 1`` for ``K`` classes.
+    recalibration_pvalue : float
+        P-value of H0 "intercept 0 and slope 1": chi-squared on ``recalibration_df`` for
+        independent rows, the wild score bootstrap with ``groups=`` / ``time=``. It has more
+        power than ``pvalue`` against over- or under-confidence and a shift, none against a
+        miscalibration that no intercept and slope describe.
+    recalibration_intercept_per_class, recalibration_slope_per_class, \
+recalibration_pvalue_per_class : ndarray
+        The same per class (one-vs-rest), in the order of ``classes``; binary: the two
+        intercepts are opposite, the slopes and p-values equal.
     """
 
     statistic: float
@@ -141,6 +165,14 @@ class CalibrationTestResult:
     noise_floor_per_class: np.ndarray
     excess_per_class: np.ndarray
     pvalue_per_class: np.ndarray
+    recalibration_intercept: float
+    recalibration_slope: float
+    recalibration_statistic: float
+    recalibration_df: int
+    recalibration_pvalue: float
+    recalibration_intercept_per_class: np.ndarray
+    recalibration_slope_per_class: np.ndarray
+    recalibration_pvalue_per_class: np.ndarray
     # The simulated worlds behind the interval, per class: the population MCB of each world,
     # (W, K'), and its draws' MCB, (W, n_boot, K'); K' = 1 (the positive class) when binary.
     # World 0 is the null. And the observed statistic as the draws compute it, (K',).
@@ -180,7 +212,9 @@ class CalibrationTestResult:
     def __repr__(self) -> str:
         return (f"CalibrationTestResult(statistic={self.statistic:.6g}, noise_floor="
                 f"{self.noise_floor:.6g}, excess={self.excess:.6g}, pvalue={self.pvalue:.4g}, "
-                f"n_boot={self.n_boot})")
+                f"recalibration_intercept={self.recalibration_intercept:.4g}, "
+                f"recalibration_slope={self.recalibration_slope:.4g}, "
+                f"recalibration_pvalue={self.recalibration_pvalue:.4g}, n_boot={self.n_boot})")
 
 
 def _interval(estimate, truths, draws, observed, level):
@@ -342,34 +376,6 @@ def _row_events(cells_by_class, rows_q: np.ndarray, n_draws: int, rng, per_class
     return out
 
 
-def _recalibration(x: np.ndarray, event: np.ndarray, w: np.ndarray):
-    """``(a, b, z)``: the logistic recalibration ``expit(a + b z)``, ``z = logit x``, fitted by
-    weighted maximum likelihood
-    (Newton's method with a vanishing ridge toward ``a = 0, b = 1`` so that separated data give
-    a finite, steep curve instead of diverging).
-
-    Forecasts are clipped to ``[e, 1 - e]`` with ``e = 1 / (2 (n + 1))``, half a row's worth
-    of probability (the empirical-logit correction of Haldane and Anscombe): a forecast of
-    exactly 0 or 1 -- common from tree ensembles -- would otherwise sit at a logit of +-28 and
-    flatten the fitted curve for every other row."""
-    eps = max(_LOGIT_CLIP, 0.5 / (x.shape[0] + 1.0))
-    xc = np.clip(x, eps, 1.0 - eps)
-    z = np.log(xc) - np.log1p(-xc)
-    design = np.c_[np.ones_like(z), z]
-    w = w / w.sum()
-    ridge = 1e-6
-    coef = np.array([0.0, 1.0])
-    for _ in range(100):
-        mu = expit(design @ coef)
-        grad = design.T @ (w * (event - mu)) - ridge * (coef - [0.0, 1.0])
-        hess = (design * (w * mu * (1.0 - mu))[:, None]).T @ design + ridge * np.eye(2)
-        step = np.linalg.solve(hess, grad)
-        coef = coef + step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    return coef[0], coef[1], z
-
-
 def _world(fits, t, binary) -> np.ndarray:
     """Row probabilities (n, K) of the world ``t`` of the way from the null to the fitted
     recalibration of each class: ``expit(t a + (1 + t (b - 1)) logit p)``, renormalised over
@@ -442,8 +448,9 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     Returns
     -------
     CalibrationTestResult
-        ``statistic``, ``noise_floor``, ``excess``, ``pvalue``, ``confidence_interval(level)``;
-        per class in the ``*_per_class`` attributes. With one class in ``y`` (or rows of zero
+        ``statistic``, ``noise_floor``, ``excess``, ``pvalue``, ``confidence_interval(level)``,
+        and the recalibration's ``recalibration_intercept``, ``recalibration_slope``,
+        ``recalibration_pvalue``; per class in the ``*_per_class`` attributes. With one class in ``y`` (or rows of zero
         weight only for a class's event) the statistic is defined but the world cannot be
         fitted: everything else is NaN, with a ``DegenerateMetricWarning``.
 
@@ -484,6 +491,13 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     power and coverage on clustered snapshots are measured in
     ``benchmarks/coverage_calibration_groups.py``.
 
+    **The recalibration test** (``recalibration_*``) is Rao's score test of Cox's (1958)
+    ``a = 0, b = 1`` in ``P(Y = 1 | p) = expit(a + b logit p)``, per class one-vs-rest and
+    jointly: chi-squared on independent rows (the score test of a binomial GLM with offset
+    ``logit p``); with ``groups=`` / ``time=`` the variance adds the covariance a unit's rows
+    share and the reference is ``F(df, G - 1)`` (:mod:`._recalibration`). It draws nothing
+    and does not touch ``pvalue`` or the interval.
+
     Examples
     --------
     Forecasts that are the true probabilities: the in-sample MCB is about the noise floor,
@@ -503,8 +517,14 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     Forecasts pushed towards the extremes are miscalibrated, and the test says so:
 
     >>> q = 1 / (1 + ((1 - p) / p) ** 2)
-    >>> calibration_test(y, q, classes=[0, 1], random_state=0).pvalue < 0.01
+    >>> res = calibration_test(y, q, classes=[0, 1], random_state=0)
+    >>> bool(res.pvalue < 0.01)
     True
+
+    Its recalibration slope is the 1/2 its doubled logits need, and the score test is sure:
+
+    >>> round(res.recalibration_slope, 1), bool(res.recalibration_pvalue < 1e-10)
+    (0.5, True)
     """
     check_aligned(y=y, proba=proba, sample_weight=sample_weight, groups=groups, time=time)
     require_proba(proba)
@@ -548,9 +568,9 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     p_avg = (1.0 + np.sum(null.mean(axis=1) >= observed.mean() - tol.max())) / (n_boot + 1.0)
 
     present = [np.any(codes == j) and np.any(codes != j) for j in classes_used]
+    fits = [recalibration_fit(proba[:, j], (codes == j).astype(float), w) if ok else None
+            for j, ok in zip(classes_used, present)]
     if all(present):
-        fits = [_recalibration(proba[:, j], (codes == j).astype(float), w)
-                for j in (range(k) if not binary else [1])]
         truths, draws = [np.zeros(len(classes_used))], [null]
         # The worlds' draws keep the residuals of the fitted recalibration: its surprises.
         resid = None if units.independent_rows else onehot - _world(fits, 1.0, binary)
@@ -577,11 +597,14 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     def per_class(v):
         return np.repeat(v, 2) if binary else np.asarray(v, dtype=float)
 
+    recal = recalibration_fields(fits, codes, proba, w, classes_used, units,
+                                 None if units.independent_rows else units.codes[keep])
+
     return CalibrationTestResult(
         statistic=float(exact.mean()), noise_floor=float(floor.mean()),
         excess=float(np.mean(excess)), pvalue=float(p_avg),
         inflation=float(np.mean(inflation)), n_boot=n_boot, classes=classes,
         statistic_per_class=per_class(exact), noise_floor_per_class=per_class(floor),
         excess_per_class=per_class(excess), pvalue_per_class=per_class(pvals),
-        _world_truth=truths, _world_draws=draws, _observed=observed,
+        **recal, _world_truth=truths, _world_draws=draws, _observed=observed,
     )

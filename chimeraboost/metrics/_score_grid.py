@@ -28,17 +28,18 @@ class _ScoreSummary:
     cap is exceeded depends on the set of values seen, not on how they were split into chunks
     or in which order the summaries were merged, and so does the result.
 
-    ``sums`` is a (3, G) array per value or bin: the weight of the non-events, of the
-    events, and the events' squared weights (for the expected precision inside a bin). The
-    non-events' weight is kept, not the total: deriving it as total minus events cancels when
-    the events outweigh it by more than ``1 / eps`` (weights 1e20 and 1), and totals are
+    ``sums`` is a (3, m, G) array per value or bin: the weight of the non-events, of the
+    events, and the events' squared weights (for the expected precision inside a bin), for
+    each of ``m`` weight vectors (the rows' own weights first, then bootstrap replicates).
+    The non-events' weight is kept, not the total: deriving it as total minus events cancels
+    when the events outweigh it by more than ``1 / eps`` (weights 1e20 and 1), and totals are
     sums of the two, which cannot cancel.
     """
 
-    def __init__(self, bins: int):
+    def __init__(self, bins: int, rows: int = 1):
         self.bins, self.cap = bins, bins // 2
         self.values = np.empty(0)  # ascending distinct scores; None on the grid
-        self.sums = np.zeros((3, 0))
+        self.sums = np.zeros((3, rows, 0))
 
     @property
     def neg(self):
@@ -68,14 +69,15 @@ class _ScoreSummary:
 
     @staticmethod
     def _sums(index, event, w, size) -> np.ndarray:
-        """(3, size) sums of rows grouped by ``index``."""
-        out = np.empty((3, size))
-        out[0] = np.bincount(index[~event], weights=None if w is None else w[~event],
-                             minlength=size)
+        """(3, 1, size) sums of rows grouped by ``index``."""
+        out = np.empty((3, 1, size))
+        out[0, 0] = np.bincount(index[~event], weights=None if w is None else w[~event],
+                                minlength=size)
         index = index[event]
         w = None if w is None else w[event]
-        out[1] = np.bincount(index, weights=w, minlength=size)
-        out[2] = out[1] if w is None else np.bincount(index, weights=w * w, minlength=size)
+        out[1, 0] = np.bincount(index, weights=w, minlength=size)
+        out[2, 0] = out[1, 0] if w is None else np.bincount(index, weights=w * w,
+                                                            minlength=size)
         return out
 
     def _to_grid(self) -> None:
@@ -85,37 +87,48 @@ class _ScoreSummary:
 
     def _binned(self, values, sums) -> np.ndarray:
         b = self.bin_of(values)
-        return np.stack([np.bincount(b, weights=row, minlength=self.bins) for row in sums]
-                        ).astype(np.float64)
+        flat = sums.reshape(sums.shape[0] * sums.shape[1], sums.shape[2])
+        return np.stack([np.bincount(b, weights=row, minlength=self.bins) for row in flat]
+                        ).astype(np.float64).reshape(sums.shape[:-1] + (self.bins,))
 
-    def update(self, s: np.ndarray, event: np.ndarray, w) -> None:
-        """Add rows with scores ``s``, event indicators and weights (None: ones)."""
-        if self.values is not None and not self._update_exact(s, event, w):
+    def locate(self, s: np.ndarray) -> np.ndarray:
+        """The index of each score among the values kept, or its grid bin (moving the sums
+        to the grid when the scores take too many values)."""
+        if self.values is not None:
+            pos = self._locate_exact(s)
+            if pos is not None:
+                return pos
             self._to_grid()
-        if self.values is None:
-            self.sums += self._sums(self.bin_of(s), event, w, self.bins)
+        return self.bin_of(s)
 
-    def _update_exact(self, s, event, w) -> bool:
-        """Add the rows to the exact sums; False (nothing added) if the cap would be exceeded."""
+    def update(self, s: np.ndarray, event: np.ndarray, w) -> np.ndarray:
+        """Add rows with scores ``s``, event indicators and weights (None: ones) to the first
+        weight vector; returns where the scores were put (:meth:`locate`)."""
+        index = self.locate(s)
+        self.sums[:, :1] += self._sums(index, event, w, self.sums.shape[-1])
+        return index
+
+    def _locate_exact(self, s):
+        """Positions of the scores among the values kept (adding new ones); None if the cap
+        would be exceeded (nothing changed)."""
         # A cheap look first: a continuous score shows more than `cap` values in its first
         # rows, and the searches below are then never paid.
         if np.unique(s[: 4 * self.cap]).shape[0] > self.cap:
-            return False
+            return None
         values = self.values
         pos = np.minimum(np.searchsorted(values, s), max(values.shape[0] - 1, 0))
         hit = values[pos] == s if values.shape[0] else np.zeros(s.shape[0], dtype=bool)
         if not hit.all():
             union = np.union1d(values, s[~hit])
             if union.shape[0] > self.cap:
-                return False
+                return None
             self._reindex(union)
             pos = np.searchsorted(union, s)
-        self.sums += self._sums(pos, event, w, self.values.shape[0])
-        return True
+        return pos
 
     def _reindex(self, union: np.ndarray) -> None:
-        sums = np.zeros((3, union.shape[0]))
-        sums[:, np.searchsorted(union, self.values)] = self.sums
+        sums = np.zeros(self.sums.shape[:-1] + (union.shape[0],))
+        sums[..., np.searchsorted(union, self.values)] = self.sums
         self.values, self.sums = union, sums
 
     def merge(self, other: _ScoreSummary, shift: int) -> None:
@@ -125,7 +138,7 @@ class _ScoreSummary:
             union = np.union1d(self.values, other.values)
             if union.shape[0] <= self.cap:
                 self._reindex(union)
-                self.sums[:, np.searchsorted(union, other.values)] += theirs
+                self.sums[..., np.searchsorted(union, other.values)] += theirs
                 return
         self._to_grid()
         self.sums += theirs if other.values is None else self._binned(other.values, theirs)
@@ -136,13 +149,15 @@ class _ScoreSummary:
     @staticmethod
     def _scaled(sums, shift: int) -> np.ndarray:
         """Sums times ``2 ** shift``: weights once, squared weights twice."""
-        return np.ldexp(sums, np.array([shift, shift, 2 * shift])[:, None])
+        return np.ldexp(sums, np.array([shift, shift, 2 * shift])[:, None, None])
 
     def groups(self):
-        """(values, events, totals, non-events) of the non-empty groups, ascending."""
+        """(values, events, totals, non-events) of the groups holding weight in the first
+        weight vector (a replicate's weights are zero where the rows' own are), ascending;
+        the sums (m, G)."""
         values = self.centres() if self.values is None else self.values
-        keep = self.tot > 0
-        return values[keep], self.ev[keep], self.tot[keep], self.neg[keep]
+        keep = self.tot[0] > 0
+        return values[keep], self.ev[:, keep], self.tot[:, keep], self.neg[:, keep]
 
     def grid_average_precision(self) -> float:
         """Average precision on the grid, the rows of a bin taken in random order (the
@@ -155,17 +170,16 @@ class _ScoreSummary:
         whose mean over ``u`` in [0, 1] is ``b / d + (a - b c / d) ln(1 + d / c) / d`` with
         ``a, b, c, d = T + m, p - m, F + m, t - m``. The step-wise precision at the bin's
         bottom (what tied scores get) would err by half the change of the precision across
-        every bin; this errs by its curvature.
+        every bin; this errs by its curvature. One value per weight vector (NaN where it
+        holds no event).
         """
-        keep = self.tot > 0
-        neg, pos, pos2 = (row[keep][::-1] for row in self.sums)  # top down
+        keep = self.tot[0] > 0
+        neg, pos, pos2 = (row[:, keep][:, ::-1] for row in self.sums)  # top down
         tot = neg + pos
-        p_tot = pos.sum()
-        if p_tot <= 0:
-            return float("nan")
+        p_tot = pos.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             m = np.where(pos > 0, pos2 / pos, 0.0)
-            a, c = np.cumsum(pos) - pos + m, np.cumsum(tot) - tot + m
+            a, c = np.cumsum(pos, axis=1) - pos + m, np.cumsum(tot, axis=1) - tot + m
             b = pos - m
             d = neg + b  # tot - m, without cancelling neg against pos
             ratio = d / c
@@ -174,13 +188,14 @@ class _ScoreSummary:
                 np.where(ratio > 1e-8, b / d + (a - b / ratio) * np.log1p(ratio) / d,
                          a / c))  # a bin of one row, or negligible against the rows above
         mean_prec = np.where(pos > 0, np.clip(mean_prec, 0.0, 1.0), 0.0)
-        return float(_kernels.fraction(np.sum(pos * mean_prec), p_tot))
+        out = _kernels.fraction(np.sum(pos * mean_prec, axis=1), p_tot)
+        return np.where(p_tot > 0, out, np.nan)
 
     def bounds(self) -> tuple:
         """Worst-case errors of (ROC-AUC, average precision) from pooling inside grid bins."""
         if self.values is not None:
             return 0.0, 0.0
-        _, pos, tot, neg = self.groups()
+        _, pos, tot, neg = (x if x.ndim == 1 else x[0] for x in self.groups())
         p_tot, n_tot = pos.sum(), neg.sum()
         # A positive and a negative in one bin count one half: the truth is 0 or 1.
         auc = float(np.sum(pos * neg) / (2 * p_tot * n_tot)) if p_tot * n_tot > 0 else 0.0
@@ -215,7 +230,7 @@ class _ScoreSummary:
         """
         if self.values is not None:
             return 0.0
-        _, pos, tot, neg = self.groups()
+        _, pos, tot, neg = (x if x.ndim == 1 else x[0] for x in self.groups())
         rate = 2.0 * np.minimum(pos, neg)
         keep = rate > 0  # a bin of one class gains nothing
         cap, rate = (pos * neg / tot)[keep], rate[keep]

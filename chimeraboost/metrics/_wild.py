@@ -105,15 +105,23 @@ class WildEvents:
         residuals ``resid`` (both (n,)); the signs come from a generator seeded with
         ``seed``, so that every world simulated with one seed shares its signs (common
         random numbers: the worlds differ by ``q`` alone)."""
+        out = np.empty((b, self.n_cells))
+        start = 0
+        for chunk in self.chunks(q, resid, b, seed):
+            out[start:start + chunk.shape[0]] = chunk
+            start += chunk.shape[0]
+        return out
+
+    def chunks(self, q: np.ndarray, resid: np.ndarray, b: int, seed: int):
+        """The rows of :meth:`events`, a chunk of draws at a time (the same numbers): for a
+        caller that reduces each chunk and need not hold all ``b`` draws."""
         rng = np.random.default_rng(seed)
         base = np.bincount(self.cell, weights=self.w * q, minlength=self.n_cells)
         # (cell, unit) sums of the weighted residuals: at most n entries, kept sparse.
         spread = sparse.csr_matrix((self.w * resid, (self.cell, self.unit)),
                                    shape=(self.n_cells, self.units.n_units))
-        out = np.empty((b, self.n_cells))
         chunk = max(1, _CHUNK_CELLS // max(self.units.n_units, self.n_cells))
         for start in range(0, b, chunk):
             size = min(chunk, b - start)
             signs = unit_signs(self.units, size, rng, self.block)
-            out[start:start + size] = base + (spread @ signs.T).T
-        return out
+            yield base + (spread @ signs.T).T

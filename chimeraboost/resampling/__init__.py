@@ -8,7 +8,8 @@ Questions worth asking, and which function answers each:
   default :data:`DEFAULT_CI_METHOD`, ``"expanded_bca"``, is the one that covered in
   ``benchmarks/coverage.py``), :func:`bootstrap_interval` for replicates of your own, and a
   :class:`~chimeraboost.exceptions.NarrowIntervalWarning` when no method can be trusted
-  (:func:`narrow_interval_reason`). The grouped jackknife behind BCa:
+  (:func:`narrow_interval_reason`: few events; also few resampled groups, and for the means
+  of squared errors, errors whose sample skewness is 2 or more in absolute value). The grouped jackknife behind BCa:
   :func:`jackknife_weights` (:func:`jackknife_blocks` for blocks in chunks),
   :func:`acceleration`, :func:`effective_df`.
 - Is the model better than the incumbent, on the same rows? :func:`paired_bootstrap` (the
@@ -21,6 +22,11 @@ Questions worth asking, and which function answers each:
   :mod:`chimeraboost.compare`.
 - Which rows did the bootstrap draw? :func:`bootstrap_counts` (the replicates' count matrix,
   reproducible with ``random_state``).
+- Replicates that blocks of rows on several machines can compute apart? ``scheme="poisson"``
+  on :func:`bootstrap`, :func:`paired_bootstrap`, :func:`joint_bootstrap`,
+  :func:`bootstrap_counts` and the :class:`Resampler`: an independent Poisson(1) count per
+  row (or group), keyed by the replicate's seed and the row's position (the group's value),
+  the counts :mod:`chimeraboost.dask` and the accumulators use.
 - Rows that are not independent (several rows per customer, time-ordered rows)?
   ``groups=`` and ``time=`` on every function here: whole groups, or blocks of time, are
   resampled, and the jackknife leaves out whole units. :class:`Resampler` is the one scheme

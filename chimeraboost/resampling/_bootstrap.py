@@ -89,8 +89,11 @@ def _evaluate(evaluator, counts, metrics, work=None) -> dict:
         out = evaluator.evaluate(counts, warn=False)
     keep = None if metrics is None else set(metrics)
     # Per-class vectors (a multiclass base rate) have no single interval; leave them out.
+    # A copy, never a view: a column of an evaluator's (b, K) table would keep the whole
+    # table of every chunk alive until the chunks are joined (a (B, n) array in all when K
+    # is the number of rows, as in the threshold sweep).
     return {
-        key: np.asarray(v, dtype=np.float64)
+        key: np.array(v, dtype=np.float64)
         for key, v in out.items()
         if np.ndim(v) == 1 and (keep is None or key in keep)
     }
@@ -183,8 +186,33 @@ def results(evaluators, scheme, metrics=None) -> list:
     return [BootstrapResult(_point(ev, metrics), r, scheme.n_boot, jackknife=j,
                             n_rows=n_units, events=events, ci_method=scheme.ci_method,
                             row_jackknife=rj, units=scheme.kind, rows=n_rows,
+                            skewness=error_skewness(ev),
                             terms=_terms(ev, r), unit_index=index)
             for ev, r, j, rj in zip(evaluators, reps, jacks, row_jacks)]
+
+
+def error_skewness(evaluator) -> float | None:
+    """A regression evaluator's errors ``y - pred``: their weighted sample skewness
+    ``m3 / m2^(3/2)`` over the rows of positive weight (None for any other evaluator, or
+    errors that do not vary): what says whether the intervals of its squared errors' mean
+    can be trusted (``_results.skewed_errors_reason``)."""
+    if getattr(evaluator, "codes", None) is not None or not hasattr(evaluator, "_sq"):
+        return None
+    y, pred = getattr(evaluator, "y", None), getattr(evaluator, "pred", None)
+    if y is None or pred is None or np.ndim(pred) != 1:
+        return None
+    w = getattr(evaluator, "sample_weight", None)
+    w = np.ones(evaluator.n) if w is None else np.asarray(w, dtype=np.float64)
+    e = np.asarray(y, dtype=np.float64) - np.asarray(pred, dtype=np.float64)
+    keep = (w > 0) & np.isfinite(e)
+    if keep.sum() < 3:
+        return None
+    w, e = w[keep], e[keep]
+    d = e - np.average(e, weights=w)
+    m2 = np.average(d * d, weights=w)
+    if not m2 > 0:
+        return None
+    return float(np.average(d ** 3, weights=w) / m2 ** 1.5)
 
 
 def _terms(evaluator, keys) -> dict:
@@ -197,11 +225,12 @@ def _terms(evaluator, keys) -> dict:
     return {key: partial(paired, key) for key in keys if evaluator.decides(key)}
 
 
-def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time):
+def _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups, time,
+            scheme="multinomial"):
     """The Resampler of the public functions' plain parameters."""
     return Resampler.for_evaluator(evaluator, n_boot=n_boot, random_state=random_state,
                                    ci_method=ci_method, n_jobs=n_jobs, groups=groups,
-                                   time=time, chunk_size=chunk_size)
+                                   time=time, chunk_size=chunk_size, scheme=scheme)
 
 
 def _point(evaluator, metrics) -> dict:
@@ -211,7 +240,8 @@ def _point(evaluator, metrics) -> dict:
 
 @public(legacy=("n_boot",))
 def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_size=None,
-              ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None):
+              ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
+              scheme="multinomial"):
     """Bootstrap every metric of one evaluator, all replicates from one count matrix.
 
     Parameters
@@ -250,6 +280,12 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
         Resample blocks of time-ordered rows (a stationary bootstrap whose mean block length
         is chosen from the rows' losses, Politis & White 2004); rows sharing a time value
         travel together. With ``groups`` too, whole groups are resampled.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        How a replicate weighs the rows (or groups): ``n`` drawn with replacement (Efron's
+        bootstrap), or an independent Poisson(1) count each, from a counter-based generator
+        keyed by the replicate's seed and the row's position (the group's value with
+        ``groups``): the replicates that :mod:`chimeraboost.dask` computes block by block,
+        here on the rows in memory. Not with ``time`` alone.
 
     Returns
     -------
@@ -272,15 +308,16 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
     """
     _check_evaluator(evaluator, "evaluator")
     metrics = _check_metrics(metrics)
-    scheme = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
-                     time)
-    return results([evaluator], scheme, metrics)[0]
+    resampler = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
+                        time, scheme)
+    return results([evaluator], resampler, metrics)[0]
 
 
 @public(legacy=("n_boot",))
 def paired_bootstrap(
     evaluator, baseline_evaluator, *, n_boot=2000, random_state=None, metrics=None,
     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None, time=None,
+    scheme="multinomial",
 ):
     """Bootstrap the difference ``model - baseline`` of every metric on the same rows.
 
@@ -288,7 +325,7 @@ def paired_bootstrap(
     ----------
     evaluator, baseline_evaluator : evaluators over the same ``n`` rows, in the same order
         (same ``y`` and ``sample_weight``), e.g. the challenger's and the incumbent's.
-    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time
+    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time, scheme
         As in :func:`bootstrap`; one count matrix, and one set of jackknife blocks, is shared
         by both models.
 
@@ -309,9 +346,9 @@ def paired_bootstrap(
     _check_evaluator(baseline_evaluator, "baseline_evaluator")
     metrics = _check_metrics(metrics)
     _check_pair(evaluator, baseline_evaluator)
-    scheme = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
-                     time)
-    model, base = results([evaluator, baseline_evaluator], scheme, metrics)
+    resampler = _scheme(evaluator, n_boot, random_state, chunk_size, ci_method, n_jobs, groups,
+                        time, scheme)
+    model, base = results([evaluator, baseline_evaluator], resampler, metrics)
     return PairedBootstrapResult(model, base)
 
 
@@ -321,14 +358,14 @@ def paired_bootstrap(
 @public(legacy=("n_boot",))
 def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
                     chunk_size=None, ci_method=DEFAULT_CI_METHOD, n_jobs=None, groups=None,
-                    time=None) -> list:
+                    time=None, scheme="multinomial") -> list:
     """Bootstrap several models on the same resampled rows: one count matrix for all.
 
     Parameters
     ----------
     evaluators : sequence of evaluators over the same ``n`` rows, in the same order (same
         ``y`` and ``sample_weight``), e.g. one per row of a table of models.
-    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time
+    n_boot, random_state, metrics, chunk_size, ci_method, n_jobs, groups, time, scheme
         As in :func:`paired_bootstrap`.
 
     Returns
@@ -350,6 +387,6 @@ def joint_bootstrap(evaluators, *, n_boot=2000, random_state=None, metrics=None,
     metrics = _check_metrics(metrics)
     for ev in evaluators[1:]:
         _check_pair(ev, evaluators[0])
-    scheme = _scheme(evaluators[0], n_boot, random_state, chunk_size, ci_method, n_jobs,
-                     groups, time)
-    return results(evaluators, scheme, metrics)
+    resampler = _scheme(evaluators[0], n_boot, random_state, chunk_size, ci_method, n_jobs,
+                        groups, time, scheme)
+    return results(evaluators, resampler, metrics)

@@ -39,7 +39,7 @@ def _chunk_size(n: int, n_boot: int, chunk_size) -> int:
 
 @public(legacy=("random_state", "chunk_size"))
 def bootstrap_counts(n, n_boot, *, random_state=None, chunk_size=None, groups=None,
-                     time=None):
+                     time=None, scheme="multinomial"):
     """The bootstrap's resampling counts, chunk by chunk.
 
     Parameters
@@ -59,6 +59,10 @@ def bootstrap_counts(n, n_boot, *, random_state=None, chunk_size=None, groups=No
         Resample blocks of time points (rows sharing a time value travel together): a
         stationary bootstrap with blocks of one time point on average; the report and the
         other surfaces choose the block length from the rows' losses.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        ``"poisson"``: an independent Poisson(1) count per row (per group with ``groups``),
+        a function of the replicate's seed and the row's position (the group's value) only
+        -- the counts :mod:`chimeraboost.dask` and the accumulators give each block.
 
     Yields
     ------
@@ -72,7 +76,7 @@ def bootstrap_counts(n, n_boot, *, random_state=None, chunk_size=None, groups=No
     n = check_positive_int(n, "n")
     n_boot = check_positive_int(n_boot, "n_boot")
     rng = check_random_state_int(random_state)
-    units = check_units(n, groups=groups, time=time)
+    units = check_units(n, groups=groups, time=time, scheme=scheme)
     size = _chunk_size(n, n_boot, chunk_size)
     return (units.fill(rng, np.empty((min(size, n_boot - start), n)))
             for start in range(0, n_boot, size))

@@ -4,7 +4,8 @@ One object, :class:`Resampler`, carries the resampling scheme through the librar
 replicates (``n_boot``), the random generator (``random_state``), the interval method
 (``ci_method``), the threads (``n_jobs``) and what a replicate draws -- single rows, whole groups
 (``groups=``) or blocks of time-ordered rows (``time=``; see
-:mod:`chimeraboost._shared.units`). Every interval, band, p-value and verdict of chimeraboost
+:mod:`chimeraboost._shared.units`), drawn with replacement or, with ``scheme="poisson"``,
+weighed by independent Poisson(1) counts. Every interval, band, p-value and verdict of chimeraboost
 that comes from resampling rows takes its ``(B, n)`` count chunks and its jackknife blocks from
 one, and reads its interval through :func:`~chimeraboost.resampling.bootstrap_interval` by its
 ``ci_method``. Users pass the plain parameters; a function that makes several resampled numbers
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shared.poisson import check_scheme
 from .._shared.units import Units, check_units, row_units
 from .._shared.validation import check_level, check_n_jobs, check_random_state_int
 from ._chunks import evaluate_chunks
@@ -67,25 +69,35 @@ class Resampler:
         Replicates per chunk; bounds memory, never changes a number.
     optional : bool, default=False
         Whether ``n_boot=0`` (no resampling) is allowed.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        How a replicate weighs the units when ``units`` is None (else the units' own):
+        ``n`` rows drawn with replacement (Efron's bootstrap), or an independent Poisson(1)
+        count per row from a counter-based generator keyed by the replicate's seed and the
+        row's position (:mod:`chimeraboost._shared.poisson`), so that blocks of rows
+        weighed apart -- on several machines, in :mod:`chimeraboost.dask` -- get the counts
+        one process would give them.
     """
 
     def __init__(self, n_boot=2000, *, random_state=None, ci_method=DEFAULT_CI_METHOD,
-                 n_jobs=None, units=None, chunk_size=None, optional=False):
+                 n_jobs=None, units=None, chunk_size=None, optional=False,
+                 scheme="multinomial"):
         self.n_boot = check_n_boot(n_boot, optional=optional)
         self.rng = check_random_state_int(random_state)
         self.ci_method = check_ci_method(ci_method)
         self.n_jobs = check_n_jobs(n_jobs)
         self.units = units
+        self.scheme = check_scheme(scheme) if units is None else units.scheme
         self.chunk_size = chunk_size
 
     @classmethod
     def from_params(cls, n, *, n_boot=2000, random_state=None, ci_method=DEFAULT_CI_METHOD,
                     n_jobs=None, groups=None, time=None, X=None, series=None,
-                    chunk_size=None, optional=False, index_of=None) -> Resampler:
+                    chunk_size=None, optional=False, index_of=None,
+                    scheme="multinomial") -> Resampler:
         """A scheme from the plain parameters users pass (``groups`` / ``time`` arrays or
         column names of ``X``), for ``n`` rows."""
         units = check_units(n, groups=groups, time=time, X=X, series=series,
-                            index_of=index_of)
+                            index_of=index_of, scheme=scheme)
         return cls(n_boot, random_state=random_state, ci_method=ci_method, n_jobs=n_jobs,
                    units=units, chunk_size=chunk_size, optional=optional)
 
@@ -114,15 +126,16 @@ class Resampler:
 
     def __repr__(self) -> str:
         units = "rows" if self.units is None else repr(self.units)
+        scheme = "" if self.scheme == "multinomial" else f", scheme={self.scheme!r}"
         return (f"Resampler(n_boot={self.n_boot}, ci_method={self.ci_method!r}, "
-                f"n_jobs={self.n_jobs}, units={units})")
+                f"n_jobs={self.n_jobs}, units={units}{scheme})")
 
     # ----------------------------------------------------------------- what is drawn
 
     def units_of(self, n: int) -> Units:
         """The units of ``n`` rows: the scheme's own, or single rows."""
         if self.units is None:
-            return row_units(n)
+            return row_units(n, self.scheme)
         if self.units.n != n:
             msg = (f"The resampling units were given for {self.units.n} rows but {n} rows are "
                    "resampled; pass groups= / time= with one value per row.")
@@ -138,8 +151,17 @@ class Resampler:
             codes = self.units.codes[rows]
             uniq, new = np.unique(codes, return_inverse=True)
             block = None if self.units.block_length is None else self.units.block_length
+            keys = None if self.units.keys is None else self.units.keys[rows]
             out.units = Units(self.units.kind, codes.shape[0], new.reshape(-1).astype(np.intp),
-                              uniq.size, block_length=block, time_range=self.units.time_range)
+                              uniq.size, block_length=block, time_range=self.units.time_range,
+                              scheme=self.units.scheme, keys=keys)
+        elif self.scheme == "poisson":
+            # A row keeps its key (its position in the whole), so that its counts are those
+            # it has in the whole.
+            rows = np.asarray(rows)
+            at = np.flatnonzero(rows) if rows.dtype == bool else rows
+            keys = at.astype(np.uint64) if self.units is None else self.units.row_keys()[at]
+            out.units = Units("rows", keys.shape[0], scheme="poisson", keys=keys)
         else:
             out.units = None
         return out

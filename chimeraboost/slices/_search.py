@@ -5,7 +5,8 @@ Questions this module answers:
 - *Which slices are candidates?* -> ``_Column`` / ``_candidates``: every level of a
   categorical column (missing values included), every quantile range of a numeric column and
   every one-sided cut at its inner edges (``age < 45``, ``age >= 45``), and with
-  ``max_depth=2`` every conjunction of two conditions on different columns.
+  ``max_depth=2`` every conjunction of two conditions on different columns; on the columns
+  of ``columns`` (all of ``X`` by default) but those of ``exclude`` (``_search_columns``).
 - *How weak is each, on the search half?* -> ``_statistic``: the slice's ``metric`` minus the
   rest's, and the standard error of that difference (the delta method on sums over rows:
   every candidate's sums come from one pass per pair of columns over their cells).
@@ -17,6 +18,8 @@ Questions this module answers:
 """
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
@@ -182,30 +185,54 @@ def _r2_statistic(S, W, fixed: bool):
 def _candidates(cols, F, names, max_depth):
     """(labels, members (column, condition) pairs, (C, f) sums) of every candidate."""
     labels, parts, sums = [], [], []
-    cell = []
     for a in cols:
-        T = np.stack([np.bincount(a.codes, weights=F[:, j], minlength=a.n_cells)
-                      for j in range(F.shape[1])], axis=1)
-        cell.append(T)
-        sums.append(a.ind @ T)
+        sums.append(a.ind @ _cell_sums(a.codes, F, a.n_cells))
         labels += a.labels
         parts += [((a, i),) for i in range(len(a.labels))]
     if max_depth >= 2:
         for ia, a in enumerate(cols):
             for b in cols[ia + 1:]:
-                code = a.codes * b.n_cells + b.codes
-                T = np.stack([np.bincount(code, weights=F[:, j],
-                                          minlength=a.n_cells * b.n_cells)
-                              for j in range(F.shape[1])], axis=1)
-                T = T.reshape(a.n_cells, b.n_cells, -1)
-                block = np.einsum("ci,ijf,dj->cdf", a.ind, T, b.ind)
-                sums.append(block.reshape(-1, F.shape[1]))
+                sums.append(_pair_sums(a, b, F).reshape(-1, F.shape[1]))
                 for i, la in enumerate(a.labels):
                     for j, lb in enumerate(b.labels):
                         labels.append(f"{la} & {lb}")
                         parts.append(((a, i), (b, j)))
     S = np.concatenate(sums, axis=0)
     return labels, parts, {k: S[:, j] for j, k in enumerate(names)}
+
+
+def _cell_sums(codes, F, cells: int) -> np.ndarray:
+    """(cells, f) sums of the columns of ``F`` over the rows of each cell."""
+    return np.stack([np.bincount(codes, weights=F[:, j], minlength=cells)
+                     for j in range(F.shape[1])], axis=1)
+
+
+def _pair_sums(a: _Column, b: _Column, F) -> np.ndarray:
+    """(conditions of a, conditions of b, f) sums of ``F`` over the rows meeting both.
+
+    Two routes to the same sums: through the table of crossed cells when it is smaller than
+    the rows (a few quantile ranges or levels each), else straight from the rows (columns
+    kept whole with ``bins=None``: a thousand distinct values cross into a million cells,
+    almost all empty). Either way the contraction runs as matrix products; a single
+    three-operand ``einsum`` over the crossed cells costs conditions^2 x cells^2 x f
+    multiplications."""
+    f = F.shape[1]
+    if a.n_cells * b.n_cells <= F.shape[0]:
+        T = _cell_sums(a.codes * b.n_cells + b.codes, F, a.n_cells * b.n_cells)
+        # (ca, Lb * f) = ind_a @ (La, Lb * f); then over b's cells for each of b's conditions.
+        first = (a.ind @ T.reshape(a.n_cells, -1)).reshape(len(a.labels), b.n_cells, f)
+        return np.einsum("cjf,dj->cdf", first, b.ind, optimize=True)
+    out = np.zeros((len(a.labels), len(b.labels), f))
+    for start in range(0, F.shape[0], _ROWS_PER_CHUNK):  # bounded memory on many rows
+        rows = slice(start, start + _ROWS_PER_CHUNK)
+        A = a.ind[:, a.codes[rows]]  # (conditions of a, rows): the row meets the condition
+        B = b.ind[:, b.codes[rows]]
+        for j in range(f):
+            out[:, :, j] += A @ (F[rows, j, None] * B.T)
+    return out
+
+
+_ROWS_PER_CHUNK = 20_000
 
 
 def _mask(part, rows) -> np.ndarray:
@@ -298,7 +325,8 @@ def _split(model, n, fraction, rng, units=None):
 
 
 def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10,
-                     metric=None, bins=5, columns=None, top=10, search_fraction=0.5,
+                     metric=None, bins=5, columns=None, exclude=None, top=10,
+                     search_fraction=0.5,
                      sample_weight=None, adjust="holm", alpha=0.05, ci=0.95, n_boot=2000,
                      random_state=None, calibration=True, groups=None, time=None,
                      ci_method=DEFAULT_CI_METHOD) -> SliceReport:
@@ -325,6 +353,12 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
         Quantile ranges per numeric column (the one-sided cuts are at their inner edges).
     columns : list of column names (or indices), default=None
         The columns to search; None: all of ``X``.
+    exclude : column name (or index), or a list of them, default=None
+        Columns kept out of the search (of ``columns``, or of all of ``X``): typically the
+        model's own features. A range of a feature the model rests on has little spread of
+        forecasts, so its skill against its own base rate is low for any model, the true
+        probabilities included; such a range is ranked first for that reason alone and can
+        hide a segment where the model is wrong. See Notes.
     top : int, default=10
         How many distinct slices to report (fewer if fewer are weaker than the rest on the
         search half).
@@ -367,6 +401,13 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     over the slices reported. This is the sample-splitting form of selective inference: it
     costs half the rows, but needs no model of how the search selects.
 
+    Why ``exclude`` and not a statistic that no feature dominates: the skill against a
+    slice's own base rate is what "weak" means here (what the held-out half then tests), and
+    a range of the model's own score is weak in that sense -- little is left to discriminate
+    there. Whether that is worth reporting depends on the question, which only the user
+    knows: a search for segments the model gets wrong leaves the model's features out, a
+    search for where the model is of little use keeps them in.
+
     Examples
     --------
     >>> import numpy as np
@@ -401,7 +442,7 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
     model = Output(scored.task, y, scored.output["pred"], scored.classes, w,
                    scored.output.get("y_pred"))
     metric = _check_metric(metric, model.task, getattr(model, "proba", None) is not None)
-    cols = _search_columns(X, columns, bins)
+    cols = _search_columns(X, columns, bins, exclude)
     rng = check_random_state_int(random_state)
     whole = resampling.Resampler.for_evaluator(
         model.whole, n_boot=n_boot, random_state=rng, ci_method=ci_method, groups=groups,
@@ -419,21 +460,52 @@ def find_weak_slices(estimator, X, y, *, max_depth=2, min_rows=30, min_events=10
                    calibration)
 
 
-def _search_columns(X, columns, bins) -> list:
+def _search_columns(X, columns, bins, exclude=None) -> list:
     names = column_names(X)
     p = X.shape[1] if hasattr(X, "shape") and len(X.shape) == 2 else len(names or [])
     keys = (names if names is not None else list(range(p))) if columns is None else \
         list(columns)
+    left_out = _excluded(exclude, names, p)
     cols = []
     for key in keys:
+        if _position(key, names, p) in left_out:
+            continue
         name = str(key) if names is not None else f"column {key}"
         col = _Column(column(X, key, p), name, bins)
         if col.n_cells > 1:
             cols.append(col)
     if not cols:
         msg = "X has no column with more than one value to slice on."
+        if left_out:
+            msg = (f"X has no column with more than one value to slice on once exclude= "
+                   f"leaves out {len(left_out)} column(s): search at least one column.")
         raise ValueError(msg)
     return cols
+
+
+def _position(key, names, p):
+    """A column's name, or its index in 0..p-1 (negative indices counted from the end)."""
+    if names is not None or not isinstance(key, numbers.Integral):
+        return key
+    return int(key) % p if -p <= key < p else key
+
+
+def _excluded(exclude, names, p) -> set:
+    """The columns ``exclude`` keeps out of the search, each checked to be one of X's."""
+    if exclude is None:
+        return set()
+    keys = [exclude] if isinstance(exclude, (str, numbers.Integral)) else list(exclude)
+    out = set()
+    for key in keys:
+        known = key in names if names is not None else (
+            isinstance(key, numbers.Integral) and not isinstance(key, bool) and -p <= key < p)
+        if not known:
+            where = f"X's columns are {names[:20]}" if names is not None else \
+                f"X has no column names: pass indices in 0..{p - 1}"
+            msg = f"exclude names column {key!r}, which is not in X; {where}."
+            raise ValueError(msg)
+        out.add(_position(key, names, p))
+    return out
 
 
 def _report(model, scored, y, w, held, search, labels, parts, found, metric, level, scheme,

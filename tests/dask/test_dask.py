@@ -489,3 +489,84 @@ def test_frames_with_different_indexes_are_refused_as_in_memory():
     with dask.config.set(scheduler="synchronous"):
         got = cbd.classification_report(dy, da.from_array(p.to_numpy(), chunks=7), [0, 1])
     _assert_report_close(got, metrics.classification_report(y, p.to_numpy(), [0, 1]))
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+def _same_report(got, want, tol=1e-12):
+    """Two reports with intervals: every number and every interval's ends to ``tol``."""
+    assert set(got.ci) == set(want.ci)
+    for key, value in want.items():
+        if isinstance(value, str) or key == "classes":
+            continue
+        np.testing.assert_allclose(np.asarray(got[key], dtype=float),
+                                   np.asarray(value, dtype=float), rtol=tol, atol=tol,
+                                   err_msg=key)
+    for key, (low, high) in want.ci.items():
+        np.testing.assert_allclose(got.ci[key], (low, high), rtol=tol, atol=tol, err_msg=key)
+
+
+FEW = pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
+
+
+@FEW
+@pytest.mark.parametrize("kind", ["binary", "multiclass"])
+def test_intervals_on_dask_equal_the_accumulator_in_memory(scheduler, kind):
+    k = 2 if kind == "binary" else 3
+    y, proba, classes, w = _classification_data(3000, k, seed=21)
+    p = proba[:, 1] if k == 2 else proba
+    dy = da.from_array(y, chunks=((100, 1400, 1, 1499),))
+    dp = da.from_array(p, chunks=(700,) + p.shape[1:])
+    dw = da.from_array(w, chunks=900)
+    got = cbd.classification_report(dy, dp, classes, sample_weight=dw, ci=0.9, n_boot=200,
+                                    random_state=5)
+    # Array-likes with ci go through the same accumulator in memory, in one update.
+    want = cbd.classification_report(y, p, classes, sample_weight=w, ci=0.9, n_boot=200,
+                                     random_state=5)
+    assert isinstance(got, cb.Report) and got.ci_method == "percentile"
+    _same_report(got, want)
+    acc = metrics.ClassificationAccumulator(classes, n_boot=200, random_state=5)
+    reps = acc.update(y, p, sample_weight=w).replicates()
+    low, high = np.quantile(reps["brier_skill"], [0.05, 0.95])
+    assert got.ci["brier_skill"][0] == pytest.approx(low, abs=1e-3 * abs(low))
+    assert got.ci["brier_skill"][1] == pytest.approx(high, abs=1e-3 * abs(high))
+    # The point numbers are the report's without intervals.
+    plain = cbd.classification_report(dy, dp, classes, sample_weight=dw)
+    for key in ("log_loss", "brier_skill", "roc_auc", "accuracy"):
+        assert got[key] == pytest.approx(plain[key], rel=1e-12), key
+
+
+@FEW
+def test_intervals_on_dataframe_partitions_and_groups():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    y, proba, classes, _ = _classification_data(2000, 2, seed=22)
+    customers = np.random.default_rng(3).integers(0, 150, 2000)
+    frame = pd.DataFrame({"y": y, "p": proba[:, 1], "customer": customers})
+    d = dd.from_pandas(frame, npartitions=5)  # same divisions: paired partition by partition
+    with dask.config.set(scheduler="synchronous"):
+        rows = cbd.classification_report(d["y"], d["p"], classes, ci=0.95, n_boot=200,
+                                         random_state=1)
+        grouped = cbd.classification_report(d["y"], d["p"], classes, ci=0.95, n_boot=200,
+                                            random_state=1, groups=d["customer"])
+    _same_report(rows, cbd.classification_report(y, proba[:, 1], classes, ci=0.95, n_boot=200,
+                                                 random_state=1))
+    # A customer's rows share one count: the whole-group bootstrap, wherever they sit.
+    shuffled = np.random.default_rng(4).permutation(2000)
+    _same_report(grouped, cbd.classification_report(
+        y[shuffled], proba[shuffled, 1], classes, ci=0.95, n_boot=200, random_state=1,
+        groups=customers[shuffled]))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"ci": 0.95, "ci_method": "bca"}, "needs the jackknife"),
+    ({"groups": np.zeros(100)}, "there are none \\(ci=None\\)"),
+    ({"ci": 0.95, "n_boot": 10}, "n_boot=10 is too few"),
+    ({"ci": 1.5}, "ci"),
+])
+def test_bad_interval_arguments_are_refused_by_name(kwargs, match):
+    y = da.from_array(np.array([0, 1] * 50), chunks=30)
+    p = da.from_array(np.linspace(0.1, 0.9, 100), chunks=30)
+    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError, match=match):
+        cbd.classification_report(y, p, [0, 1], **kwargs)

@@ -40,7 +40,8 @@ def lr(cancer):
 
 # What a report adds to the numbers of chimeraboost.metrics when it resamples (with ci= or a
 # fitted baseline): the calibration test of metrics.calibration_test.
-CALIBRATION_TEST = {"calibration_noise_floor", "calibration_excess", "calibration_pvalue"}
+CALIBRATION_TEST = {"calibration_noise_floor", "calibration_excess", "calibration_pvalue",
+                    "recalibration_intercept", "recalibration_slope", "recalibration_pvalue"}
 
 
 def _assert_same(rep, expected):

@@ -40,6 +40,9 @@ def test_report_with_intervals_runs_the_calibration_test_of_metrics(data):
     assert rep["calibration_excess"] == pytest.approx(test.excess, abs=0.1 * test.noise_floor)
     assert rep.ci["calibration_excess"][1] == pytest.approx(test.confidence_interval(level=0.95)[1],
                                                             rel=0.15)
+    # The recalibration test draws nothing: the report's numbers are the function's.
+    for key in ("recalibration_intercept", "recalibration_slope", "recalibration_pvalue"):
+        assert rep[key] == pytest.approx(getattr(test, key), rel=1e-12), key
     assert rep["calibration_mcb"] == metrics.calibration_mcb(y, lr.predict_proba(X),
                                                              lr.classes_)
     assert "calibration_mcb" not in rep.ci  # a percentile interval would miss the population
@@ -47,6 +50,7 @@ def test_report_with_intervals_runs_the_calibration_test_of_metrics(data):
     assert low <= rep["calibration_excess"] <= high
     text = str(rep)
     assert "noise floor" in text and "calibration test p = " in text
+    assert f"slope {rep['recalibration_slope']:.2f}" in text
     assert "calibration_excess" in text and "calibration_mcb  " not in text.split("95%")[1]
 
 

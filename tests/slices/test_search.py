@@ -251,3 +251,60 @@ def test_cli_report_by_column(tmp_path):
         assert main(["report", str(path), "--target", "y", "--score", "p", "--by", "age",
                      "--stream"]) == 2
     assert "--by resamples every row at once" in err.getvalue()
+
+
+@pytest.mark.parametrize("bins", [None, 3])
+def test_candidate_sums_equal_sums_over_each_candidates_rows(bins):
+    # The sums behind every candidate's statistic, computed through crossed cells or straight
+    # from the rows (bins=None: more crossed cells than rows), against a sum over the rows that
+    # meet each candidate's conditions, one candidate at a time.
+    rng = np.random.default_rng(7)
+    n = 120
+    X = pd.DataFrame({"x": rng.normal(size=n), "age": rng.uniform(18, 90, n).round(),
+                      "plan": rng.choice(["p1", "p2", "p3"], n)})
+    y = rng.integers(0, 2, n)
+    proba = np.clip(rng.uniform(0.05, 0.95, n), 0, 1)
+    model = cb.slices._inputs.Output("classification", y, np.column_stack([1 - proba, proba]),
+                                     np.array([0, 1]), rng.uniform(0.5, 2.0, n))
+    names, F = _search._features(model, "brier_skill")
+    cols = _search._search_columns(X, None, bins)
+    if bins is None:
+        assert cols[0].n_cells * cols[1].n_cells > n  # the route from the rows is taken
+    labels, parts, S = _search._candidates(cols, F, names, max_depth=2)
+    assert len(labels) == len(parts) == S["w"].size
+    rows = np.arange(n)
+    for c, part in enumerate(parts):
+        keep = _search._mask(part, rows)
+        for j, name in enumerate(names):
+            np.testing.assert_allclose(S[name][c], F[keep, j].sum(), rtol=1e-12, atol=1e-12)
+
+
+def test_exclude_keeps_columns_out_of_the_search_as_columns_would(planted):
+    X, y, weak, model = planted
+    kept = find_weak_slices(model, X, y, exclude="x", n_boot=200, random_state=3,
+                            calibration=False)
+    listed = find_weak_slices(model, X, y, columns=["segment", "age", "member"], n_boot=200,
+                              random_state=3, calibration=False)
+    assert kept.labels == listed.labels and kept.labels[0] == "segment = c"
+    assert not any("x " in lab or lab.startswith("x") for lab in kept.labels)
+    np.testing.assert_array_equal(kept.search["bound"], listed.search["bound"])
+    assert kept.search["candidates"] == listed.search["candidates"]
+    # On an array, by index (negative ones counted from the end), as with columns=.
+    A = X[["x", "age"]].to_numpy()
+    on_array = find_weak_slices(LogisticRegression().fit(A, y), A, y, exclude=[-2],
+                                max_depth=1, n_boot=200, random_state=0, calibration=False)
+    only = find_weak_slices(LogisticRegression().fit(A, y), A, y, columns=[1], max_depth=1,
+                            n_boot=200, random_state=0, calibration=False)
+    assert on_array.search["candidates"] == only.search["candidates"] == 11  # 5 ranges, 3 + 3 cuts
+    assert on_array.labels == only.labels
+
+
+def test_exclude_refuses_unknown_columns_and_leaving_nothing(planted):
+    X, y, _, model = planted
+    with pytest.raises(ValueError, match="exclude names column 'nope', which is not in X"):
+        find_weak_slices(model, X, y, exclude=["x", "nope"], n_boot=200)
+    with pytest.raises(ValueError, match="once exclude= leaves out 4 column"):
+        find_weak_slices(model, X, y, exclude=list(X.columns), n_boot=200)
+    A = X[["x", "age"]].to_numpy()
+    with pytest.raises(ValueError, match="exclude names column 2, which is not in X"):
+        find_weak_slices(LogisticRegression().fit(A, y), A, y, exclude=2, n_boot=200)

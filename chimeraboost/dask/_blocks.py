@@ -1,40 +1,11 @@
-"""Is the model any good, when its predictions live on a Dask cluster?
+"""How rows held in dask collections reach an accumulator: blocks paired by position, one
+update per block on the worker that holds it, a tree of merges, one compute.
 
-The reports of :mod:`chimeraboost.metrics`, on dask arrays and DataFrames too large for one
-machine's memory. Questions worth asking, and which function answers each:
-
-- How good are the probabilities of a classifier, scored on a dask array or DataFrame?
-  :func:`classification_report` -- the keys of
-  :func:`chimeraboost.metrics.classification_report`.
-- How far off are the numbers of a regressor? :func:`regression_report` -- the keys of
-  :func:`chimeraboost.metrics.regression_report`.
-
-How it is computed: each block of rows goes through one update of a
-:class:`chimeraboost.metrics.ClassificationAccumulator` (or ``RegressionAccumulator``) on the
-worker that holds it, the accumulators -- kilobytes, whatever the number of rows -- are merged
-in a tree (eight at a time), and only the merged one travels back: one ``compute``, on whatever
-scheduler is active (a ``dask.distributed.Client`` if one was created, else dask's default).
-Rows are paired by position. Dask DataFrames and Series with the same known divisions (e.g.
-columns of one frame made by ``from_pandas`` or ``set_index``) pair up partition by partition
-as they are; otherwise -- unknown divisions, as ``read_csv`` gives, or dask arrays -- the
-blocks of ``y``, the predictions and ``sample_weight`` are cut at common row boundaries
-(DataFrame partitions are counted first, which reads them once more). As in memory, inputs
-that carry different pandas indexes are refused rather than paired wrongly: two dask frames
-have their indexes compared block by block (a dask array carries none and is paired by
-position).
-
-What is exact and what is approximate is the accumulators': log loss, Brier, their references
-and skills, accuracy, the regression losses and ``r2`` equal the in-memory report to float
-rounding; ``roc_auc``, ``pr_auc`` and the calibration decomposition come from a fine grid of
-scores, within the bounds their docstrings state (exact when scores take few distinct values).
-Input that is not a dask collection (numpy, pandas, lists) takes the in-memory path and gives
-exactly the in-memory report; dask is then not needed.
-
-Many fits rather than many rows -- ``cross_validate``, ``GridSearchCV``,
-:func:`chimeraboost.compare.compare_cv` -- need nothing from this module: they run unchanged
-under ``joblib.parallel_backend("dask")`` (the guide "Past one machine").
-
-dask is an optional dependency: ``pip install "chimeraboost[dask]"``.
+Private to :mod:`chimeraboost.dask`. :func:`accumulate` is the one entry: it checks the
+shapes of the whole inputs, pairs the blocks of ``y``, the predictions, ``sample_weight`` and
+``groups`` (partition by partition for frames with the same known divisions, else cut at
+common row boundaries), and hands each block, with the position of its first row among all
+rows (what keys its Poisson bootstrap counts), to an update of a copy of the template.
 """
 
 from __future__ import annotations
@@ -43,136 +14,17 @@ import copy
 
 import numpy as np
 
-from ._shared.api import public
-from . import metrics as _metrics
-from ._shared.validation import (
+from .._shared.validation import (
     check_1d_shape,
     check_aligned,
-    check_classes,
     check_proba_shape,
     check_same_length,
-    label_columns,
     to_numpy,
 )
-
-__all__ = ["classification_report", "regression_report"]
 
 # Accumulators merged per task of the reduction tree: few levels (log8 of the blocks), small
 # tasks (eight accumulators of kilobytes each).
 SPLIT_EVERY = 8
-
-
-@public(legacy=("sample_weight", "baseline"))
-def classification_report(y, proba, classes, *, sample_weight=None, baseline=None) -> dict:
-    """:func:`chimeraboost.metrics.classification_report` of rows held in dask collections.
-
-    Parameters
-    ----------
-    y : dask array or dask Series of shape (n,), or array-like
-        True labels (strings allowed), each one of ``classes``.
-    proba : dask array or dask DataFrame of shape (n, K), or (n,) for binary; or array-like
-        Predicted probabilities. Array columns are in the order of ``classes``; a
-        DataFrame's columns are matched to ``classes`` by label, as the in-memory report
-        does. A 1-D input is the probability of ``classes[1]``.
-    classes : array-like of shape (K,)
-        The class labels, e.g. the fitted model's ``classes_``.
-    sample_weight : dask array or dask Series of shape (n,), or array-like, default=None
-    baseline : array-like of targets, default=None
-        Where the no-skill forecast's class prior comes from: ``None`` for the scored ``y``,
-        ``y_train`` for the prior the model could have known. A dask collection is computed
-        first (it is one column of labels).
-
-    Returns
-    -------
-    dict
-        The keys of :func:`chimeraboost.metrics.classification_report`. ``roc_auc``,
-        ``pr_auc``, ``pr_auc_lift`` and the calibration decomposition are the accumulator's
-        grid approximations when any input is a dask collection
-        (:class:`chimeraboost.metrics.ClassificationAccumulator` states the bounds).
-
-    Raises
-    ------
-    ValueError
-        Inputs of different lengths or shapes (the message names them), dask frames with
-        different pandas indexes, and anything the in-memory report refuses (labels not in
-        ``classes``, rows not summing to 1, ...). An error found in one block starts with
-        ``"block i (rows a to b): "`` (rows counted from 0 over the whole input), or
-        ``"partition i: "`` for frames paired partition by partition; positions in the rest of
-        the message count from the block's first row.
-
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> y = da.from_array(np.array([0, 0, 1, 1] * 25), chunks=30)
-    >>> p = da.from_array(np.array([0.2, 0.4, 0.6, 0.9] * 25), chunks=45)
-    >>> r = classification_report(y, p, classes=[0, 1])
-    >>> r["n"], round(r["brier"], 4), round(r["brier_skill"], 4), r["roc_auc"]
-    (100, 0.185, 0.63, 1.0)
-    """
-    inputs = {"y": y, "proba": proba, "sample_weight": sample_weight}
-    if not any(_is_dask(x) for x in inputs.values()):
-        return _metrics.classification_report(y, proba, classes, sample_weight=sample_weight,
-                                               baseline=baseline)
-    classes = check_classes(classes)
-    if _is_dask_frame(proba):
-        order = label_columns(proba, classes, "proba")
-        if order is not None:
-            inputs["proba"] = proba[[proba.columns[i] for i in order]]
-    template = _metrics.ClassificationAccumulator(classes,
-                                                  baseline=_in_memory(baseline, "baseline"))
-    return _accumulate(template, inputs, n_classes=len(classes))
-
-
-@public(legacy=("sample_weight", "baseline"))
-def regression_report(y, pred, *, sample_weight=None, baseline=None) -> dict:
-    """:func:`chimeraboost.metrics.regression_report` of rows held in dask collections.
-
-    Parameters
-    ----------
-    y : dask array or dask Series of shape (n,), or array-like
-        True values.
-    pred : dask array or dask Series of shape (n,), or array-like
-        Predictions.
-    sample_weight : dask array or dask Series of shape (n,), or array-like, default=None
-    baseline : array-like of targets, default=None
-        Where the no-skill forecasts (mean and median) come from: ``None`` for the scored
-        ``y``, ``y_train`` for what the model could have known. A dask collection is computed
-        first (it is one column of targets).
-
-    Returns
-    -------
-    dict
-        The keys of :func:`chimeraboost.metrics.regression_report`. With ``baseline=None``,
-        ``baseline_median``, ``mae_ref`` and ``mae_skill`` are the accumulator's grid
-        approximations when any input is a dask collection
-        (:class:`chimeraboost.metrics.RegressionAccumulator` states the bound); the rest is
-        exact to float rounding.
-
-    Raises
-    ------
-    ValueError
-        Inputs of different lengths or shapes (the message names them), dask frames with
-        different pandas indexes, and anything the in-memory report refuses (NaN, negative
-        weights, ...). An error found in one block names it, as
-        :func:`classification_report` says.
-
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> y = da.from_array(np.arange(10.0), chunks=4)
-    >>> r = regression_report(y, y + 1.0)
-    >>> r["n"], r["mse"], round(r["r2"], 4)   # every error is 1; Var(y) = 8.25
-    (10, 1.0, 0.8788)
-    """
-    inputs = {"y": y, "pred": pred, "sample_weight": sample_weight}
-    if not any(_is_dask(x) for x in inputs.values()):
-        return _metrics.regression_report(y, pred, sample_weight=sample_weight,
-                                          baseline=baseline)
-    template = _metrics.RegressionAccumulator(baseline=_in_memory(baseline, "baseline"))
-    return _accumulate(template, inputs)
-
-
-# --------------------------------------------------------------------------- the plumbing
 
 
 def _is_dask(x) -> bool:
@@ -206,18 +58,29 @@ def _in_memory(x, name: str):
     return to_numpy(x.compute(), name)
 
 
-def _accumulate(template, inputs: dict, n_classes=None) -> dict:
-    """One update per block, a tree of merges, one compute; the merged accumulator's report."""
+def accumulate(template, inputs: dict, n_classes=None):
+    """One update per block, a tree of merges, one compute: the merged accumulator.
+
+    ``inputs`` maps ``"y"``, the prediction's name, and optionally ``"sample_weight"`` and
+    ``"groups"`` to dask collections or array-likes (None: absent). When the template keeps
+    bootstrap replicates keyed by rows (``n_boot`` without ``groups``), every block is told
+    the position of its first row among all rows.
+    """
     dask = _import_dask()
     present = {name: x for name, x in inputs.items() if x is not None}
     # Shapes of the whole inputs, checked here: a block would report its own shape.
     _check_shapes(present, n_classes)
+    by_rows = getattr(template, "n_boot", 0) and "groups" not in present
     if _same_partitions(present):
         # Frames with the same known divisions: partition i of each input holds the rows of
         # the same index range, so they pair up as they are -- no pass to count rows first.
         # The accumulator compares the pandas indexes of each partition itself.
         blocks = {name: x.to_delayed() for name, x in present.items()}
         where = [f"partition {i}" for i in range(len(next(iter(blocks.values()))))]
+        first = [None] * len(where)
+        if by_rows:  # the counts are keyed by row position: the partitions' rows are counted
+            lengths = dask.compute(next(iter(present.values())).map_partitions(len))[0]
+            first = np.concatenate([[0], np.cumsum(np.asarray(lengths))[:-1]]).tolist()
     else:
         arrays = _as_dask_arrays(present)
         check_same_length(**{k: a for k, a in arrays.items() if not k.endswith(_INDEX)})
@@ -229,19 +92,24 @@ def _accumulate(template, inputs: dict, n_classes=None) -> dict:
         bounds = np.cumsum((0,) + arrays["y"].chunks[0])
         where = [f"block {i} (rows {a} to {b - 1})"
                  for i, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist()))]
+        first = bounds[:-1].tolist() if by_rows else [None] * len(where)
     # The empty accumulator is one node of the graph, so it travels to each worker once.
     start = dask.delayed(template, pure=True)
     update = dask.delayed(_update, pure=True)
     names = tuple(blocks)
-    parts = [update(start, names, at, *row) for at, row in zip(where, zip(*blocks.values()))]
+    parts = [update(start, names, at, row0, *row)
+             for at, row0, row in zip(where, first, zip(*blocks.values()))]
     merge = dask.delayed(_merge, pure=True)
+    # Accumulators with replicates weigh megabytes: merged two at a time, so that a task
+    # holds three of them, not nine.
+    split = 2 if getattr(template, "n_boot", 0) else SPLIT_EVERY
     while len(parts) > 1:
-        parts = [merge(*parts[i:i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
+        parts = [merge(*parts[i:i + split]) for i in range(0, len(parts), split)]
     (accumulator,) = dask.compute(parts[0])
     if accumulator.n == 0:  # e.g. a frame filtered to no rows: every partition empty
         msg = "y is empty; at least one row is needed."
         raise ValueError(msg)
-    return accumulator.report()
+    return accumulator
 
 
 # Suffix of the entries that carry the pandas index of a dask frame (arrays path).
@@ -286,14 +154,14 @@ def _same_partitions(inputs: dict) -> bool:
                for x in rest)
 
 
-def _update(template, names, where, *blocks):
+def _update(template, names, where, first_row, *blocks):
     """The accumulator of one block (a copy: the template is shared by every task).
 
     An error names the block (``where``): positions in its message count from the block's
     first row.
     """
     try:
-        return _update_block(template, names, *blocks)
+        return _update_block(template, names, first_row, *blocks)
     except (ValueError, TypeError) as exc:
         msg = f"{where}: {exc}"
         try:
@@ -303,7 +171,7 @@ def _update(template, names, where, *blocks):
         raise located from exc
 
 
-def _update_block(template, names, *blocks):
+def _update_block(template, names, first_row, *blocks):
     inputs = dict(zip(names, blocks))
     indexes = {name[:-len(_INDEX)]: inputs.pop(name) for name in names if name.endswith(_INDEX)}
     if len(indexes) > 1:
@@ -322,9 +190,12 @@ def _update_block(template, names, *blocks):
                "same divisions but different indexes, so their rows cannot be paired; pass "
                "columns of one DataFrame, or align them first.")
         raise ValueError(msg)
-    y, prediction, *weight = inputs.values()
+    y, prediction = (inputs.pop(name) for name in list(inputs)[:2])
+    extra = {"groups": inputs["groups"]} if "groups" in inputs else {}
+    if first_row is not None:
+        extra["first_row"] = int(first_row)
     return copy.deepcopy(template).update(y, prediction,
-                                          sample_weight=weight[0] if weight else None)
+                                          sample_weight=inputs.get("sample_weight"), **extra)
 
 
 def _merge(first, *others):
