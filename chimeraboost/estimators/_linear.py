@@ -87,7 +87,7 @@ CV_SE = 2.0
 # Above this many rows C is chosen on a stratified subsample of this many, with the penalty
 # per row kept (C times the rows' total weight over the subsample's): the near-separable
 # tables where C matters are small, and on large tables every C near 1 regularises little.
-# The cross-validation was half of the classifier's fit time on the panel's 10,000-row tables
+# The cross-validation was 35-45% of the classifier's fit time on the panel's larger tables
 # (docs/benchmarks.md, "Fit time").
 CV_MAX_ROWS = 2000
 # The cross-validation's fits use Newton's method (scikit-learn's "newton-cholesky": a few
