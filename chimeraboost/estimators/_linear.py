@@ -7,7 +7,8 @@ Questions answered here, one helper each:
   and standardised, categorical codes one-hot encoded -- the ``"linear"`` rung of
   :func:`chimeraboost.baselines.ladder`, fitted on the rows the booster learns from.
 - How regularised is the classifier's logistic regression?  -> ``choose_c``: ``C`` by
-  cross-validated log loss, ``C = 1`` (the ladder's) unless another is clearly better.
+  cross-validated log loss (on at most ``CV_MAX_ROWS`` rows, ``_cv_rows``), ``C = 1`` (the
+  ladder's) unless another is clearly better.
 - What are its scores?  -> ``linear_scores``: log-odds / logits, or predictions.
 - How much weight do the trees get against the linear model?  -> ``fit_tree_weight`` (log
   loss of the blended log-odds, classifier; ``blend_scores`` blends) and
@@ -36,6 +37,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from scipy.linalg import LinAlgWarning
 from scipy.optimize import minimize_scalar
 from sklearn.compose import ColumnTransformer
 from sklearn.exceptions import ConvergenceWarning
@@ -82,36 +84,101 @@ def _linear_pipeline(mask: np.ndarray, task: str, c: float = 1.0) -> Pipeline:
 C_GRID = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 CV_FOLDS = 5
 CV_SE = 2.0
+# Above this many rows C is chosen on a stratified subsample of this many, with the penalty
+# per row kept (C times the rows' total weight over the subsample's): the near-separable
+# tables where C matters are small, and on large tables every C near 1 regularises little.
+# The cross-validation was 35-45% of the classifier's fit time on the panel's larger tables
+# (docs/benchmarks.md, "Fit time").
+CV_MAX_ROWS = 2000
+# The cross-validation's fits use Newton's method (scikit-learn's "newton-cholesky": a few
+# iterations of a Hessian of side the number of coefficients) when there are at most
+# NEWTON_MAX_COEFS coefficients, and lbfgs (hundreds of cheap iterations) above: on the panel
+# Newton took a third of lbfgs's time on the binary tables and five times it on digits (64
+# columns x 10 classes).
+NEWTON_MAX_COEFS = 200
 
 
 def choose_c(Xf, codes, weight, rows, mask) -> float:
     """The logistic regression's ``C``: ``C_GRID``'s value of least ``CV_FOLDS``-fold
-    (stratified) log loss on ``rows``, if better than ``C = 1`` by more than ``CV_SE``
-    standard errors; else 1. A class with fewer rows than folds lowers the number of folds;
-    below two, ``C = 1``. The encoding is fitted once on all of ``rows`` (its medians, means
-    and scales move little between folds)."""
+    (stratified) log loss on ``rows`` (at most ``CV_MAX_ROWS`` of them, see
+    :func:`_cv_rows`), if better than ``C = 1`` by more than ``CV_SE`` standard errors;
+    else 1. A class with fewer rows than folds lowers the number of folds; below two,
+    ``C = 1``. The encoding is fitted once on all of ``rows`` (its medians, means and scales
+    move little between folds).
+
+    The grid is walked from ``C = 1`` towards the side whose neighbour has less loss, for as
+    long as the loss falls (the cross-validated log loss of a ridge-penalised logistic
+    regression is, in practice, unimodal in ``log C``); each fold's fit starts from its fit
+    at the neighbouring ``C``. On a unimodal curve this picks the full grid's minimum with
+    3-5 of its 8 values.
+    """
     t = codes[rows]
     counts = np.bincount(t)
     k = int(min(CV_FOLDS, counts[counts > 0].min()))
     if k < 2 or np.count_nonzero(counts) < counts.size:
         return 1.0
-    Z = _linear_pipeline(mask, "classification")[0].fit_transform(Xf[rows])
-    wt = np.ones(rows.size) if weight is None else weight[rows]
-    loss = np.zeros((len(C_GRID), rows.size))
-    for train, val in StratifiedKFold(k, shuffle=True, random_state=0).split(Z, t):
-        # Along the path of increasing C, each fit starts from the previous solution.
-        model = LogisticRegression(max_iter=1000, warm_start=True)
-        for i, c in enumerate(C_GRID):
-            model.set_params(C=c)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.fit(Z[train], t[train], sample_weight=wt[train])
-            loss[i, val] = wt[val] * B._nll(model.decision_function(Z[val]), t[val], 1.0)
-    best, one = int(np.argmin(loss.sum(axis=1))), C_GRID.index(1.0)
+    wt_all = np.ones(rows.size) if weight is None else weight[rows]
+    sub = _cv_rows(t, k)
+    Z = _linear_pipeline(mask, "classification")[0].fit(Xf[rows]).transform(Xf[rows[sub]])
+    t, wt = t[sub], wt_all[sub]
+    scale = float(wt_all.sum() / wt.sum())
+    folds = list(StratifiedKFold(k, shuffle=True, random_state=0).split(Z, t))
+    n_coefs = Z.shape[1] * (1 if counts.size == 2 else counts.size)
+    solver = "newton-cholesky" if n_coefs <= NEWTON_MAX_COEFS else "lbfgs"
+    loss, starts = {}, [{} for _ in folds]
+
+    def evaluate(i, near):
+        loss[i] = _fold_losses(Z, t, wt, folds, C_GRID[i] * scale, solver, starts, i, near)
+        return float(loss[i].sum())
+
+    one = C_GRID.index(1.0)
+    evaluate(one, None)
+    side = [i for i in (one - 1, one + 1) if 0 <= i < len(C_GRID)]
+    best = min(side, key=lambda i: evaluate(i, one))
+    if loss[best].sum() >= loss[one].sum():
+        return 1.0
+    step = best - one
+    while 0 <= best + step < len(C_GRID) and evaluate(best + step, best) < loss[best].sum():
+        best += step
     gain = loss[one] - loss[best]
     if gain.mean() <= CV_SE * gain.std(ddof=1) / np.sqrt(gain.size):
         return 1.0
     return float(C_GRID[best])
+
+
+def _fold_losses(Z, t, wt, folds, c, solver, starts, key, near) -> np.ndarray:
+    """Each row's weighted log loss under the logistic regression of inverse penalty ``c``
+    fitted on the other folds. ``starts[f]`` keeps fold ``f``'s fits by grid position: the
+    fit is stored under ``key`` and starts from the one under ``near`` (warm start)."""
+    row_loss = np.zeros(t.size)
+    for f, (train, val) in enumerate(folds):
+        model = LogisticRegression(C=c, solver=solver, max_iter=1000, warm_start=True)
+        if near in starts[f]:
+            model.coef_, model.intercept_ = (a.copy() for a in starts[f][near])
+        with warnings.catch_warnings():
+            # Newton's method on a nearly singular Hessian (a separable fold) falls back to
+            # lbfgs with a warning; the fold's fit is still what is scored.
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            warnings.simplefilter("ignore", LinAlgWarning)
+            model.fit(Z[train], t[train], sample_weight=wt[train])
+        starts[f][key] = (model.coef_, model.intercept_)
+        row_loss[val] = wt[val] * B._nll(model.decision_function(Z[val]), t[val], 1.0)
+    return row_loss
+
+
+def _cv_rows(t, k) -> np.ndarray:
+    """Positions of the rows ``choose_c`` cross-validates: all of them up to ``CV_MAX_ROWS``,
+    else a subsample of that size, each class in proportion but keeping at least ``k`` rows
+    (the folds need one per class). Seeded, so that a fit is reproducible."""
+    if t.size <= CV_MAX_ROWS:
+        return np.arange(t.size)
+    rng = np.random.default_rng(0)
+    share = CV_MAX_ROWS / t.size
+    keep = []
+    for cls in np.unique(t):
+        at = np.flatnonzero(t == cls)
+        keep.append(rng.choice(at, max(k, int(round(share * at.size))), replace=False))
+    return np.sort(np.concatenate(keep))
 
 
 def fit_linear(Xf, target, weight, rows, mask, task, c=1.0) -> Pipeline:

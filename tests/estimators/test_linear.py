@@ -236,6 +236,46 @@ def test_c_stays_at_one_unless_clearly_better():
     assert model.linear_ is None or model.linear_[-1].C == 1.0
 
 
+def _full_grid_choice(X, y):
+    """scikit-learn's 5-fold cross-validated choice over every value of ``C_GRID`` on every
+    row, with the rule of ``choose_c`` (C = 1 unless better by more than 2 standard errors)."""
+    losses = {g: _cv_row_losses(X, y, g) for g in _linear.C_GRID}
+    best = min(losses, key=lambda g: losses[g].sum())
+    gain = losses[1.0] - losses[best]
+    return best if gain.mean() > 2 * gain.std(ddof=1) / np.sqrt(len(y)) else 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["steep", "noisy"])
+def test_c_on_a_subsample_agrees_with_the_full_grid(case):
+    # More rows than CV_MAX_ROWS, so that choose_c cross-validates a subsample and walks the
+    # grid from C = 1; the full grid on every row is the reference. Steep log-odds want a
+    # large C, many weak columns a small one: within one step of the grid of the reference.
+    rng = np.random.default_rng(0)
+    n, p = (4000, 3) if case == "steep" else (3000, 150)
+    assert n > _linear.CV_MAX_ROWS
+    X = rng.normal(size=(n, p))
+    beta = np.r_[12.0, 12.0, np.zeros(p - 2)] if case == "steep" else np.full(p, 0.15)
+    y = (rng.uniform(size=n) < expit(X @ beta)).astype(int)
+    reference = _full_grid_choice(X, y)
+    assert reference != 1.0  # the case is one where C moves
+    c = _linear.choose_c(X, y, None, np.arange(n), np.zeros(p, dtype=bool))
+    step = abs(_linear.C_GRID.index(c) - _linear.C_GRID.index(reference))
+    assert step <= 1
+
+
+def test_cv_rows_keep_every_class_and_its_share():
+    # 9,000 rows of one class and 30 of another: the subsample keeps CV_MAX_ROWS rows in
+    # proportion, and at least k rows of the rare class so that every fold holds one.
+    t = np.r_[np.zeros(9000, dtype=int), np.ones(30, dtype=int)]
+    sub = _linear._cv_rows(t, 5)
+    counts = np.bincount(t[sub])
+    assert abs(sub.size - _linear.CV_MAX_ROWS) <= 2
+    assert counts[1] >= 5
+    assert abs(counts[0] / sub.size - 9000 / 9030) < 0.01
+    assert np.array_equal(_linear._cv_rows(t[:1500], 5), np.arange(1500))
+
+
 def test_rung_names_what_the_tree_weight_made_the_model():
     from sklearn.exceptions import NotFittedError
 
