@@ -98,7 +98,8 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         Bayes threshold of the costs, ``(c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp))``.
     n_jobs : int, default=None
         Workers for the bootstrap of the intervals (and of the paired comparison): None or
-        1 for one, -1 for every CPU; forked processes on Linux, threads elsewhere (see
+        1 for one, -1 for every CPU; forked processes on Linux (with no other
+        thread running), threads otherwise (see
         :func:`chimeraboost.resampling.bootstrap`). The intervals are the same whatever
         ``n_jobs``. The calibration test, the decision section and the slices run on the
         calling thread.

@@ -265,8 +265,8 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
         :func:`~chimeraboost.resampling.bootstrap_interval`.
     n_jobs : int, default=None
         Workers evaluating the chunks of replicates: None or 1 for one, -1 for every CPU,
-        -2 for all but one (scikit-learn's reading). On Linux they are forked processes,
-        elsewhere threads (numpy's calls hold Python's interpreter lock while they
+        -2 for all but one (scikit-learn's reading). On Linux they are forked processes
+        (while the calling process runs one thread), elsewhere threads (numpy's calls hold Python's interpreter lock while they
         dispatch, so threads overlap less). The result is the same, bit for bit, whatever
         ``n_jobs``: the rows are drawn on the calling thread in the order one thread draws
         them, and only counting and evaluating them is shared out. Workers are faster only

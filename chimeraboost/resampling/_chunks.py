@@ -2,8 +2,8 @@
 
 - :func:`evaluate_chunks` draws the chunks of the count matrix (``_draws``) in order and hands
   each to an evaluation function: on the calling thread, or with ``n_jobs > 1`` on that many
-  worker processes (where the operating system can fork them: Linux) or worker threads
-  (elsewhere). The numbers are the same, bit for bit, whatever ``n_jobs``.
+  worker processes (where the operating system can fork them safely: Linux, with no other
+  thread running) or worker threads (elsewhere). The numbers are the same, bit for bit, whatever ``n_jobs``.
 
 Why the workers give the same numbers: the random numbers are drawn by the calling thread,
 one replicate after another, exactly as a single thread draws them; only counting the drawn

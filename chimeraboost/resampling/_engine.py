@@ -62,7 +62,7 @@ class Resampler:
         How intervals are read (:data:`~chimeraboost.resampling.CI_METHODS`).
     n_jobs : int, default=None
         Workers evaluating the chunks (scikit-learn's reading of -1, -2, ...): forked
-        processes on Linux, threads elsewhere.
+        processes on Linux while the caller runs one thread, threads otherwise.
     units : Units, default=None
         What a replicate draws (:func:`chimeraboost._shared.units.check_units`); None:
         single rows.
