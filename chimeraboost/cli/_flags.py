@@ -50,11 +50,11 @@ def threshold(text) -> float:
 
 
 def n_jobs(text) -> int:
-    """Threads: 1, N > 1, or a negative number counted back from every CPU (-1: all)."""
+    """Workers: 1, N > 1, or a negative number counted back from every CPU (-1: all)."""
     value = _number(text, int, "4")
     if value == 0:
         raise argparse.ArgumentTypeError(
-            "0 threads cannot run; give 1 (the default), a number of threads, or -1 for "
+            "0 workers cannot run; give 1 (the default), a number of workers, or -1 for "
             "every CPU")
     return value
 
