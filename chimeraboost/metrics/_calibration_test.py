@@ -210,11 +210,14 @@ recalibration_pvalue_per_class : ndarray
         return ConfidenceInterval(low, high)
 
     def __repr__(self) -> str:
+        # One line per test, so that the repr keeps to 120 columns.
+        pad = " " * len("CalibrationTestResult(")
         return (f"CalibrationTestResult(statistic={self.statistic:.6g}, noise_floor="
-                f"{self.noise_floor:.6g}, excess={self.excess:.6g}, pvalue={self.pvalue:.4g}, "
-                f"recalibration_intercept={self.recalibration_intercept:.4g}, "
+                f"{self.noise_floor:.6g}, excess={self.excess:.6g}, pvalue={self.pvalue:.4g},\n"
+                f"{pad}recalibration_intercept={self.recalibration_intercept:.4g}, "
                 f"recalibration_slope={self.recalibration_slope:.4g}, "
-                f"recalibration_pvalue={self.recalibration_pvalue:.4g}, n_boot={self.n_boot})")
+                f"recalibration_pvalue={self.recalibration_pvalue:.4g},\n"
+                f"{pad}n_boot={self.n_boot})")
 
 
 def _interval(estimate, truths, draws, observed, level):
