@@ -201,6 +201,9 @@ class Report(Mapping):
             if "calibration_excess" in v:
                 out.append("noise floor: the MCB of a calibrated forecast on these rows; "
                            "excess: the population MCB beyond it")
+            if "recalibration_pvalue" in v:
+                out.append("recalibration: y on logit(p) (Cox); intercept 0 and slope 1 when "
+                           "calibrated, slope < 1 over-confident")
         if (self.ci or self.vs_baseline is not None) and self.ci_method == "expanded_bca":
             out.append("expanded BCa: bias-corrected bootstrap interval, widened for small "
                        "samples")
