@@ -380,6 +380,17 @@ def minimum_table(cells_, total) -> list[str]:
 DISCORDANT_EDGES = (0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, np.inf)
 
 
+def binned_coverage(trace, by, col, edges) -> list[str]:
+    """One table cell per bin ``[lo, hi)`` of ``edges`` over ``t[by]``: the coverage (%) of
+    the traces' ``t[col]`` and their count, or ``-`` under 20 traces."""
+    cells = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        hit = [t[col] for t in trace if lo <= t[by] < hi]
+        cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
+                     else f"- ({len(hit)})")
+    return cells
+
+
 def discordant_table(trace) -> list[str]:
     heads = [f"{lo:g}" if hi == lo + 1 else (f"{lo:g}-{hi - 1:g}" if np.isfinite(hi)
                                              else f">= {lo:g}")
@@ -392,11 +403,7 @@ def discordant_table(trace) -> list[str]:
     for col, label in rows:
         if any(len(t) <= col for t in trace):
             continue
-        cells = []
-        for lo, hi in zip(DISCORDANT_EDGES[:-1], DISCORDANT_EDGES[1:]):
-            hit = [t[col] for t in trace if lo <= t[0] < hi]
-            cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
-                         else f"- ({len(hit)})")
+        cells = binned_coverage(trace, 0, col, DISCORDANT_EDGES)
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines + [""]
 
@@ -571,11 +578,7 @@ def df_table(trace) -> list[str]:
               "differences": [t for t in trace if t[0].startswith("Δ")]}
     for name, rows in groups.items():
         for col, label in ((2, DEFAULT), (3, "percentile")):
-            cells = []
-            for lo, hi in zip(DF_EDGES[:-1], DF_EDGES[1:]):
-                hit = [t[col] for t in rows if lo <= t[1] < hi]
-                cells.append(f"{100 * np.mean(hit):.1f} ({len(hit)})" if len(hit) >= 20
-                             else f"- ({len(hit)})")
+            cells = binned_coverage(rows, 1, col, DF_EDGES)
             lines.append(f"| {name}, {label} | " + " | ".join(cells) + " |")
     return lines + [""]
 
