@@ -62,7 +62,7 @@ from multiprocessing import Pool
 
 import numpy as np
 from scipy.special import expit, logit
-from scipy.stats import norm
+from scipy.stats import binomtest, norm
 
 from chimeraboost import metrics, resampling
 from chimeraboost.resampling import _discordant
@@ -246,6 +246,7 @@ def simulate(task) -> dict:
         y, p, q, units = draw(rng, cell)
         cls, dec = _evaluators(y, p, q)
         seed = int(rng.integers(2**31))
+        hits = {}  # (scheme, number) -> covered by the default: the iid cell's paired counts
         for col, kw, methods in _schemes(cell, units):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -261,6 +262,8 @@ def simulate(task) -> dict:
                 for k, (lo, hi) in ci.items():
                     covered[col, method, k] = covered.get((col, method, k), 0) + \
                         bool(lo <= target[k] <= hi)
+                    if method == DEFAULT:
+                        hits[col, k] = bool(lo <= target[k] <= hi)
                     width[col, method, k] = width.get((col, method, k), 0.0) + (hi - lo)
             if kw and cell[0] != "iid":
                 trace += _trace(parts, found, target)
@@ -268,6 +271,9 @@ def simulate(task) -> dict:
                 for k in ("brier_skill", "roc_auc"):
                     deff.setdefault(k, []).append(res.design_effect(k))
                     dfs.setdefault(k, []).append(res.effective_df(k))
+        if cell[0] == "iid":
+            trace += [(col, k, hits[col, k], hits["rows", k]) for col in ("groups of one", "time")
+                      for k in ALL]
     return {"task": task, "covered": covered, "width": width, "warned": warned,
             "widened": widened, "deff": deff, "df": dfs, "trace": trace}
 
@@ -549,6 +555,7 @@ def report(name, cells_, total) -> list[str]:
             t = total[c]
             gap = max(abs(t["covered"][(col, DEFAULT, k)] - t["covered"][("rows", DEFAULT, k)])
                       for col in ("groups of one", "time") for k in ALL) * 100 / t["sims"]
+            lines += paired_table(t["trace"], t["sims"])
             lines.append(f"- {_label(c)}: {t['sims']} data sets; largest coverage gap to the "
                          f"rows' default {gap:.1f} points; mean width over the rows' default: "
                          f"groups of one {_width_ratio(t, 'groups of one', 'rows', DEFAULT)}, "
@@ -561,6 +568,35 @@ def report(name, cells_, total) -> list[str]:
     if name == "fewgroups":
         lines += df_table([t for c in cells_ for t in total[c]["trace"]])
     return lines
+
+
+def paired_table(trace, sims) -> list[str]:
+    """The iid cell's coverage gaps counted on the same data sets (McNemar): ``b`` data sets
+    covered by the scheme and not by the rows' default, ``c`` the reverse; the gap
+    ``(b - c) / n`` with a 95% interval from the Wilson interval of ``b / (b + c)`` (given the
+    ``b + c`` discordant data sets, ``b`` is binomial with probability 1/2 when both cover
+    alike), and the exact McNemar p-value. A gap whose interval excludes 0 is real."""
+    lines = ["Coverage of each scheme minus the rows' default, counted on the same data sets "
+             "(b: covered by the scheme only, c: by the rows only):", "",
+             "| number | scheme | b | c | gap (points) | 95% interval | McNemar p |",
+             "|---|---|---|---|---|---|---|"]
+    for col in ("groups of one", "time"):
+        for k in ALL:
+            pairs = [(t[2], t[3]) for t in trace if t[0] == col and t[1] == k]
+            b = sum(s and not r for s, r in pairs)
+            c = sum(r and not s for s, r in pairs)
+            if b + c == 0:
+                lo = hi = 0.0
+                pvalue = 1.0
+            else:
+                test = binomtest(b, b + c)
+                ci = test.proportion_ci(0.95, method="wilson")
+                lo, hi = ((b + c) * (2 * v - 1) / sims for v in (ci.low, ci.high))
+                pvalue = test.pvalue
+            lines.append(f"| {k.replace(NB, 'net benefit @0.2')} | {col} | {b} | {c} | "
+                         f"{100 * (b - c) / sims:+.1f} | [{100 * lo:+.1f}, {100 * hi:+.1f}] | "
+                         f"{pvalue:.3f} |")
+    return lines + [""]
 
 
 DF_EDGES = (1, 3, 5, 8, 12, 20, 40, np.inf)
