@@ -57,14 +57,19 @@ def snapshots(G: int, m: int, rho: float, rng):
     return (latent > 0).astype(int), ndtr(1.2 * x - 0.8), customer, by_customer, by_row
 
 
-def _any_called(y, p, by, n_boot, seed, **kwargs) -> tuple[bool, np.ndarray]:
+def _any_called(y, p, by, n_boot, seed, **kwargs) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Whether any slice was called different, which were, and every slice's unadjusted
+    p-value (NaN where untested)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        # bins=None: the labels are integers, which slice_report would otherwise cut into
+        # its default 5 quantile ranges (8 customer labels became 5 slices, 20 unequal
+        # slices 5 ranges of them).
         r = slice_report(y, p, by, n_boot=n_boot, random_state=seed, calibration=False,
-                         **kwargs)
+                         bins=None, **kwargs)
     called = np.array([v in ("worse than the rest", "better than the rest")
                        for v in r.verdict])
-    return bool(called.any()), called
+    return bool(called.any()), called, np.asarray(r.pvalue, dtype=float)
 
 
 # (G, m, rho, slices per customer or per row, groups= or rows): the cells of the table.
@@ -73,21 +78,35 @@ CELLS = [(100, 12, 0.7, "customer", True), (100, 12, 0.3, "customer", True),
          (100, 12, 0.7, "customer", False)]
 
 
-def run_snapshots(runs: int, n_boot: int, cells=CELLS) -> None:
+def run_snapshots(runs: int, n_boot: int, cells=CELLS, save=None) -> None:
+    """The table, and with ``save`` every slice's unadjusted p-value (data sets x slices)
+    per cell in an ``.npz`` file, to check that they are uniform under the null."""
     print(f"1. Snapshots, 8 slices: share of null data sets with any slice called different "
-          f"(Holm, alpha 0.05), {runs} data sets per cell, {n_boot} resamples", flush=True)
-    print(f"{'design':28}{'slices':14}{'resampled':>12}{'any called':>26}{'CPU':>10}", flush=True)
+          f"(Holm, alpha 0.05), {runs} data sets per cell, {n_boot} resamples; and the share "
+          f"of tested slices whose own p-value is below 0.05 / 8 (0.625% if exact)", flush=True)
+    print(f"{'design':28}{'slices':14}{'resampled':>12}{'any called':>26}"
+          f"{'slice p < 0.05/8':>26}{'CPU':>10}", flush=True)
+    saved = {}
     for G, m, rho, slices, grouped in cells:
         rng = np.random.default_rng(20261206)
-        hits, t0 = 0, time.process_time()
+        hits, t0, pvalues = 0, time.process_time(), []
         for i in range(runs):
             y, p, customer, by_c, by_r = snapshots(G, m, rho, rng)
             by = by_c if slices == "customer" else by_r
             extra = {"groups": customer} if grouped else {}
-            hits += _any_called(y, p, by, n_boot, i, **extra)[0]
+            hit, _, pv = _any_called(y, p, by, n_boot, i, **extra)
+            hits += hit
+            pvalues.append(pv if pv.size == 8 else np.full(8, np.nan))
+        pv = np.array(pvalues)
+        pv = pv[np.isfinite(pv)]
         print(f"{f'G={G}, m={m}, rho={rho}':28}{'per ' + slices:14}"
               f"{'groups' if grouped else 'rows':>12}{share(hits, runs):>26}"
+              f"{share(int(np.sum(pv < 0.05 / 8)), pv.size):>26}"
               f"{time.process_time() - t0:>8.0f} s", flush=True)
+        saved[f"G{G}_m{m}_rho{rho}_{slices}_{'groups' if grouped else 'rows'}"] = \
+            np.array(pvalues)
+        if save:
+            np.savez(save, **saved)
 
 
 def unequal(rng, n=6000):
@@ -107,7 +126,7 @@ def run_unequal(runs: int, n_boot: int) -> None:
     sizes = None
     for i in range(runs):
         y, p, label, sizes = unequal(rng)
-        hit, called = _any_called(y, p, label, n_boot, i, min_rows=30, min_events=5)
+        hit, called, _ = _any_called(y, p, label, n_boot, i, min_rows=30, min_events=5)
         any_hits += hit
         for s in np.flatnonzero(called):
             by_size[int(sizes[s])] = by_size.get(int(sizes[s]), 0) + 1
@@ -129,12 +148,14 @@ def main(argv=None) -> None:
                         help="these cells of the snapshot table only (0 is the first)")
     parser.add_argument("--n-boot", type=int, default=500)
     parser.add_argument("--only", choices=("snapshots", "unequal"), default=None)
+    parser.add_argument("--save", default=None,
+                        help="an .npz file for every slice's p-value (data sets x slices)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", FewResamplesWarning)
     print(load())
     if args.only in (None, "snapshots"):
         cells = CELLS[:args.cells] if args.cell is None else [CELLS[i] for i in args.cell]
-        run_snapshots(args.runs or 400, args.n_boot, cells)
+        run_snapshots(args.runs or 400, args.n_boot, cells, args.save)
     if args.only in (None, "unequal"):
         run_unequal(args.runs or 2000, args.n_boot)
     print(load())
