@@ -59,7 +59,7 @@ def snapshots(G: int, m: int, rho: float, rng):
 
 def _any_called(y, p, by, n_boot, seed, **kwargs) -> tuple[bool, np.ndarray, np.ndarray]:
     """Whether any slice was called different, which were, and every slice's unadjusted
-    p-value (NaN where untested)."""
+    p-value (NaN where untested), difference to the rest and its standard error (3, S)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # bins=None: the labels are integers, which slice_report would otherwise cut into
@@ -69,7 +69,7 @@ def _any_called(y, p, by, n_boot, seed, **kwargs) -> tuple[bool, np.ndarray, np.
                          bins=None, **kwargs)
     called = np.array([v in ("worse than the rest", "better than the rest")
                        for v in r.verdict])
-    return bool(called.any()), called, np.asarray(r.pvalue, dtype=float)
+    return bool(called.any()), called, np.c_[r.pvalue, r.difference, r.se].T
 
 
 # (G, m, rho, slices per customer or per row, groups= or rows): the cells of the table.
@@ -79,8 +79,10 @@ CELLS = [(100, 12, 0.7, "customer", True), (100, 12, 0.3, "customer", True),
 
 
 def run_snapshots(runs: int, n_boot: int, cells=CELLS, save=None) -> None:
-    """The table, and with ``save`` every slice's unadjusted p-value (data sets x slices)
-    per cell in an ``.npz`` file, to check that they are uniform under the null."""
+    """The table, and with ``save`` per cell an ``.npz`` array (data sets, 4, slices): every
+    slice's unadjusted p-value, difference to the rest, standard error and number of
+    customers (rows with slices per row), to check that the p-values are uniform under the
+    null and the standard errors match the differences' spread."""
     print(f"1. Snapshots, 8 slices: share of null data sets with any slice called different "
           f"(Holm, alpha 0.05), {runs} data sets per cell, {n_boot} resamples; and the share "
           f"of tested slices whose own p-value is below 0.05 / 8 (0.625% if exact)", flush=True)
@@ -94,10 +96,14 @@ def run_snapshots(runs: int, n_boot: int, cells=CELLS, save=None) -> None:
             y, p, customer, by_c, by_r = snapshots(G, m, rho, rng)
             by = by_c if slices == "customer" else by_r
             extra = {"groups": customer} if grouped else {}
-            hit, _, pv = _any_called(y, p, by, n_boot, i, **extra)
+            hit, _, tested = _any_called(y, p, by, n_boot, i, **extra)
             hits += hit
-            pvalues.append(pv if pv.size == 8 else np.full(8, np.nan))
-        pv = np.array(pvalues)
+            # per slice: p, difference, standard error, the slice's groups (or rows)
+            owners = np.bincount(by[np.unique(customer, return_index=True)[1]], minlength=8) \
+                if slices == "customer" else np.bincount(by, minlength=8)
+            pvalues.append(np.r_[tested, owners[None]] if tested.shape[1] == 8
+                           else np.full((4, 8), np.nan))
+        pv = np.array(pvalues)[:, 0].ravel()
         pv = pv[np.isfinite(pv)]
         print(f"{f'G={G}, m={m}, rho={rho}':28}{'per ' + slices:14}"
               f"{'groups' if grouped else 'rows':>12}{share(hits, runs):>26}"
@@ -149,7 +155,8 @@ def main(argv=None) -> None:
     parser.add_argument("--n-boot", type=int, default=500)
     parser.add_argument("--only", choices=("snapshots", "unequal"), default=None)
     parser.add_argument("--save", default=None,
-                        help="an .npz file for every slice's p-value (data sets x slices)")
+                        help="an .npz file of every slice's p-value, difference, standard "
+                             "error and size (data sets x 4 x slices)")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", FewResamplesWarning)
     print(load())
