@@ -573,9 +573,10 @@ def report(name, cells_, total) -> list[str]:
 def paired_table(trace, sims) -> list[str]:
     """The iid cell's coverage gaps counted on the same data sets (McNemar): ``b`` data sets
     covered by the scheme and not by the rows' default, ``c`` the reverse; the gap
-    ``(b - c) / n`` with a 95% interval from the Wilson interval of ``b / (b + c)`` (given the
-    ``b + c`` discordant data sets, ``b`` is binomial with probability 1/2 when both cover
-    alike), and the exact McNemar p-value. A gap whose interval excludes 0 is real."""
+    ``(b - c) / n`` with a 95% interval from the Clopper-Pearson interval of ``b / (b + c)``
+    (given the ``b + c`` discordant data sets, ``b`` is binomial with probability 1/2 when
+    both cover alike), and the exact McNemar p-value: the interval excludes 0 exactly when
+    p < 0.05, and a gap whose interval excludes 0 is real."""
     lines = ["Coverage of each scheme minus the rows' default, counted on the same data sets "
              "(b: covered by the scheme only, c: by the rows only):", "",
              "| number | scheme | b | c | gap (points) | 95% interval | McNemar p |",
@@ -590,7 +591,7 @@ def paired_table(trace, sims) -> list[str]:
                 pvalue = 1.0
             else:
                 test = binomtest(b, b + c)
-                ci = test.proportion_ci(0.95, method="wilson")
+                ci = test.proportion_ci(0.95, method="exact")
                 lo, hi = ((b + c) * (2 * v - 1) / sims for v in (ci.low, ci.high))
                 pvalue = test.pvalue
             lines.append(f"| {k.replace(NB, 'net benefit @0.2')} | {col} | {b} | {c} | "
