@@ -346,10 +346,20 @@ def spread(reps: np.ndarray) -> float:
 
 def tests(diff, reps, eligible, adjust: str, alpha: float, units):
     """``(difference, se, p, adjusted p, rejected)`` per slice: two-sided ``difference / se``
-    against Student's t with ``units - 1`` degrees of freedom (``units``: the fewer of the
-    slice's and its rest's resampled units -- rows, groups or time blocks -- or the slice's
-    against a baseline; for a binary classification no more than the rows of the rarer
-    class), adjusted over the eligible slices whose p is defined.
+    against Student's t with ``nu = units - 1`` degrees of freedom (``units``: the fewer of
+    the slice's and its rest's resampled units -- rows, groups or time blocks -- or the
+    slice's against a baseline; for a binary classification no more than the rows of the
+    rarer class), adjusted over the eligible slices whose p is defined. ``se`` is the
+    standard deviation of the replicates times ``sqrt((nu + 1) / nu)``.
+
+    Why the factor: the bootstrap variance of a mean over ``u`` units is the plug-in one, the
+    sum of squares over ``u``, where Student's t assumes it over ``u - 1``. Without it the
+    test reads ``difference / se`` ``sqrt(u / (u - 1))`` too large, 4% on a slice of 12
+    customers, which in the tails a test adjusted over 8 slices reads (0.05 / 8) is 29% more
+    false calls per slice. With the factor, a mean's test is the one-sample t test when the
+    replicates' spread is the ideal bootstrap's; it is the widening of the expanded
+    intervals of :mod:`chimeraboost.resampling` (Hesterberg 2015,
+    doi:10.1080/00031305.2015.1089789).
 
     Why t and not the normal: the standard error is itself estimated from the slice's units,
     and on a small slice its noise fattens the tails of ``difference / se`` -- the tails a
@@ -369,10 +379,11 @@ def tests(diff, reps, eligible, adjust: str, alpha: float, units):
     tie = np.array([bool(np.isfinite(d)) and negligible(d) and bool(np.all(
         [negligible(x) for x in r[np.isfinite(r)]])) for d, r in zip(diff, reps)], bool)
     diff[tie] = 0.0
+    df = np.maximum(np.asarray(units, dtype=np.float64) - 1.0, 1.0)
     se = np.array([0.0 if t else spread(r) for r, t in zip(reps, tie)]) if S else np.zeros(0)
+    se = se * np.sqrt((df + 1.0) / df)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = diff / se
-    df = np.maximum(np.asarray(units, dtype=np.float64) - 1.0, 1.0)
     p = np.where(tie, 1.0, 2.0 * stdtr(df, -np.abs(z)))
     tested = np.asarray(eligible, bool) & np.isfinite(p) & ((se > 0) | tie)
     adjusted = np.full(S, np.nan)
