@@ -575,8 +575,9 @@ def paired_table(trace, sims) -> list[str]:
     covered by the scheme and not by the rows' default, ``c`` the reverse; the gap
     ``(b - c) / n`` with a 95% interval from the Clopper-Pearson interval of ``b / (b + c)``
     (given the ``b + c`` discordant data sets, ``b`` is binomial with probability 1/2 when
-    both cover alike), and the exact McNemar p-value: the interval excludes 0 exactly when
-    p < 0.05, and a gap whose interval excludes 0 is real."""
+    both cover alike; exact, as the test is: Wilson's excludes 1/2 at 4 of 4, where the
+    exact p is 0.125), and the exact McNemar p-value. A gap whose interval excludes 0 is
+    real."""
     lines = ["Coverage of each scheme minus the rows' default, counted on the same data sets "
              "(b: covered by the scheme only, c: by the rows only):", "",
              "| number | scheme | b | c | gap (points) | 95% interval | McNemar p |",
