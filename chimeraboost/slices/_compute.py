@@ -366,10 +366,12 @@ def tests(diff, reps, eligible, adjust: str, alpha: float, units):
     test adjusted for many slices reads. For a mean, ``units - 1`` is the exact correction;
     on slices of thousands of rows it changes nothing. With whole groups resampled, the
     standard error comes from the slice's groups, so they, not its rows, count; a skill's
-    information is in the rarer class, so a slice of 34 rows with 10 positives counts 10
-    (benchmarks/bench_slices_null.py: with the rows alone, 20 unequal slices of 34 to 1,011
-    rows called some slice different in 5.3% of 600 null data sets, every false call in a
-    slice of 70 rows or fewer).
+    information is in the rarer class, so a slice of 34 rows with 10 positives counts 10.
+
+    What it does not allow for: the skewness of a skill on few units (a ratio of the slice's
+    loss to its own base rate's reference). On 8 slices of about 12 customers each
+    (benchmarks/bench_slices_null.py) the test calls a slice worse too often and better too
+    rarely: some slice is called different in 7.2% of null data sets, at alpha 0.05.
 
     A tie (:func:`chimeraboost._shared.ties.negligible`: the difference and every replicate
     of it are rounding noise, as for a model against an exact copy of itself) is a
