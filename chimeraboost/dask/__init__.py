@@ -52,8 +52,10 @@ from .._shared.api import public
 from .._shared.units import check_n_boot
 from .._shared.validation import check_classes, check_level, label_columns
 from ._blocks import _in_memory, _is_dask, _is_dask_frame, accumulate
+from ._periods import skill_over_time
+from ._slices import slice_report
 
-__all__ = ["classification_report", "regression_report"]
+__all__ = ["classification_report", "regression_report", "skill_over_time", "slice_report"]
 
 # Keys of the report that get no interval: counts of the rows, and MCB, whose bootstrap
 # percentiles sit above the population value (the in-sample isotonic fit follows noise, and
