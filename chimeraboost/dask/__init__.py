@@ -11,6 +11,13 @@ machine's memory. Questions worth asking, and which function answers each:
   replicates every block adds to its own accumulator (``groups=`` resamples whole groups).
 - How far off are the numbers of a regressor? :func:`regression_report` -- the keys of
   :func:`chimeraboost.metrics.regression_report`.
+- Who is the model good for -- its numbers per region, segment, any column of labels?
+  :func:`slice_report`: the per-slice part of :func:`chimeraboost.slices.slice_report` (each
+  slice against its own base rate and against the prior of all rows, with intervals), one
+  pair of accumulators per slice.
+- Is the model getting worse, or did the base rate move? :func:`skill_over_time`: the
+  per-period table of :func:`chimeraboost.monitor.skill_over_time` (the period's own
+  reference, or a rolling one), with intervals of the skills.
 
 How it is computed: each block of rows goes through one update of a
 :class:`chimeraboost.metrics.ClassificationAccumulator` (or ``RegressionAccumulator``) on the
@@ -33,6 +40,11 @@ rounding; ``roc_auc``, ``pr_auc`` and the calibration decomposition come from a 
 scores, within the bounds their docstrings state (exact when scores take few distinct values).
 Input that is not a dask collection (numpy, pandas, lists) takes the in-memory path and gives
 exactly the in-memory report; dask is then not needed.
+
+The keyed surfaces (:func:`slice_report`, :func:`skill_over_time`) read the slice or date
+column alone in a first pass (to name the slices, or to place the calendar bins), then update
+one accumulator per slice or period in each block; their memory per slice, the limit on the
+number of slices and what they leave out are in :func:`slice_report`'s Notes.
 
 Many fits rather than many rows -- ``cross_validate``, ``GridSearchCV``,
 :func:`chimeraboost.compare.compare_cv` -- need nothing from this module: they run unchanged

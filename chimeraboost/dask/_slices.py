@@ -233,6 +233,9 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
 
     Examples
     --------
+    Two regions; the model forecasts 0.8 or 0.2 in the north and 0.5 -- no better than the
+    base rate -- in the south:
+
     >>> import dask.array as da
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
@@ -243,7 +246,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     >>> r = slice_report(da.from_array(y, chunks=150), da.from_array(p, chunks=150),
     ...                  da.from_array(region, chunks=150), random_state=0)
     >>> r.labels, r.values["brier_skill"].round(3).tolist()
-    (['north', 'south'], [0.84, -0.002])
+    (['north', 'south'], [0.838, -0.01])
     """
     inputs = {"y": y, "proba": proba_or_pred, "sample_weight": sample_weight,
               "groups": groups}

@@ -205,6 +205,21 @@ def test_weights_of_zero():
     _close(r.values["positives"][1], np.sum(w[rows] * y[rows]))
 
 
+def test_a_first_chunk_of_zero_weights_adds_nothing_to_the_replicates():
+    # A key's first rows in a block may all weigh 0: the accumulator keeps no score of them,
+    # and its replicates are those of the rows in one chunk with those zero weights.
+    y, p, _ = _data(n=300, seed=3)
+    w = np.r_[np.zeros(40), np.ones(260)]
+    acc = metrics.ClassificationAccumulator([0, 1], n_boot=B, random_state=0)
+    acc.update(y[:40], p[:40], sample_weight=w[:40]).update(y[40:], p[40:],
+                                                            sample_weight=w[40:])
+    whole = metrics.ClassificationAccumulator([0, 1], n_boot=B, random_state=0).update(
+        y, p, sample_weight=w)
+    mine, theirs = acc.replicates(), whole.replicates()
+    for key in SUM_KEYS:
+        _close(mine[key], theirs[key])
+
+
 def test_string_labels_of_y_and_by():
     y, p, by = _data(n=600, seed=9)
     labels = np.where(y == 1, "churn", "stay")
@@ -235,7 +250,8 @@ def test_non_dask_input_is_the_in_memory_slice_report():
     ({"ci_method": "bca"}, ValueError, "ci_method='bca'.*percentile"),
     ({"ci": None, "groups": np.zeros(300)}, ValueError, "groups= says what the intervals"),
     ({"by": np.array(["a"] * 300)}, ValueError, "one slice"),
-    ({"proba_or_pred": np.full(300, 1.5)}, ValueError, "block 0 .*proba"),
+    ({"proba_or_pred": np.full(300, 1.5)}, ValueError,
+     r"block \d \(rows \d+ to \d+\): proba must hold probabilities"),
 ])
 def test_bad_input_names_the_argument(kwargs, error, match):
     y, p, by = _data(n=300, seed=11)
