@@ -190,15 +190,15 @@ def _paired_blocks(present: dict, by_rows: bool):
     return blocks, where, first
 
 
-def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int) -> dict:
+def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str) -> dict:
     """Key -> ``(point, replicates, class weights)`` of the rows of each key, merged over
     all blocks: two accumulators (``replicates`` None without intervals) and the total
     ``sample_weight`` of each class (``(K,)``, exact sums).
 
     ``templates``: the empty ``(point, replicates or None)`` pair; ``inputs``: ``"y"``,
-    ``"proba"``, ``"key"`` (the column the keys are read from) and optionally
-    ``"sample_weight"`` and ``"groups"``; ``keyer``: a picklable function of a block of the
-    key column giving each row's key (an int; -1 for a row of no key).
+    ``"proba"``, the column the keys are read from (named ``key``: ``"by"``, ``"time"``)
+    and optionally ``"sample_weight"`` and ``"groups"``; ``keyer``: a picklable function of
+    a block of the key column giving each row's key (an int; -1 for a row of no key).
     """
     dask = _import_dask()
     present = {name: x for name, x in inputs.items() if x is not None}
@@ -208,7 +208,7 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int) -> dict:
     start = dask.delayed(templates, pure=True)
     update = dask.delayed(_update, pure=True)
     names = tuple(blocks)
-    parts = [update(start, keyer, names, at, row0, *row)
+    parts = [update(start, keyer, key, names, at, row0, *row)
              for at, row0, row in zip(where, first, zip(*blocks.values()))]
     merge = dask.delayed(_merge, pure=True)
     while len(parts) > 1:
@@ -217,10 +217,10 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int) -> dict:
     return out
 
 
-def _update(templates, keyer, names, where, first_row, *blocks):
+def _update(templates, keyer, key, names, where, first_row, *blocks):
     """One block's accumulators per key; an error names the block (``where``)."""
     try:
-        return _update_block(templates, keyer, names, first_row, *blocks)
+        return _update_block(templates, keyer, key, names, first_row, *blocks)
     except (ValueError, TypeError) as exc:
         msg = f"{where}: {exc}"
         raise (ValueError if isinstance(exc, ValueError) else TypeError)(msg) from exc
@@ -246,9 +246,9 @@ def _block_arrays(names, blocks) -> dict:
     return {name: to_numpy(block, name) for name, block in inputs.items()}
 
 
-def _update_block(templates, keyer, names, first_row, *blocks):
+def _update_block(templates, keyer, key_name, names, first_row, *blocks):
     arrays = _block_arrays(names, blocks)
-    keys = keyer(arrays.pop("key"))
+    keys = keyer(arrays.pop(key_name))
     y, proba = arrays["y"], arrays["proba"]
     w, groups = arrays.get("sample_weight"), arrays.get("groups")
     point_t, reps_t = templates

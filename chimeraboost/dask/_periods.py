@@ -18,7 +18,12 @@ import numpy as np
 from .. import metrics as _metrics
 from .. import monitor as _monitor
 from .._shared.api import public
-from .._shared.validation import check_positive_int, import_pandas, label_columns
+from .._shared.validation import (
+    check_positive_int,
+    import_pandas,
+    label_columns,
+    warn_degenerate,
+)
 from ._blocks import _is_dask, _is_dask_frame
 from ._keyed import (
     LIGHT_BINS,
@@ -217,7 +222,7 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
         import dask.array as da
 
         time = da.from_array(np.asarray(time), chunks=-1)
-    classes = _classes_of(y, proba, classes)
+    classes = _classes_of(y, proba, classes, "skill_over_time")
     keyer = _PeriodKeyer(*_date_range(time), offset)
     all_labels = keyer.bins(pd.DatetimeIndex([]))[1]
     check_footprint(len(all_labels), len(classes), 0 if level is None else n_boot,
@@ -230,7 +235,8 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
     point = _metrics.ClassificationAccumulator(classes)
     reps = None if level is None else _metrics.ClassificationAccumulator(
         classes, bins=LIGHT_BINS, n_boot=n_boot, random_state=random_state)
-    entries = keyed_accumulate((point, reps), {**inputs, "key": time}, keyer, len(classes))
+    entries = keyed_accumulate((point, reps), {**inputs, "time": time}, keyer, len(classes),
+                               "time")
     units = "rows" if groups is None else "groups"
     values, intervals, kept = _table(entries, all_labels, classes, level, units,
                                      reference_from, window)
@@ -271,6 +277,8 @@ def _table(entries, all_labels, classes, level, units, reference_from, window):
             values, ci = _rolling(values, ci, reps, priors[p], level, units, entries[p])
         rows.append((entries[p][0].n, values, ci))
     say(caught, "Period")
+    if priors is not None:
+        _warn_gaps([all_labels[p] for p in np.flatnonzero(kept)[1:] if priors[p] is None])
     out = {key: np.array([v.get(key, np.nan) for _, v, _ in rows], dtype=np.float64)
            for key in _KEYS}
     if priors is not None:
@@ -286,6 +294,17 @@ def _table(entries, all_labels, classes, level, units, reference_from, window):
         intervals = {key: np.array([c.get(key, nan2) for _, _, c in rows],
                                    dtype=np.float64).reshape(-1, 2) for key in _SKILLS}
     return out, intervals, kept
+
+
+def _warn_gaps(labels) -> None:
+    # As in memory: the first period has no history by construction (NaN, said in the
+    # table's footer); a later one without rows in its window is worth a warning.
+    if labels:
+        shown = ", ".join(t.strftime("%Y-%m-%d") for t in labels[:5])
+        more = f" and {len(labels) - 5} more" if len(labels) > 5 else ""
+        warn_degenerate(f"Period(s) {shown}{more} have no rows in the preceding window: with "
+                        "reference_from='rolling' there is no prior to judge them against, "
+                        "so their skills are NaN.")
 
 
 def _rolling(values, ci, reps, prior, level, units, entry):

@@ -128,7 +128,7 @@ def _column(by, X):
     return by, (None if name is None or name == "" else str(name))
 
 
-def _classes_of(y, proba, classes):
+def _classes_of(y, proba, classes, caller: str = "slice_report"):
     """``classes``, or the sorted labels of ``y`` read in one pass (as the in-memory report
     reads them: numeric 0/1 labels with 1-D probabilities are ``[0, 1]``)."""
     if classes is not None:
@@ -142,7 +142,7 @@ def _classes_of(y, proba, classes):
     task, found = read_classes(values, np.empty((0, 2) if two_d else 0), None)
     if task != "classification":
         msg = ("y holds numbers other than 0 and 1 with one column of predictions: a "
-               "regression, which chimeraboost.dask.slice_report does not take (it scores "
+               f"regression, which chimeraboost.dask.{caller} does not take (it scores "
                "probabilities); pass classes= if y holds class labels.")
         raise ValueError(msg)
     return found
@@ -275,8 +275,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
         if order is not None:
             inputs["proba"] = proba_or_pred[[proba_or_pred.columns[i] for i in order]]
     templates = _templates(classes, level, n_boot, random_state)
-    pairs = keyed_accumulate(templates, {**inputs, "key": column},
-                             _SliceKeyer(values, missing), len(classes))
+    pairs = keyed_accumulate(templates, {**inputs, "by": column},
+                             _SliceKeyer(values, missing), len(classes), "by")
     return _result(pairs, labels, classes, level, by_name, name, reference,
                    reference_name, "rows" if groups is None else "groups")
 

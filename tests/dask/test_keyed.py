@@ -99,7 +99,8 @@ def test_slice_replicate_columns_equal_an_accumulator_fed_the_slice_rows():
                                                    random_state=7))
     keyer = cbd._slices._SliceKeyer(np.array(["north", "south", "west"]), False)
     entries = _keyed.keyed_accumulate(
-        templates, {"y": _arr(y, 250), "proba": _arr(p, 300), "key": _arr(by, 200)}, keyer, 3)
+        templates, {"y": _arr(y, 250), "proba": _arr(p, 300), "by": _arr(by, 200)}, keyer, 3,
+        "by")
     for s, label in enumerate(["north", "south", "west"]):
         rows = np.flatnonzero(by == label)
         mine = entries[s][1].replicates()
@@ -343,6 +344,19 @@ def test_skill_over_time_is_independent_of_the_blocks_and_reads_date_strings():
     for key in ("log_loss_skill", "brier_skill"):
         _close(a.intervals[key], b.intervals[key])
     assert np.all(np.isnan(a.intervals["log_loss_skill"][0]))  # no history: no skill
+
+
+def test_a_gap_longer_than_the_window_warns_as_in_memory():
+    y, p, _ = _data(n=600, seed=19)
+    t = _times(600, days=60)
+    t[300:] += np.timedelta64(150, "D")  # March to June hold no rows
+    with pytest.warns(DegenerateMetricWarning, match="no rows in the preceding window"):
+        r = cbd.skill_over_time(_arr(y, 200), _arr(p, 200), _arr(t, 200),
+                                reference_from="rolling", window=2)
+    with pytest.warns(DegenerateMetricWarning, match="no rows in the preceding window"):
+        m = monitor.skill_over_time(y, p, t, reference_from="rolling", window=2)
+    assert list(r.periods) == list(m.periods)
+    _close(r.values["log_loss_skill"], m.values["log_loss_skill"])
 
 
 def test_a_period_of_weight_zero_is_empty_as_in_memory():
