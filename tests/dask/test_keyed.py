@@ -309,6 +309,18 @@ def test_periods_equal_the_in_memory_skill_over_time(reference_from, freq):
         _close(r.values[key], m.values[key])
 
 
+def test_three_string_classes_read_off_y_rolling():
+    y, p, _ = _data(n=1200, seed=20, K=3)
+    labels = np.array(["a", "b", "c"])[y]
+    t = _times(1200, days=100)
+    r = cbd.skill_over_time(_arr(labels, 400), _arr(p, 400), _arr(t, 500),
+                            reference_from="rolling", window=None)
+    m = monitor.skill_over_time(labels, p, t, reference_from="rolling", window=None)
+    assert list(r.classes) == ["a", "b", "c"]
+    for key in ("base_rate", "reference_prior", "log_loss_skill", "brier_skill"):
+        _close(r.values[key], m.values[key])
+
+
 def test_period_intervals_come_from_the_accumulator_of_the_period_rows():
     y, p, _ = _data(n=1200, seed=13)
     t = _times(1200, days=90)
