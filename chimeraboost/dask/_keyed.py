@@ -5,13 +5,15 @@ Private to :mod:`chimeraboost.dask`; :func:`chimeraboost.dask.slice_report` and
 
 - How do the rows of one slice (one period), spread over many blocks, reach one
   accumulator? :func:`keyed_accumulate`: every block updates one pair of accumulators per key
-  it holds, the pairs of equal keys merge in a tree, one ``compute``.
+  it holds (and sums each class's weight), the entries of equal keys merge in a tree, one
+  ``compute``.
 - What does a key cost in memory, and when is it too much? :func:`footprint` and
   :func:`check_footprint` (:data:`LIMIT_MB` per set of keyed accumulators).
-- Which distinct values does a column hold (the slices, the classes of ``y``), and which
-  dates does it span? :func:`distinct_values`, :func:`date_range` -- one pass over that one
-  column.
-- What are a key's numbers and intervals? :func:`key_numbers`.
+- Which distinct values does a column hold (the slices, the classes of ``y``)?
+  :func:`distinct_values` -- one pass over that one column.
+- What are a key's numbers and intervals? :func:`key_numbers` and :func:`intervals_of`;
+  against a fixed prior (the prior of all rows, of the preceding periods):
+  :func:`against_prior`.
 
 Each key keeps two accumulators of :mod:`chimeraboost.metrics`: one without replicates for
 the point numbers (``ClassificationAccumulator`` with its default score grid, so that they
@@ -27,6 +29,7 @@ per class column instead of about 100 KB.
 from __future__ import annotations
 
 import copy
+import re
 import warnings
 
 import numpy as np
@@ -84,7 +87,8 @@ def footprint(n_classes: int, n_boot: int) -> float:
     return float(point + (1 + n_boot) * per_replicate)
 
 
-def check_footprint(n_keys: int, n_classes: int, n_boot: int, what: str, fix: str) -> None:
+def check_footprint(n_keys: int, n_classes: int, n_boot: int, what: str, noun: str,
+                    fix: str) -> None:
     """Refuse keys whose accumulators would not fit :data:`LIMIT_MB`, naming the limit,
     what each key costs and what to change (``fix``)."""
     each = footprint(n_classes, n_boot)
@@ -92,7 +96,7 @@ def check_footprint(n_keys: int, n_classes: int, n_boot: int, what: str, fix: st
     if total <= LIMIT_MB * 2 ** 20:
         return
     fit = int(LIMIT_MB * 2 ** 20 // each)
-    msg = (f"{what} makes {n_keys:,} keys; their accumulators would need {total / 2 ** 20:,.0f} "
+    msg = (f"{what} makes {n_keys:,} {noun}; their accumulators would need {total / 2 ** 20:,.0f} "
            f"MB on a worker ({each / 1024:,.1f} KB each with {n_classes} classes and "
            f"n_boot={n_boot}), over the limit of {LIMIT_MB} MB per set of accumulators (a "
            f"merge holds three), which keeps a worker under 1 GB. At most {fit:,} fit: {fix}")
@@ -190,7 +194,8 @@ def _paired_blocks(present: dict, by_rows: bool):
     return blocks, where, first
 
 
-def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str) -> dict:
+def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str,
+                     proba_name: str = "proba") -> dict:
     """Key -> ``(point, replicates, class weights)`` of the rows of each key, merged over
     all blocks: two accumulators (``replicates`` None without intervals) and the total
     ``sample_weight`` of each class (``(K,)``, exact sums).
@@ -199,16 +204,20 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str) -
     ``"proba"``, the column the keys are read from (named ``key``: ``"by"``, ``"time"``)
     and optionally ``"sample_weight"`` and ``"groups"``; ``keyer``: a picklable function of
     a block of the key column giving each row's key (an int; -1 for a row of no key).
+    ``proba_name``: what the caller calls the probabilities, in error messages.
     """
     dask = _import_dask()
     present = {name: x for name, x in inputs.items() if x is not None}
-    _check_shapes(present, n_classes)
+    try:
+        _check_shapes(present, n_classes)
+    except ValueError as exc:
+        raise ValueError(_renamed(str(exc), proba_name)) from exc
     by_rows = templates[1] is not None and "groups" not in present
     blocks, where, first = _paired_blocks(present, by_rows)
     start = dask.delayed(templates, pure=True)
     update = dask.delayed(_update, pure=True)
     names = tuple(blocks)
-    parts = [update(start, keyer, key, names, at, row0, *row)
+    parts = [update(start, keyer, (key, proba_name), names, at, row0, *row)
              for at, row0, row in zip(where, first, zip(*blocks.values()))]
     merge = dask.delayed(_merge, pure=True)
     while len(parts) > 1:
@@ -217,12 +226,19 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str) -
     return out
 
 
-def _update(templates, keyer, key, names, where, first_row, *blocks):
-    """One block's accumulators per key; an error names the block (``where``)."""
+def _renamed(text: str, proba_name: str) -> str:
+    """A message of the accumulators, naming the probabilities as the caller does."""
+    return text if proba_name == "proba" else re.sub(r"\bproba\b", proba_name, text)
+
+
+def _update(templates, keyer, names_of, names, where, first_row, *blocks):
+    """One block's accumulators per key; an error names the block (``where``) and the
+    arguments as the caller does (``names_of``: the key column's name, the probabilities')."""
+    key, proba_name = names_of
     try:
         return _update_block(templates, keyer, key, names, first_row, *blocks)
     except (ValueError, TypeError) as exc:
-        msg = f"{where}: {exc}"
+        msg = f"{where}: {_renamed(str(exc), proba_name)}"
         raise (ValueError if isinstance(exc, ValueError) else TypeError)(msg) from exc
 
 

@@ -226,8 +226,8 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
     keyer = _PeriodKeyer(*_date_range(time), offset)
     all_labels = keyer.bins(pd.DatetimeIndex([]))[1]
     check_footprint(len(all_labels), len(classes), 0 if level is None else n_boot,
-                    f"time at freq={freq!r}", "pass a coarser freq=, fewer replicates "
-                    "(n_boot=), or ci=None.")
+                    f"time at freq={freq!r}", "calendar periods",
+                    "pass a coarser freq=, fewer replicates (n_boot=), or ci=None.")
     if _is_dask_frame(proba):
         order = label_columns(proba, classes, "proba")
         if order is not None:

@@ -225,7 +225,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     equal those of an accumulator with the full grid fed the slice's rows, with each row
     weighed by the Poisson count keyed by its position among all rows (or its group). All
     slices' accumulators together must fit 256 MB (a merge holds three such sets, so that a
-    worker stays under 1 GB): a ValueError says how many slices fit otherwise -- about 2,600
+    worker stays under 1 GB): a ValueError says how many slices fit otherwise -- about 2,700
     without intervals, 480 at ``n_boot=1000`` with two classes.
 
     The slices are read in a first pass over ``by`` alone (its distinct values), so that
@@ -267,7 +267,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
                "needs at least two slices.")
         raise ValueError(msg)
     check_footprint(len(labels), len(classes), 0 if level is None else n_boot,
-                    f"by ({by_name or 'the labels'})",
+                    f"by ({by_name or 'the labels'})", "slices",
                     "pass fewer slices (a coarser by=), fewer replicates (n_boot=), or "
                     "ci=None.")
     if _is_dask_frame(proba_or_pred):
@@ -276,7 +276,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
             inputs["proba"] = proba_or_pred[[proba_or_pred.columns[i] for i in order]]
     templates = _templates(classes, level, n_boot, random_state)
     pairs = keyed_accumulate(templates, {**inputs, "by": column},
-                             _SliceKeyer(values, missing), len(classes), "by")
+                             _SliceKeyer(values, missing), len(classes), "by",
+                             proba_name="proba_or_pred")
     return _result(pairs, labels, classes, level, by_name, name, reference,
                    reference_name, "rows" if groups is None else "groups")
 

@@ -252,7 +252,9 @@ def test_non_dask_input_is_the_in_memory_slice_report():
     ({"ci": None, "groups": np.zeros(300)}, ValueError, "groups= says what the intervals"),
     ({"by": np.array(["a"] * 300)}, ValueError, "one slice"),
     ({"proba_or_pred": np.full(300, 1.5)}, ValueError,
-     r"block \d \(rows \d+ to \d+\): proba must hold probabilities"),
+     r"block \d \(rows \d+ to \d+\): proba_or_pred must hold probabilities"),
+    ({"proba_or_pred": np.full((300, 3), 1 / 3)}, ValueError,
+     "proba_or_pred has 3 columns but there are 2 classes"),
 ])
 def test_bad_input_names_the_argument(kwargs, error, match):
     y, p, by = _data(n=300, seed=11)
