@@ -12,6 +12,7 @@ Private to :mod:`chimeraboost.dask` (import it from there). Questions this modul
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -21,6 +22,7 @@ from .. import slices as _slices
 from .._shared.api import public
 from .._shared.units import check_n_boot
 from .._shared.validation import (
+    DegenerateMetricWarning,
     as_1d,
     check_level,
     encode_labels,
@@ -30,6 +32,7 @@ from .._shared.validation import (
 )
 from ._blocks import _in_memory, _is_dask, _is_dask_frame
 from ._keyed import (
+    LIGHT_BINS,
     against_prior,
     check_footprint,
     distinct_values,
@@ -303,8 +306,6 @@ def _templates(classes, level, n_boot, random_state):
     point = _metrics.ClassificationAccumulator(classes)
     if level is None:
         return point, None
-    from ._keyed import LIGHT_BINS
-
     return point, _metrics.ClassificationAccumulator(classes, bins=LIGHT_BINS, n_boot=n_boot,
                                                      random_state=random_state)
 
@@ -312,8 +313,10 @@ def _templates(classes, level, n_boot, random_state):
 def _prior(classes, reference, everything):
     """The prior of ``*_vs_all`` (all rows', or ``reference``'s) and how it is named."""
     if reference is None:
-        point = everything[0]
-        prior = np.asarray(point.report()["reference_prior"], dtype=float)
+        with warnings.catch_warnings():
+            # Degenerate input is said once per slice, by the slices' own reports.
+            warnings.simplefilter("ignore", DegenerateMetricWarning)
+            prior = np.asarray(everything[0].report()["reference_prior"], dtype=float)
         src = "all rows"
     else:
         codes = encode_labels(_in_memory(reference, "reference"), classes, "reference")
