@@ -331,17 +331,18 @@ def simulate_minimum(task) -> dict:
     default interval covers by the replicates alone and with the rule's hull, so that the
     coverage of every ``MIN_DISCORDANT`` can be read off."""
     cell, chunk, sims, n_boot = task
-    snap = ("snapshot", *cell[1:])
+    snap = _source(cell)
     rng = np.random.default_rng(zlib.crc32(f"{snap}|{chunk}".encode()))
     trace, label = [], f"Δ {NB}"
     for _ in range(sims):
         y, p, q, units = draw(rng, snap)
         _, dec = _evaluators(y, p, q)
         seed = int(rng.integers(2**31))
+        scheme = {"time": units} if snap[0] == "time" else {"groups": units}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             a, b = resampling.joint_bootstrap(dec, n_boot=n_boot, random_state=seed,
-                                              groups=units)
+                                              **scheme)
             res = resampling.PairedBootstrapResult(a, b)
             alone = _bootstrap_alone(res, DEFAULT)
             hull = _hull(res, units, *alone)
@@ -403,13 +404,18 @@ def readings_table(cells_, total) -> list[str]:
                 m = (tr[:, 0] >= lo) & (tr[:, 0] < hi)
                 by.append(f"{100 * cov[m].mean():.1f} ({int(m.sum())})" if m.sum() >= 10
                           else f"- ({int(m.sum())})")
-            lines.append(f"| {_label(('snapshot', *c[1:]))} ({len(tr)}) | {name} | "
+            lines.append(f"| {_label(_source(c))} ({len(tr)}) | {name} | "
                          f"{100 * cov.mean():.1f} | {wid.mean() / base:.3f} | " +
                          " | ".join(by) + " |")
     return lines + [""]
 
 
 MINIMA = (0, 4, 5, 6, 8, 10)
+
+
+def _source(cell) -> tuple:
+    """The cell of ``snapshot`` or ``time`` whose data sets a ``minimum`` cell re-runs."""
+    return cell[1:] if cell[1] == "time" else ("snapshot", *cell[1:])
 
 
 def minimum_table(cells_, total) -> list[str]:
@@ -419,9 +425,9 @@ def minimum_table(cells_, total) -> list[str]:
         tr = np.array(total[c]["trace"], dtype=float)
         cov = [100 * np.where(tr[:, 0] < m, tr[:, 2], tr[:, 1]).mean() for m in MINIMA]
         wid = [100 * np.mean(tr[:, 0] < m) for m in MINIMA]
-        lines.append(f"| {_label(('snapshot', *c[1:]))} ({len(tr)}): coverage | " +
+        lines.append(f"| {_label(_source(c))} ({len(tr)}): coverage | " +
                      " | ".join(f"{v:.1f}" for v in cov) + " |")
-        lines.append(f"| {_label(('snapshot', *c[1:]))}: widened | " +
+        lines.append(f"| {_label(_source(c))}: widened | " +
                      " | ".join(f"{v:.1f}%" for v in wid) + " |")
     lines.append("")
     for c in cells_:  # where the replicates' interval falls short, by k
@@ -433,7 +439,7 @@ def minimum_table(cells_, total) -> list[str]:
                 parts.append(f"{lo:g}-{hi - 1:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})"
                              if np.isfinite(hi) else
                              f">= {lo:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})")
-        lines.append(f"- {_label(('snapshot', *c[1:]))}, replicates alone by k: " +
+        lines.append(f"- {_label(_source(c))}, replicates alone by k: " +
                      ", ".join(parts) + ".")
     return lines + [""]
 
@@ -522,7 +528,10 @@ def cells(args) -> dict:
         "minimum": [(("minimum", g, m, rho), named)
                     for g, m, rhos in ((100, 12, (0.3, 0.7)), (400, 3, (0.3, 0.7)),
                                        (1200, 1, (0.0,)))
-                    for rho in rhos if args.g is None or g in args.g],
+                    for rho in rhos if args.g is None or g in args.g] +
+                   # --g 2000: the time cells (2,000 rows, time blocks resampled).
+                   [(("minimum", "time", 2000, phi), named) for phi in (0.5, 0.9)
+                    if args.g is None or 2000 in args.g],
     }
     return {k: v for k, v in out.items() if k in args.sections}
 
@@ -548,6 +557,8 @@ def _merge(outs) -> dict:
 
 def _label(cell) -> str:
     kind = cell[0]
+    if kind == "minimum":
+        return _label(_source(cell))
     if kind == "snapshot":
         return f"ρ={cell[3]:g}, G={cell[1]}, m={cell[2]}"
     if kind == "time":
