@@ -48,7 +48,8 @@ of some numbers of customers only. ``minimum`` re-runs the paired net benefit al
 snapshot cells' data sets (G = 100 and 400; the same random numbers) and prints its coverage
 for each ``MIN_DISCORDANT``: how the rule's boundary was chosen; and, for each way of reading
 the interval from ``MIN_DISCORDANT`` discordant customers on, its coverage and width (with
-``--g 1200``: 1,200 independent rows as groups of one). Chunks of every cell are
+``--g 1200``: 1,200 independent rows as groups of one; ``--g 2000``: the time cells' data sets,
+time blocks resampled). Chunks of every cell are
 interleaved and ``--partial FILE`` rewrites the tables after each, so that a run stopped early
 still has a table of every cell.
 """
