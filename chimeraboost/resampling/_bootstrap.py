@@ -6,9 +6,9 @@
 Each chunk of the count matrix (``_draws``) goes to the evaluators of
 :mod:`chimeraboost.metrics` and :mod:`chimeraboost.quantile_metrics`, which compute every
 metric for all replicates of the chunk at once, on one thread or ``n_jobs`` workers
-(``_chunks``); the numbers land in the result objects of ``_results``. The grouped jackknife that BCa and the
-expanded intervals need goes through the same evaluators (:func:`_jackknife`), on the same
-blocks for every model.
+(``_chunks``); the numbers land in the result objects of ``_results``. The grouped jackknife
+that BCa and the expanded intervals need goes through the same evaluators
+(:func:`_jackknife`), on the same blocks for every model and the same workers.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import numpy as np
 
 from .._shared.api import public
 from .. import metrics as _metrics
-from .._shared import weights as _weights
 from ._discordant import unit_index
 from ._engine import Resampler
 from ._intervals import DEFAULT_CI_METHOD
@@ -104,18 +103,19 @@ def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
 
     The blocks are drawn from the scheme's generator after the replicates' counts, so that
     the replicates are those of the same ``random_state`` whatever the interval method; their
-    weights are made chunk by chunk, as the counts are, so that memory stays bounded. The
-    blocks are the scheme's units (groups, time blocks), or single rows with ``rows=True``."""
+    weights are made chunk by chunk, as the counts are, so that memory stays bounded, and the
+    chunks are evaluated on the scheme's ``n_jobs`` workers. The blocks are the scheme's
+    units (groups, time blocks), or single rows with ``rows=True``."""
     first = evaluators[0]
     # An evaluator without sample_weight (a duck-typed one) weighs its rows equally.
     block = scheme.jackknife_blocks(first.n, getattr(first, "sample_weight", None), rows=rows)
-    work = _weights.Workspace()
-    parts = [[] for _ in evaluators]
-    for weights in scheme.jackknife_chunks(block):
-        for ev, store in zip(evaluators, parts):
-            store.append(_evaluate(ev, weights, metrics, work))
-    return [{key: np.concatenate([p[key] for p in store]) for key in store[0]}
-            for store in parts]
+
+    def evaluate(weights, work):  # the evaluators take turns on one workspace
+        return [_evaluate(ev, weights, metrics, work) for ev in evaluators]
+
+    chunks = scheme.evaluate_blocks(evaluate, block)
+    return [{key: np.concatenate([c[i][key] for c in chunks]) for key in chunks[0][i]}
+            for i in range(len(evaluators))]
 
 
 def _rows(evaluator, units=None) -> tuple[int, float | None]:
