@@ -264,15 +264,15 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
         for there). The default covers on small samples; see
         :func:`~chimeraboost.resampling.bootstrap_interval`.
     n_jobs : int, default=None
-        Workers evaluating the chunks of replicates: None or 1 for one, -1 for every CPU,
-        -2 for all but one (scikit-learn's reading). On Linux they are forked processes
-        (while the calling process runs one thread), elsewhere threads (numpy's calls hold Python's interpreter lock while they
-        dispatch, so threads overlap less). The result is the same, bit for bit, whatever
-        ``n_jobs``: the rows are drawn on the calling thread in the order one thread draws
-        them, and only counting and evaluating them is shared out. Workers are faster only
-        when cores are free; drawing the rows (about a fifth of a replicate's time at
-        100,000 rows) stays on one thread, so more workers gain less. The jackknife of the
-        interval methods (100 blocks) runs on the calling thread.
+        Workers evaluating the chunks of replicates and of the jackknife's blocks: None or 1
+        for one, -1 for every CPU, -2 for all but one (scikit-learn's reading). On Linux
+        they are forked processes (while the calling process runs one thread), elsewhere
+        threads (numpy's calls hold Python's interpreter lock while they dispatch, so
+        threads overlap less). The result is the same, bit for bit, whatever ``n_jobs``:
+        the rows and the jackknife's blocks are drawn on the calling thread in the order one
+        thread draws them, and only counting and evaluating them is shared out. Workers are
+        faster only when cores are free; drawing the rows (a seventh to a quarter of a
+        replicate's time at 100,000 rows) stays on one thread, so more workers gain less.
     groups : array-like of shape (n,), default=None
         Resample whole groups (the array passed to scikit-learn's ``GroupKFold``: a
         customer, a patient): every row of a drawn group comes along, and the jackknife
