@@ -205,13 +205,20 @@ class RegressionAccumulator(_Pickled):
 
     def _replicate_sums(self, ys, ps, w, ey, keys) -> np.ndarray:
         """(n_boot, 6): :meth:`_chunk_sums` under each replicate's Poisson counts times the
-        rows' weights, a chunk of replicates at a time (bounded memory)."""
+        rows' weights, a chunk of replicates at a time (bounded memory).
+
+        Every sum is one product with the (b, n) weights. The squared deviations are taken
+        from the chunk's own weighted mean ``m0``: a replicate's mean lies ``delta`` from it,
+        and its sum of squared deviations is ``sum W (d - m0)^2 - W delta^2``, whose two
+        terms differ by a factor of about ``n`` -- no digits lost to cancellation.
+        """
         n, B = ys.shape[0], self.n_boot
         d = ys - np.ldexp(self._k, -ey)
+        m0 = float(np.mean(d) if w is None else (w @ d) / np.sum(w))
         err = ys - ps
         ref = (np.abs(ys - np.ldexp(self.baseline[1], -ey)) if self.baseline is not None
                else np.zeros(n))
-        linear = np.column_stack([d, np.square(err), np.abs(err), ref])
+        linear = np.column_stack([d - m0, np.square(d - m0), np.square(err), np.abs(err), ref])
         mixed = mixed_keys(keys)
         out = np.empty((B, 6))
         chunk = max(1, min(B, _CHUNK_ELEMENTS // max(n, 1)))
@@ -223,10 +230,10 @@ class RegressionAccumulator(_Pickled):
                 weights *= w
             tot = weights.sum(axis=1)
             sums = weights @ linear
-            mean = np.where(tot > 0, sums[:, 0] / np.where(tot > 0, tot, 1.0), 0.0)
-            dev = d[None, :] - mean[:, None]
-            m2 = np.einsum("ij,ij->i", weights, dev * dev)
-            out[start:stop] = np.column_stack([tot, mean, m2, sums[:, 1:]])
+            delta = np.where(tot > 0, sums[:, 0] / np.where(tot > 0, tot, 1.0), 0.0)
+            m2 = np.maximum(sums[:, 1] - tot * delta * delta, 0.0)
+            mean = np.where(tot > 0, m0 + delta, 0.0)
+            out[start:stop] = np.column_stack([tot, mean, m2, sums[:, 2:]])
         return out
 
     def _add(self, n, s, ew, ey, k=None) -> None:
