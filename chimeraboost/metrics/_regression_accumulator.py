@@ -5,6 +5,8 @@ merging rules both share, are in :mod:`chimeraboost.metrics._accumulators`. Ques
 
 - What is the regression report of rows that arrive in pieces? :class:`RegressionAccumulator`
   (``update`` per chunk, ``merge`` across processes, ``report`` at the end).
+- How sure is each of its numbers? ``RegressionAccumulator(n_boot=...).replicates()``: every
+  number in each Poisson bootstrap replicate, kept chunk by chunk.
 - How far off can its median-based numbers be? ``RegressionAccumulator.error_bounds``.
 """
 
@@ -57,6 +59,17 @@ class RegressionAccumulator(_Pickled):
         all the ``y`` seen; targets (``y_train``) against their mean and median.
     bins : int, default=2048
         How many distinct values of ``y`` (then bins) are kept for its median (see Notes).
+    n_boot : int, default=0
+        Poisson bootstrap replicates kept beside the sums (0: none): the six sums are also
+        kept for each replicate's weights, the rows' weights times an independent Poisson(1)
+        count per row, or per group with ``groups=`` in :meth:`update`. A count depends on
+        the replicate and the row's position (the group's value) only, so accumulators of
+        chunks seen apart merge into the replicates of all the rows; :meth:`replicates`
+        gives the numbers of :meth:`report` per replicate. 48 bytes per replicate. The
+        median of ``y`` (without ``baseline=``) is kept for the rows' own weights only.
+    random_state : None, int or numpy Generator, default=None
+        Where the replicates' seeds come from; accumulators merge only when their seeds
+        are equal (the same int).
 
     Attributes
     ----------
