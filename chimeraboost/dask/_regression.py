@@ -47,8 +47,9 @@ def regression_report(y, pred, *, sample_weight=None, baseline=None, ci=None, n_
         :func:`chimeraboost.dask.classification_report`.
     n_boot : int, default=1000
         Poisson bootstrap replicates, with ``ci``. Each costs 48 bytes in every accumulator
-        (six sums), and a block's update a ``(replicates, rows)`` matrix of counts, made 32
-        MB at a time.
+        (six sums) with ``baseline=``; without it up to 32 KB more (the weights of the
+        values of ``y`` kept for its median: 32 MB at 1000). A block's update makes a
+        ``(replicates, rows)`` matrix of counts 32 MB at a time.
     random_state : None or int, default=None
         Seeds the replicates: the same int gives the same intervals, on any cluster and in
         memory.
@@ -67,10 +68,9 @@ def regression_report(y, pred, *, sample_weight=None, baseline=None, ci=None, n_
         accumulator's grid approximations when any input is a dask collection
         (:class:`chimeraboost.metrics.RegressionAccumulator` states the bound); the rest is
         exact to float rounding. With ``ci``: a :class:`chimeraboost.Report` of the same
-        keys whose ``ci`` holds a percentile interval for ``mean_y``, ``mse``, ``mae``,
-        ``rmse``, ``r2``, ``mse_skill``, ``mse_ref`` and ``rmse_ref`` (with ``baseline=``
-        also ``mae_ref`` and ``mae_skill``; without it the median of ``y`` is kept for the
-        rows' own weights only, so those two and ``baseline_median`` have no interval).
+        keys whose ``ci`` holds a percentile interval for every number but ``n`` (and,
+        with ``baseline=``, the baseline's mean and median, which no replicate changes);
+        the median-based ones from the same values (or bins) as the report's own.
 
     Raises
     ------

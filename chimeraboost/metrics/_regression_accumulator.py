@@ -41,8 +41,6 @@ __all__ = ["RegressionAccumulator"]
 
 _ORDER = ("n", "mean_y", "baseline_mean", "baseline_median", "mse", "mae", "mse_ref",
           "mae_ref", "rmse", "rmse_ref", "r2", "mse_skill", "mae_skill")
-# Numbers that need the median of y (without baseline=): kept for the rows' own weights only.
-_MEDIAN_KEYS = ("baseline_median", "mae_ref", "mae_skill")
 
 
 class RegressionAccumulator(_Pickled):
@@ -65,8 +63,10 @@ class RegressionAccumulator(_Pickled):
         count per row, or per group with ``groups=`` in :meth:`update`. A count depends on
         the replicate and the row's position (the group's value) only, so accumulators of
         chunks seen apart merge into the replicates of all the rows; :meth:`replicates`
-        gives the numbers of :meth:`report` per replicate. 48 bytes per replicate. The
-        median of ``y`` (without ``baseline=``) is kept for the rows' own weights only.
+        gives the numbers of :meth:`report` per replicate. Memory: 48 bytes per replicate
+        with ``baseline=``; without it each replicate also weighs the values (or bins) kept
+        for the median of ``y``, up to ``2 * bins`` float64 -- 32 KB at ``bins=2048``, so
+        1,000 replicates take up to 32 MB.
     random_state : None, int or numpy Generator, default=None
         Where the replicates' seeds come from; accumulators merge only when their seeds
         are equal (the same int).
@@ -139,7 +139,7 @@ class RegressionAccumulator(_Pickled):
         # Per weight vector (the rows' own, then each replicate's): weight, mean of y - _k,
         # M2, squared and absolute errors, those of the median
         self._s = np.zeros((1 + self.n_boot, 6))
-        self._values = _ValueSummary(self.bins) if baseline is None else None
+        self._values = _ValueSummary(self.bins, self.n_boot) if baseline is None else None
 
     @public(legacy=("sample_weight",))
     def update(self, y, pred, *, sample_weight=None, groups=None,
@@ -185,12 +185,15 @@ class RegressionAccumulator(_Pickled):
         ys, ps = np.ldexp(y, -ey), np.ldexp(pred, -ey)
         with np.errstate(over="ignore", invalid="ignore"):
             sums = self._chunk_sums(ys, ps, w, ey)[None, :]
-            if keys is not None:
-                sums = np.vstack([sums, self._replicate_sums(ys, ps, w, ey, keys)])
-        self._add(n, sums, ew, ey)
+        self._align(ew, ey)
         if self._values is not None:
+            # The groups first: the replicates' weights of the chunk's rows go to them.
             chunk = _ValueSummary.of_rows(self.bins, y, w)
             self._values.merge(chunk, ew - self._ew, self._ey)
+        if keys is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                sums = np.vstack([sums, self._replicate_sums(y, ys, ps, w, ew, ey, keys)])
+        self._combine(n, sums, ew, ey)
         return self
 
     def _replicate_keys(self, n, groups, first_row):
@@ -216,9 +219,11 @@ class RegressionAccumulator(_Pickled):
             out[5] = dot(np.abs(ys - np.ldexp(self.baseline[1], -ey)))
         return np.array(out)
 
-    def _replicate_sums(self, ys, ps, w, ey, keys) -> np.ndarray:
+    def _replicate_sums(self, y, ys, ps, w, ew, ey, keys) -> np.ndarray:
         """(n_boot, 6): :meth:`_chunk_sums` under each replicate's Poisson counts times the
-        rows' weights, a chunk of replicates at a time (bounded memory).
+        rows' weights, a chunk of replicates at a time (bounded memory); the same weights
+        go to the replicates of the values kept for the median (on the accumulator's
+        weight unit, to which the sums have been aligned).
 
         Every sum is one product with the (b, n) weights. The squared deviations are taken
         from the chunk's own weighted mean ``m0``: a replicate's mean lies ``delta`` from it,
@@ -236,11 +241,15 @@ class RegressionAccumulator(_Pickled):
         out = np.empty((B, 6))
         chunk = max(1, min(B, _CHUNK_ELEMENTS // max(n, 1)))
         counts = np.empty((chunk, n))
+        values = self._values
+        layout = None if values is None else values.rows_layout(y, self._ey)
         for start in range(0, B, chunk):
             stop = min(B, start + chunk)
             weights = poisson_counts(self._seeds[start:stop], mixed, counts[:stop - start])
             if w is not None:
                 weights *= w
+            if values is not None:
+                values.add_rows(layout, np.ldexp(weights, ew - self._ew), slice(start, stop))
             tot = weights.sum(axis=1)
             sums = weights @ linear
             delta = np.where(tot > 0, sums[:, 0] / np.where(tot > 0, tot, 1.0), 0.0)
@@ -252,23 +261,31 @@ class RegressionAccumulator(_Pickled):
     def _add(self, n, s, ew, ey, k=None) -> None:
         """Add sums ``s`` (one row per weight vector; weights in units ``2**ew``, y in
         ``2**ey``, the mean centred on ``k``; None: on this accumulator's shift)."""
+        self._align(ew, ey, k)
+        self._combine(n, s, ew, ey, k)
+
+    def _align(self, ew, ey, k=None) -> None:
+        """Bring the sums (and the values kept) to the exponents ``max(self, e)``: the
+        larger of each, so nothing overflows."""
         if self._ew is None:
             self._ew, self._ey = ew, ey
             if k is not None:
                 self._k = k
-        # Common exponents: the larger of each, so nothing overflows.
         new_w, new_y = max(self._ew, ew), max(self._ey, ey)
-        mine = self._scaled(self._s, self._ew - new_w, self._ey - new_y)
+        self._s = self._scaled(self._s, self._ew - new_w, self._ey - new_y)
         if self._values is not None:
             self._values.scale(self._ew - new_w, self._ey - new_y)
-        s = self._scaled(s, ew - new_w, ey - new_y)
+        self._ew, self._ey = new_w, new_y
+
+    def _combine(self, n, s, ew, ey, k=None) -> None:
+        """Add sums ``s`` of ``n`` rows to the aligned sums (Chan's formula per row)."""
+        s = self._scaled(s, ew - self._ew, ey - self._ey)
         if k is not None and k != self._k:
             # Their mean from their shift to ours; the difference of two values within a
             # factor 2 of each other is exact.
-            s[:, 1] += np.ldexp(k, -new_y) - np.ldexp(self._k, -new_y)
-        self._ew, self._ey = new_w, new_y
+            s[:, 1] += np.ldexp(k, -self._ey) - np.ldexp(self._k, -self._ey)
         self.n += n
-        self._s = _chan(mine, s)
+        self._s = _chan(self._s, s)
 
     @staticmethod
     def _scaled(s, dw, dy) -> np.ndarray:
@@ -293,6 +310,7 @@ class RegressionAccumulator(_Pickled):
             scaled.level, scaled.key, scaled.lo, scaled.hi = (
                 theirs.level, theirs.key, theirs.lo, theirs.hi)
             scaled.w, scaled.d = theirs.w, np.ldexp(theirs.d, other._ey - self._ey)
+            scaled.rw, scaled.rd = theirs.rw, np.ldexp(theirs.rd, other._ey - self._ey)
             self._values.merge(scaled, other._ew - self._ew, self._ey)
         return self
 
@@ -318,11 +336,10 @@ class RegressionAccumulator(_Pickled):
         Returns
         -------
         dict
-            Metric -> array of shape (n_boot,): the keys of :meth:`report` but ``n``, and
-            without ``baseline=`` but ``baseline_median``, ``mae_ref`` and ``mae_skill``
-            too (the median of ``y`` is kept for the rows' own weights only). NaN where a
-            replicate leaves a number undefined (every row drawn zero times; one value of
-            ``y`` drawn).
+            Metric -> array of shape (n_boot,): the keys of :meth:`report` but ``n``. NaN
+            where a replicate leaves a number undefined (every row drawn zero times). The
+            median-based numbers without ``baseline=`` come from the values (or bins) of the
+            report's own, so that an interval read from them sits around its number.
 
         Raises
         ------
@@ -336,9 +353,7 @@ class RegressionAccumulator(_Pickled):
         self._checked_sums()
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             out = self._numbers(slice(1, None), warn=False)
-        skip = {"n", *(_MEDIAN_KEYS if self.baseline is None else ())}
-        return {key: np.asarray(out[key], dtype=np.float64) for key in _ORDER
-                if key not in skip}
+        return {key: np.asarray(out[key], dtype=np.float64) for key in _ORDER if key != "n"}
 
     def _numbers(self, rows: slice, warn: bool) -> dict:
         """Every number of the report for weight vectors ``rows`` (the rows' own: 0; the
@@ -350,11 +365,12 @@ class RegressionAccumulator(_Pickled):
         if self.baseline is None:
             centre = mean
             off = 0.0
-            if rows.start == 0:
-                median = np.array([self._values.median()[0]])
-                mae_ref = self._values.mae_bracket(self._ey)[0] / ws
-            else:  # the median is kept for the rows' own weights only
-                median = mae_ref = np.full(ws.shape, np.nan)
+            summaries = ([self._values] if rows.start == 0 else
+                         [self._values.row(r) for r in range(self.n_boot)])
+            median = np.array([v.median()[0] if v.w.sum() > 0 else np.nan
+                               for v in summaries])
+            mae_ref = np.array([v.mae_bracket(self._ey)[0] if v.w.sum() > 0 else np.nan
+                                for v in summaries]) / ws
         else:
             centre = np.full(ws.shape, self.baseline[0] / c)
             off = mean_k + (k - centre)  # the mean's distance to the baseline's

@@ -29,12 +29,18 @@ class _ValueSummary:
     when ``y`` carries a large offset. The number of occupied bins only falls as ``j`` grows,
     and only rises as values are added, so the level -- and the result -- depends on the set
     of values seen, not on the chunking or the order of merges.
+
+    With bootstrap replicates, ``rw`` and ``rd`` (``n_boot``, groups) hold each replicate's
+    ``w`` and ``d`` on the same groups: the groups depend on the values seen only, so the
+    replicates' medians come from the grid of the rows' own (:meth:`row` gives replicate
+    ``r`` as a summary of its own).
     """
 
-    def __init__(self, cap: int):
+    def __init__(self, cap: int, n_boot: int = 0):
         self.cap = cap
         self.level = None  # None: exact values (key == lo == hi)
         self.key = self.lo = self.hi = self.w = self.d = np.empty(0)
+        self.rw = self.rd = np.zeros((n_boot, 0))
 
     @classmethod
     def of_rows(cls, cap: int, y: np.ndarray, w) -> _ValueSummary:
@@ -70,9 +76,59 @@ class _ValueSummary:
 
     def merge(self, other: _ValueSummary, shift_w: int, ey: int) -> None:
         """Add ``other``, its weights (and ``d``) times ``2 ** shift_w``; ``d`` of both in
-        units of ``2 ** ey``."""
+        units of ``2 ** ey``. Replicates (``rw``, ``rd``) are carried to the new groups;
+        ``other`` without them adds none (its rows' replicates come by :meth:`add_rows`)."""
         if not other.w.shape[0]:
             return
+        parts = [(self.lo, self.rw, self.rd)]
+        if other.rw.shape[0] and other.rw.shape[1]:
+            parts.append((other.lo, np.ldexp(other.rw, shift_w), np.ldexp(other.rd, shift_w)))
+        self._merge_own(other, shift_w, ey)
+        if self.rw.shape[0]:
+            rw, rd = np.zeros((self.rw.shape[0], self.lo.shape[0])), np.zeros(
+                (self.rw.shape[0], self.lo.shape[0]))
+            for lo, pw, pd in parts:
+                if lo.shape[0]:
+                    group, starts, dist = self._layout(lo, ey)
+                    rw[:, group] += np.add.reduceat(pw, starts, axis=1)
+                    rd[:, group] += np.add.reduceat(pd + pw * dist, starts, axis=1)
+            self.rw, self.rd = rw, rd
+
+    def _layout(self, values: np.ndarray, ey: int) -> tuple:
+        """For ascending ``values`` (each in an occupied group): the group of each run of
+        values, where the runs start, and each value's distance to its group's ``lo`` (units
+        of ``2 ** ey``). Groups nest as the level grows, so a value finds its group by the
+        key rule the groups were made with."""
+        if self.level is None:
+            at = np.searchsorted(self.lo, values)
+        else:
+            at = np.searchsorted(self.key, np.floor(np.ldexp(values, -self.level)))
+        starts = np.flatnonzero(np.r_[True, at[1:] != at[:-1]])
+        return at[starts], starts, np.ldexp(values, -ey) - np.ldexp(self.lo[at], -ey)
+
+    def rows_layout(self, y: np.ndarray, ey: int) -> tuple:
+        """``(order, group, starts, dist)`` of a chunk's rows, whose values are in the
+        summary: what :meth:`add_rows` needs, found once per chunk."""
+        order = np.argsort(y, kind="stable")
+        return (order, *self._layout(y[order], ey))
+
+    def add_rows(self, layout: tuple, weights: np.ndarray, rows: slice) -> None:
+        """Add the (b, n) replicate ``weights`` of a chunk's rows (in row order, on the
+        summary's weight unit) to replicates ``rows``."""
+        order, group, starts, dist = layout
+        sorted_w = weights[:, order]
+        self.rw[rows, group] += np.add.reduceat(sorted_w, starts, axis=1)
+        self.rd[rows, group] += np.add.reduceat(sorted_w * dist, starts, axis=1)
+
+    def row(self, r: int) -> _ValueSummary:
+        """Replicate ``r`` as a summary of its own (the same groups, its weights)."""
+        out = object.__new__(_ValueSummary)
+        out.__dict__.update(self.__dict__)
+        out.w, out.d = self.rw[r], self.rd[r]
+        return out
+
+    def _merge_own(self, other: _ValueSummary, shift_w: int, ey: int) -> None:
+        """:meth:`merge` for the rows' own weights: the new groups, and their ``w``, ``d``."""
         parts = [(self, self.w, self.d), (other, np.ldexp(other.w, shift_w),
                                            np.ldexp(other.d, shift_w))]
         levels = [p.level for p, _, _ in parts if p.level is not None and p.w.shape[0]]
@@ -113,6 +169,8 @@ class _ValueSummary:
     def scale(self, shift_w: int, shift_d: int) -> None:
         self.w = np.ldexp(self.w, shift_w)
         self.d = np.ldexp(self.d, shift_w + shift_d)
+        self.rw = np.ldexp(self.rw, shift_w)
+        self.rd = np.ldexp(self.rd, shift_w + shift_d)
 
     def _median_group(self) -> tuple:
         """``(i, on_step, fraction)``: the group where the cumulative weight reaches half
@@ -130,7 +188,9 @@ class _ValueSummary:
         the bin where the cumulative weight, spread evenly over ``[lo, hi]``, reaches half."""
         i, on_step, frac = self._median_group()
         if on_step:
-            nxt = min(i + 1, self.w.shape[0] - 1)
+            # The next group carrying weight (a replicate may draw a group zero times).
+            cdf = np.cumsum(self.w)
+            nxt = min(int(np.searchsorted(cdf, cdf[i], side="right")), self.w.shape[0] - 1)
             return _midpoint(self.hi[i], self.lo[nxt]), True
         if self.lo[i] == self.hi[i]:
             return float(self.lo[i]), True
