@@ -97,6 +97,8 @@ class CurveAccumulator:
         positive class; ``groups`` or ``first_row`` key the replicates' counts (the
         position of the chunk's first row among all rows; default: the rows seen so far).
         Returns ``self``."""
+        if len(y) == 0 and len(scores) == 0:  # an empty block: a partition filtered empty
+            return self
         event = binary_target(y, self.pos_label, "y").astype(bool)
         s = np.asarray(scores)
         cols = [s] if s.ndim == 1 else [s[:, j] for j in range(s.shape[1])]
@@ -202,7 +204,9 @@ class CurveAccumulator:
 
 
 def _probability(score: np.ndarray, name: str) -> np.ndarray:
-    lo, hi = float(score.min(initial=0.0)), float(score.max(initial=1.0))
+    if not score.shape[0]:  # an empty block (a partition filtered to no rows)
+        return score
+    lo, hi = float(score.min()), float(score.max())
     if lo < -PROBA_RANGE_TOL or hi > 1 + PROBA_RANGE_TOL:
         msg = (f"{name} must hold probabilities in [0, 1] (or a 0/1 rule) to be compared with "
                f"a probability threshold; got values in [{lo:.6g}, {hi:.6g}]. Pass "
@@ -321,11 +325,10 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     if not any(_is_dask(x) for x in (y, *models.values(), sample_weight, groups)):
         return _decisions.decision_curve(y, proba, **args)
     t, level = _check_params(models, proba, baseline_name, level, ci_method, time, thresholds)
-    n_boot = check_n_boot(n_boot, optional=True)
     template = CurveAccumulator(t, len(models), n_boot=n_boot, random_state=random_state,
                                 pos_label=pos_label)
     inputs = {"y": y, "proba": _stacked(list(models.values())),
-              "sample_weight": sample_weight, "groups": groups if n_boot else None}
+              "sample_weight": sample_weight, "groups": groups if template.n_boot else None}
     acc = accumulate(template, inputs, n_classes=len(models) if len(models) > 1 else 2)
     return _result(acc, list(models), baseline_name, level)
 

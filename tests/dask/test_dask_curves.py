@@ -237,6 +237,23 @@ def test_decision_curve_on_a_dataframe_equals_the_array_and_groups_are_whole():
                                atol=1e-12)
 
 
+def test_decision_curve_with_empty_partitions_and_an_empty_frame():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe is not installed")
+    y, p, _, _ = _binary(1000, seed=9)
+    d = dd.from_pandas(pd.DataFrame({"y": y, "p": p}), npartitions=4)
+    kept = d[d["p"] > 0.3]
+    kept = kept.map_partitions(lambda part: part.iloc[:0] if len(part) and part.index[0] < 250
+                               else part)
+    got = cbd.decision_curve(kept["y"], kept["p"], thresholds=T, n_boot=0)
+    rows = (p > 0.3) & (np.arange(1000) >= 250)  # the first partition emptied
+    want = decisions.decision_curve(y[rows], p[rows], thresholds=T, n_boot=0)
+    np.testing.assert_allclose(got.net_benefit["model"], want.net_benefit["model"], atol=1e-12)
+    none = d[d["p"] > 2.0]
+    with pytest.raises(ValueError, match="y is empty"):
+        cbd.decision_curve(none["y"], none["p"], thresholds=T, n_boot=0)
+
+
 def test_decision_curve_of_numpy_input_is_the_in_memory_function():
     y, p, _, w = _binary(600, seed=8)
     args = {"thresholds": T, "sample_weight": w, "n_boot": B, "random_state": 0}
