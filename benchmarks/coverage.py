@@ -14,7 +14,10 @@ bootstrap for unweighted binary data.
 The row ``poisson`` is the percentile interval of the Poisson bootstrap (``scheme="poisson"``:
 an independent Poisson(1) count per row, what ``chimeraboost.dask`` computes block by block),
 from its own replicates on the same data sets; its target is the multinomial percentile
-interval's coverage within 1.5 points in every cell.
+interval's coverage within 1.5 points in every cell. The two share their data sets, so their
+gap is the data sets only one of them covers, over all; the largest gap is printed with its
+exact 95% interval (:func:`gap_interval`), which says whether it is more than the noise of
+``--sims`` data sets.
 
 The table gives the share of data sets whose interval covered, in percent; with 400 data
 sets its Monte Carlo standard error is about 1.1 points at 95%. ``warned`` is the share of
@@ -41,6 +44,8 @@ Usage::
                                                           # cell; about two hours of CPU)
     python benchmarks/coverage.py --quick    # n = 200 only (the band at 500), 150 data sets
     python benchmarks/coverage.py --sections calibration band   # some sections only
+    python benchmarks/coverage.py --sections intervals --designs multiclass --sizes 200 \
+        --rates 0.05 --sims 1600 --n-boot 1000      # one cell, with more data sets
     python benchmarks/coverage.py --check-truth   # population values against 4e6 drawn rows
 """
 
