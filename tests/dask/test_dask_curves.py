@@ -288,3 +288,14 @@ def test_scores_outside_zero_one_name_the_block():
     p = da.from_array(np.r_[np.linspace(0.1, 0.9, 99), 1.5], chunks=30)
     with pytest.raises(ValueError, match=r"block 3 \(rows 90 to 99\): proba must hold "):
         cbd.decision_curve(y, p, thresholds=T, n_boot=0)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"ci": 0.95, "ci_method": "bca"}, "needs the jackknife"),
+    ({"groups": np.zeros(100)}, "there are none \\(ci=None\\)"),
+    ({"ci": 0.95, "n_boot": 10}, "n_boot=10 is too few"),
+])
+def test_bad_regression_interval_arguments_are_refused_by_name(kwargs, match):
+    y = da.from_array(np.linspace(0.0, 1.0, 100), chunks=30)
+    with pytest.raises(ValueError, match=match):
+        cbd.regression_report(y, y + 0.1, **kwargs)
