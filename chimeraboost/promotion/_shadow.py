@@ -30,20 +30,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import stdtr
 from scipy.stats import binomtest
 
 from .. import resampling
 from .._shared.array_checks import as_1d, check_aligned, check_same_length, finite_float
 from .._shared.format import Col, count, fitted_table, fmt_p, percent
 from .._shared.param_checks import check_level, check_real
-from ..compare import benjamini_hochberg, holm
 from . import _shadow_stats as st
 from ._resample import row_bootstrap
 
 __all__ = ["ShadowReport", "shadow_report"]
 
-_ADJUST = {"holm": holm, "bh": benjamini_hochberg}
 # What each number is, in the order printed.
 _LABELS = {
     "flip_up": "flips to positive (champion no, challenger yes)",
@@ -191,28 +188,24 @@ def _slice_rows(by, n):
 
 
 def _slice_tests(slices, point, intervals, reps, adjust, alpha) -> list:
-    out, p = [], []
-    for s, rows in slices:
-        key = f"slice:{s}"
-        diff = point[key] - point[f"rest:{s}"]
-        r = reps[key] - reps[f"rest:{s}"]
-        r = r[~np.isnan(r)]
-        se = float(np.std(r, ddof=1)) if r.size > 1 else np.nan
-        df = max(min(rows.sum(), rows.size - rows.sum()) - 1, 1)
-        pv = float(2 * stdtr(df, -abs(diff / se))) if se > 0 else np.nan
-        out.append({"slice": s, "rows": int(rows.sum()), "flip_rate": point[key],
-                    "low": intervals[key][0], "high": intervals[key][1], "vs_rest": diff,
-                    "pvalue": pv, "pvalue_adjusted": np.nan, "verdict": "not tested"})
-        p.append(pv)
-    p = np.array(p)
-    tested = np.isfinite(p)
-    if tested.any():
-        adj = _ADJUST[adjust](p[tested], alpha=alpha)
-        for i, (pa, rej) in zip(np.flatnonzero(tested), zip(adj.pvalues_adjusted, adj.reject)):
-            out[i]["pvalue_adjusted"] = float(pa)
-            out[i]["verdict"] = ("no detectable difference" if not rej else
-                                 "flips more than the rest" if out[i]["vs_rest"] > 0 else
-                                 "flips less than the rest")
+    """Each slice's flip rate against the rest's: the t test of
+    :func:`chimeraboost.resampling.difference_tests` on the fewer of the slice's and the
+    rest's rows, adjusted over the slices."""
+    keys = [f"slice:{s}" for s, _ in slices]
+    diff = [point[k] - point[f"rest:{s}"] for k, (s, _) in zip(keys, slices)]
+    diff_reps = [reps[k] - reps[f"rest:{s}"] for k, (s, _) in zip(keys, slices)]
+    units = [min(rows.sum(), rows.size - rows.sum()) for _, rows in slices]
+    t = resampling.difference_tests(diff, diff_reps, units, adjust=adjust, alpha=alpha)
+    out = []
+    for i, (s, rows) in enumerate(slices):
+        tested = np.isfinite(t.pvalue_adjusted[i])
+        verdict = ("not tested" if not tested else "flips more than the rest"
+                   if t.reject[i] and t.difference[i] > 0 else "flips less than the rest"
+                   if t.reject[i] else "no detectable difference")
+        out.append({"slice": s, "rows": int(rows.sum()), "flip_rate": point[keys[i]],
+                    "low": intervals[keys[i]][0], "high": intervals[keys[i]][1],
+                    "vs_rest": float(t.difference[i]), "pvalue": float(t.pvalue[i]),
+                    "pvalue_adjusted": float(t.pvalue_adjusted[i]), "verdict": verdict})
     return out
 
 
@@ -345,7 +338,7 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
     alpha = check_level(alpha, "alpha", example="0.05")
     n_boot = resampling.check_n_boot(n_boot)
     ci_method = resampling.check_ci_method(ci_method)
-    if adjust not in _ADJUST:
+    if adjust not in resampling.ADJUSTMENTS:
         msg = f"adjust must be 'holm' or 'bh', got {adjust!r}."
         raise ValueError(msg)
     check_aligned(champion=champion, challenger=challenger, by=by, y=y)

@@ -19,7 +19,8 @@ Questions worth asking, and which function answers each:
   same rows :func:`delong_roc_auc_difference` (DeLong, DeLong & Clarke-Pearson 1988).
 - Several tests at once: which p-values survive the multiplicity? :func:`holm` (family-wise
   error) and :func:`benjamini_hochberg` (false discovery rate), also re-exported by
-  :mod:`chimeraboost.compare`.
+  :mod:`chimeraboost.compare`. Several differences with their replicates (slices against
+  the rest of the rows): :func:`difference_tests`, a t test each, adjusted over them.
 - Which rows did the bootstrap draw? :func:`bootstrap_counts` (the replicates' count matrix,
   reproducible with ``random_state``).
 - Replicates that blocks of rows on several machines can compute apart? ``scheme="poisson"``
@@ -118,7 +119,8 @@ from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_n
 # Resampling every metric of one model, a pair, or several on the same rows.
 from ._bootstrap import bootstrap, joint_bootstrap, paired_bootstrap
 # Which of several p-values survive their number.
-from ._multiplicity import MultipleTestResult, benjamini_hochberg, holm
+from ._multiplicity import (ADJUSTMENTS, DifferenceTests, MultipleTestResult, benjamini_hochberg,
+                            difference_tests, holm)
 # The ROC-AUC alone: its fast bootstrap and DeLong's analytic intervals.
 from ._roc_auc import (
     DeLongResult,
@@ -129,6 +131,9 @@ from ._roc_auc import (
 
 __all__ = [
     "Resampler",
+    "ADJUSTMENTS",
+    "DifferenceTests",
+    "difference_tests",
     "MIN_GROUPS",
     "MIN_DISCORDANT",
     "design_effect",

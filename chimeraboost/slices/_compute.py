@@ -27,10 +27,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.special import stdtr
 
 from .. import metrics
-from ..resampling import benjamini_hochberg, holm
+from ..resampling import ADJUSTMENTS, difference_tests
 from .._shared.ties import negligible
 from .._shared.facts import HEADLINE
 from .._shared.weights import fraction
@@ -50,7 +49,7 @@ DEFAULT_METRIC = {task: HEADLINE[task] if HEADLINE[task] in keys else HEADLINE["
                   for task, keys in DIFF_KEYS.items()}
 # Skills against the reference of all rows (keys of the slices' own skills + "_vs_all").
 VS_ALL = {"classification": ("log_loss_skill", "brier_skill"), "regression": ("r2",)}
-ADJUST = {"holm": holm, "bh": benjamini_hochberg}
+ADJUST = ADJUSTMENTS
 
 WORSE, BETTER, SAME = "worse than the rest", "better than the rest", "no detectable difference"
 
@@ -331,67 +330,17 @@ def sum_points(output, layout, refs) -> tuple[list, list]:
 # --------------------------------------------------------------------------- tests
 
 
-def spread(reps: np.ndarray) -> float:
-    """The bootstrap standard error: the standard deviation of the defined replicates.
-
-    Not a robust scale (half the 16th-84th percentile range was tried): wild replicates of a
-    small slice inflate the standard deviation and make its test cautious, where a robust
-    scale ignores the heavier tail and calls slices different too often (in the size
-    simulation of benchmarks/bench_slices.py)."""
-    ok = reps[~np.isnan(reps)]
-    if ok.size < 2:
-        return np.nan
-    return float(np.std(ok, ddof=1))
-
-
 def tests(diff, reps, eligible, adjust: str, alpha: float, units):
-    """``(difference, se, p, adjusted p, rejected)`` per slice: two-sided ``difference / se``
-    against Student's t with ``nu = units - 1`` degrees of freedom (``units``: the fewer of
-    the slice's and its rest's resampled units -- rows, groups or time blocks -- or the
-    slice's against a baseline; for a binary classification no more than the rows of the
-    rarer class), adjusted over the eligible slices whose p is defined. ``se`` is the
-    standard deviation of the replicates times ``sqrt((nu + 1) / nu)``.
+    """``(difference, se, p, adjusted p, rejected)`` per slice:
+    :func:`chimeraboost.resampling.difference_tests` with ``units`` the fewer of the slice's
+    and its rest's resampled units -- rows, groups or time blocks -- or the slice's against a
+    baseline; for a binary classification no more than the rows of the rarer class.
 
-    Why the factor: the bootstrap variance of a mean over ``u`` units is the plug-in one, the
-    sum of squares over ``u``, where Student's t assumes it over ``u - 1``. Without it the
-    test reads ``difference / se`` ``sqrt(u / (u - 1))`` too large, 4% on a slice of 12
-    customers, which in the tails a test adjusted over 8 slices reads (0.05 / 8) is 29% more
-    false calls per slice. With the factor, a mean's test is the one-sample t test when the
-    replicates' spread is the ideal bootstrap's; it is the widening of the expanded
-    intervals of :mod:`chimeraboost.resampling` (Hesterberg 2015,
-    doi:10.1080/00031305.2015.1089789).
-
-    Why t and not the normal: the standard error is itself estimated from the slice's units,
-    and on a small slice its noise fattens the tails of ``difference / se`` -- the tails a
-    test adjusted for many slices reads. For a mean, ``units - 1`` is the exact correction;
-    on slices of thousands of rows it changes nothing. With whole groups resampled, the
-    standard error comes from the slice's groups, so they, not its rows, count; a skill's
-    information is in the rarer class, so a slice of 34 rows with 10 positives counts 10.
-
-    What it does not allow for: the skewness of a skill on few units (a ratio of the slice's
-    loss to its own base rate's reference). On 8 slices of about 12 customers each
-    (benchmarks/bench_slices_null.py) the test calls a slice worse too often and better too
-    rarely: some slice is called different in 7.2% of null data sets, at alpha 0.05.
-
-    A tie (:func:`chimeraboost._shared.ties.negligible`: the difference and every replicate
-    of it are rounding noise, as for a model against an exact copy of itself) is a
-    difference of 0 with p = 1, never a verdict."""
-    S = len(diff)
-    diff = np.asarray(diff, dtype=np.float64).copy()
-    tie = np.array([bool(np.isfinite(d)) and negligible(d) and bool(np.all(
-        [negligible(x) for x in r[np.isfinite(r)]])) for d, r in zip(diff, reps)], bool)
-    diff[tie] = 0.0
-    df = np.maximum(np.asarray(units, dtype=np.float64) - 1.0, 1.0)
-    se = np.array([0.0 if t else spread(r) for r, t in zip(reps, tie)]) if S else np.zeros(0)
-    se = se * np.sqrt((df + 1.0) / df)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = diff / se
-    p = np.where(tie, 1.0, 2.0 * stdtr(df, -np.abs(z)))
-    tested = np.asarray(eligible, bool) & np.isfinite(p) & ((se > 0) | tie)
-    adjusted = np.full(S, np.nan)
-    if tested.any():
-        adjusted[tested] = ADJUST[adjust](p[tested], alpha=alpha).pvalues_adjusted
-    return diff, se, np.where(tested, p, np.nan), adjusted, tested & (adjusted <= alpha)
+    With whole groups resampled, the standard error comes from the slice's groups, so they,
+    not its rows, count; a skill's information is in the rarer class, so a slice of 34 rows
+    with 10 positives counts 10 (benchmarks/bench_slices_null.py)."""
+    return tuple(difference_tests(diff, reps, units, eligible=eligible, adjust=adjust,
+                                  alpha=alpha))
 
 
 # --------------------------------------------------------------------------- calibration

@@ -27,7 +27,9 @@ def test_identical_scores_agree_perfectly_and_give_no_verdict():
     assert v["kappa"] == 1.0 and v["spearman"] == pytest.approx(1.0, abs=1e-12)
     assert v["top_k_jaccard"] == 1.0
     assert r.intervals["flip_rate"] == (0.0, 0.0)
-    assert all(s["verdict"] == "not tested" for s in r.slices)
+    # A zero difference with p = 1 in every slice, as every surface gives two identical models.
+    assert all(s["verdict"] == "no detectable difference" for s in r.slices)
+    assert all(s["vs_rest"] == 0.0 and s["pvalue"] == 1.0 for s in r.slices)
     assert r.disagreement["rows"] == 0 and r.disagreement["pvalue"] == 1.0
     assert "disagree" in r.disagreement["verdict"]
 

@@ -1,4 +1,5 @@
-"""chimeraboost.resampling's multiplicity adjustments: holm and benjamini_hochberg.
+"""chimeraboost.resampling's multiplicity adjustments: holm and benjamini_hochberg, and the
+t tests of several differences from their replicates (difference_tests).
 
 Against numbers derived by hand (arithmetic in the comments), the definitional step-down /
 step-up procedures and, when installed, statsmodels; chimeraboost.compare re-exports the same
@@ -105,3 +106,60 @@ def test_multiplicity_bad_input(func, pvalues, alpha, error, match):
     with pytest.raises(error, match=match):
         func(pvalues, alpha=alpha)
 
+
+
+# --------------------------------------------------------------------------- difference_tests
+
+
+def _plug_in_replicates(x, rng, n_boot=4000):
+    """Bootstrap replicates of the mean of x: their spread is near the plug-in standard error."""
+    idx = rng.integers(0, x.size, size=(n_boot, x.size))
+    return x[idx].mean(axis=1)
+
+
+def test_difference_tests_is_the_one_sample_t_test_when_the_spread_is_the_plug_in_one():
+    from scipy import stats
+
+    rng = np.random.default_rng(0)
+    for u in (8, 12, 40):
+        x = rng.normal(0.3, 1.0, u)
+        plug_in = x.std(ddof=0) / np.sqrt(u)
+        reps = x.mean() + plug_in * np.array([-1.0, 1.0]) / np.sqrt(2.0)  # sd: plug_in
+        t = resampling.difference_tests([x.mean()], [reps], [u])
+        np.testing.assert_allclose(t.pvalue[0], stats.ttest_1samp(x, 0.0).pvalue, **TOL)
+        np.testing.assert_allclose(t.se[0], stats.sem(x), **TOL)
+        # a real bootstrap of the mean: within its Monte Carlo error of scipy's p
+        boot = resampling.difference_tests([x.mean()], [_plug_in_replicates(x, rng)], [u])
+        assert abs(boot.se[0] / stats.sem(x) - 1) < 0.05
+
+
+def test_difference_tests_adjusts_as_holm_and_bh_and_leaves_out_the_ineligible():
+    rng = np.random.default_rng(1)
+    est = np.array([0.5, 0.05, -0.3, 0.2])
+    reps = [e + rng.normal(0, 0.1, 500) for e in est]
+    for adjust, func in (("holm", resampling.holm), ("bh", resampling.benjamini_hochberg)):
+        t = resampling.difference_tests(est, reps, [30] * 4, eligible=[1, 1, 1, 0],
+                                        adjust=adjust, alpha=0.05)
+        assert np.isnan(t.pvalue[3]) and np.isnan(t.pvalue_adjusted[3]) and not t.reject[3]
+        ref = func(t.pvalue[:3], alpha=0.05)
+        np.testing.assert_allclose(t.pvalue_adjusted[:3], ref.pvalues_adjusted, **TOL)
+        np.testing.assert_array_equal(t.reject[:3], ref.reject)
+
+
+def test_difference_tests_of_a_tie_is_zero_with_p_one_and_undefined_spread_is_untested():
+    t = resampling.difference_tests([1e-17, 0.2, 0.5], [np.zeros(50), np.full(50, np.nan),
+                                                        np.full(50, 0.5)], [20, 20, 20])
+    assert t.difference[0] == 0.0 and t.pvalue[0] == 1.0 and not t.reject[0]
+    assert np.isnan(t.pvalue[1]) and np.isnan(t.pvalue[2])  # no replicates; no spread
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(adjust="bonferroni"), "adjust='bonferroni'"),
+    (dict(alpha=1.5), "alpha"),
+    (dict(replicates=[np.zeros(3)]), "2 differences"),
+])
+def test_difference_tests_bad_input(kwargs, match):
+    args = dict(estimate=[0.1, 0.2], replicates=[np.zeros(3), np.ones(3)], units=[5, 5])
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        resampling.difference_tests(**args)
