@@ -16,7 +16,7 @@ inversion algorithm (Kachitvichyanukul & Schmeiser 1988, the path numpy takes wh
 ``p' = min(p, 1 - p)`` (flipped when ``p > 1/2``); the rare uniform that would be redrawn
 (``U - q > p' q / q'``, a rounding case near 1) sends the whole call back to numpy, from the
 same generator state. So the counts are numpy's, one for one, and the generator ends where
-numpy's sampler leaves it (``tests/metrics/test_bernoulli.py`` compares both on millions of
+numpy's sampler leaves it (``tests/metrics/test_bernoulli.py`` compares both on a million
 draws). The set-up's ``exp(log(q))`` is taken once per cell with the C library, as numpy's
 sampler takes it.
 
