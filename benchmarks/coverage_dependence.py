@@ -46,7 +46,10 @@ replicates alone as before the discordant-units rule, and by the rule's hull at 
 of customers, what a larger ``MIN_DISCORDANT`` would give). ``--g`` keeps the snapshot cells
 of some numbers of customers only. ``minimum`` re-runs the paired net benefit alone on the
 snapshot cells' data sets (G = 100 and 400; the same random numbers) and prints its coverage
-for each ``MIN_DISCORDANT``: how the rule's boundary was chosen. Chunks of every cell are
+for each ``MIN_DISCORDANT``: how the rule's boundary was chosen; and, for each way of reading
+the interval from ``MIN_DISCORDANT`` discordant customers on, its coverage and width (with
+``--g 1200``: 1,200 independent rows as groups of one; ``--g 2000``: the time cells' data sets,
+time blocks resampled). Chunks of every cell are
 interleaved and ``--partial FILE`` rewrites the tables after each, so that a run stopped early
 still has a table of every cell.
 """
@@ -63,6 +66,7 @@ from multiprocessing import Pool
 import numpy as np
 from scipy.special import expit, logit
 from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from chimeraboost import metrics, resampling
 from chimeraboost.resampling import _discordant
@@ -328,27 +332,91 @@ def simulate_minimum(task) -> dict:
     default interval covers by the replicates alone and with the rule's hull, so that the
     coverage of every ``MIN_DISCORDANT`` can be read off."""
     cell, chunk, sims, n_boot = task
-    snap = ("snapshot", *cell[1:])
+    snap = _source(cell)
     rng = np.random.default_rng(zlib.crc32(f"{snap}|{chunk}".encode()))
     trace, label = [], f"Δ {NB}"
     for _ in range(sims):
         y, p, q, units = draw(rng, snap)
         _, dec = _evaluators(y, p, q)
         seed = int(rng.integers(2**31))
+        scheme = {"time": units} if snap[0] == "time" else {"groups": units}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             a, b = resampling.joint_bootstrap(dec, n_boot=n_boot, random_state=seed,
-                                              groups=units)
+                                              **scheme)
             res = resampling.PairedBootstrapResult(a, b)
             alone = _bootstrap_alone(res, DEFAULT)
             hull = _hull(res, units, *alone)
-        disc = np.unique(units[(p >= THRESHOLD) != (q >= THRESHOLD)]).size
-        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in (alone, hull))))
+            disc = res.discordant_units(NB) or 0
+            read = _readings(res, disc)
+        trace.append((disc, *(bool(lo <= TRUTH[label] <= hi) for lo, hi in (alone, hull)),
+                      *(v for lo, hi in read for v in (bool(lo <= TRUTH[label] <= hi),
+                                                       hi - lo))))
     return {"task": task, "covered": {}, "width": {}, "warned": 0, "widened": 0, "deff": {},
             "df": {}, "trace": trace}
 
 
+# Ways to read the paired net benefit's interval off the same replicates and jackknife, from
+# MIN_DISCORDANT discordant customers on (below it every reading gets the rule's hull): what
+# the symmetric reading with nu <= k - 1 (the library's now) was chosen from.
+READINGS = ("expanded_bca (before)", "expanded_bca, nu <= k - 1",
+            "expanded_percentile, nu <= k - 1", "symmetric, nu from the jackknife",
+            "symmetric, nu <= k - 1 (now)")
+
+
+def _readings(res, k):
+    """The interval of each of :data:`READINGS` (the rule's hull below ``MIN_DISCORDANT``)."""
+    reps, est, jack = res.replicates[NB], res.estimate[NB], res.jackknife[NB]
+    reps = reps[~np.isnan(reps)]
+    cap = k if k >= resampling.MIN_DISCORDANT else None
+
+    def read(method, events):
+        return tuple(resampling.bootstrap_interval(reps, est, level=LEVEL, method=method,
+                                                   jackknife=jack, n_rows=res.n_rows,
+                                                   events=events))
+
+    def symmetric(events):
+        nu = resampling.effective_df(jack, res.n_rows, events=events)
+        half = np.sqrt((nu + 1) / nu) * student_t.ppf(0.5 + LEVEL / 2, nu) * np.std(reps, ddof=1)
+        return est - half, est + half
+
+    out = [read(DEFAULT, None), read(DEFAULT, cap), read("expanded_percentile", cap),
+           symmetric(None), symmetric(cap)]
+    found = res.discordance(NB, level=LEVEL)
+    if found is not None:
+        out = [found.widen(*ci) for ci in out]
+    return out
+
+
+def readings_table(cells_, total) -> list[str]:
+    """Coverage and mean width (relative to the first reading's) of every reading, per cell
+    and by the number of discordant customers."""
+    lines = ["| cell | reading | coverage | mean width / before | k 4-5 | k 6-7 | k 8-11 | "
+             "k >= 12 |", "|---|---|---|---|---|---|---|---|"]
+    for c in cells_:
+        tr = np.array(total[c]["trace"], dtype=float)
+        if tr.shape[1] < 3 + 2 * len(READINGS):
+            continue
+        base = tr[:, 4].mean()
+        for i, name in enumerate(READINGS):
+            cov, wid = tr[:, 3 + 2 * i], tr[:, 4 + 2 * i]
+            by = []
+            for lo, hi in ((4, 6), (6, 8), (8, 12), (12, np.inf)):
+                m = (tr[:, 0] >= lo) & (tr[:, 0] < hi)
+                by.append(f"{100 * cov[m].mean():.1f} ({int(m.sum())})" if m.sum() >= 10
+                          else f"- ({int(m.sum())})")
+            lines.append(f"| {_label(_source(c))} ({len(tr)}) | {name} | "
+                         f"{100 * cov.mean():.1f} | {wid.mean() / base:.3f} | " +
+                         " | ".join(by) + " |")
+    return lines + [""]
+
+
 MINIMA = (0, 4, 5, 6, 8, 10)
+
+
+def _source(cell) -> tuple:
+    """The cell of ``snapshot`` or ``time`` whose data sets a ``minimum`` cell re-runs."""
+    return cell[1:] if cell[1] == "time" else ("snapshot", *cell[1:])
 
 
 def minimum_table(cells_, total) -> list[str]:
@@ -358,9 +426,9 @@ def minimum_table(cells_, total) -> list[str]:
         tr = np.array(total[c]["trace"], dtype=float)
         cov = [100 * np.where(tr[:, 0] < m, tr[:, 2], tr[:, 1]).mean() for m in MINIMA]
         wid = [100 * np.mean(tr[:, 0] < m) for m in MINIMA]
-        lines.append(f"| {_label(('snapshot', *c[1:]))} ({len(tr)}): coverage | " +
+        lines.append(f"| {_label(_source(c))} ({len(tr)}): coverage | " +
                      " | ".join(f"{v:.1f}" for v in cov) + " |")
-        lines.append(f"| {_label(('snapshot', *c[1:]))}: widened | " +
+        lines.append(f"| {_label(_source(c))}: widened | " +
                      " | ".join(f"{v:.1f}%" for v in wid) + " |")
     lines.append("")
     for c in cells_:  # where the replicates' interval falls short, by k
@@ -372,7 +440,7 @@ def minimum_table(cells_, total) -> list[str]:
                 parts.append(f"{lo:g}-{hi - 1:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})"
                              if np.isfinite(hi) else
                              f">= {lo:g}: {100 * tr[m, 1].mean():.1f} ({int(m.sum())})")
-        lines.append(f"- {_label(('snapshot', *c[1:]))}, replicates alone by k: " +
+        lines.append(f"- {_label(_source(c))}, replicates alone by k: " +
                      ", ".join(parts) + ".")
     return lines + [""]
 
@@ -456,8 +524,15 @@ def cells(args) -> dict:
                       for g in (5, 10, 15, 20, 30, 50)],
         "discordant": [(("discordant", g, 12, rho), other) for rho in (0.3, 0.7)
                        for g in (25, 50, 100, 200, 400)],
-        "minimum": [(("minimum", g, m, rho), named) for rho in (0.3, 0.7)
-                    for g, m in ((100, 12), (400, 3)) if args.g is None or g in args.g],
+        # G = 1200, m = 1: independent rows, resampled as groups of one (what the readings
+        # do to the width where nothing is sparse).
+        "minimum": [(("minimum", g, m, rho), named)
+                    for g, m, rhos in ((100, 12, (0.3, 0.7)), (400, 3, (0.3, 0.7)),
+                                       (1200, 1, (0.0,)))
+                    for rho in rhos if args.g is None or g in args.g] +
+                   # --g 2000: the time cells (2,000 rows, time blocks resampled).
+                   [(("minimum", "time", 2000, phi), named) for phi in (0.5, 0.9)
+                    if args.g is None or 2000 in args.g],
     }
     return {k: v for k, v in out.items() if k in args.sections}
 
@@ -483,6 +558,8 @@ def _merge(outs) -> dict:
 
 def _label(cell) -> str:
     kind = cell[0]
+    if kind == "minimum":
+        return _label(_source(cell))
     if kind == "snapshot":
         return f"ρ={cell[3]:g}, G={cell[1]}, m={cell[2]}"
     if kind == "time":
@@ -540,7 +617,10 @@ def report(name, cells_, total) -> list[str]:
         return lines + ["Coverage of the paired net benefit at 0.2 (default method) on the "
                         "snapshot cells' data sets, for each MIN_DISCORDANT (the rule's hull "
                         "below it, the replicates' interval from it on):", ""] + \
-            minimum_table(cells_, total)
+            minimum_table(cells_, total) + \
+            ["The same data sets, by how the interval is read from MIN_DISCORDANT "
+             "discordant customers on (the rule's hull below it):", ""] + \
+            readings_table(cells_, total)
     if name == "iid":
         cols = [(f"{col} {m}", (col, m)) for col in ("rows", "groups of one", "time")
                 for m in (DEFAULT, "percentile")]

@@ -11,6 +11,13 @@ machine's memory. Questions worth asking, and which function answers each:
   replicates every block adds to its own accumulator (``groups=`` resamples whole groups).
 - How far off are the numbers of a regressor? :func:`regression_report` -- the keys of
   :func:`chimeraboost.metrics.regression_report`.
+- Who is the model good for -- its numbers per region, segment, any column of labels?
+  :func:`slice_report`: the per-slice part of :func:`chimeraboost.slices.slice_report` (each
+  slice against its own base rate and against the prior of all rows, with intervals), one
+  pair of accumulators per slice.
+- Is the model getting worse, or did the base rate move? :func:`skill_over_time`: the
+  per-period table of :func:`chimeraboost.monitor.skill_over_time` (the period's own
+  reference, or a rolling one), with intervals of the skills.
 
 How it is computed: each block of rows goes through one update of a
 :class:`chimeraboost.metrics.ClassificationAccumulator` (or ``RegressionAccumulator``) on the
@@ -34,6 +41,11 @@ scores, within the bounds their docstrings state (exact when scores take few dis
 Input that is not a dask collection (numpy, pandas, lists) takes the in-memory path and gives
 exactly the in-memory report; dask is then not needed.
 
+The keyed surfaces (:func:`slice_report`, :func:`skill_over_time`) read the slice or date
+column alone in a first pass (to name the slices, or to place the calendar bins), then update
+one accumulator per slice or period in each block; their memory per slice, the limit on the
+number of slices and what they leave out are in :func:`slice_report`'s Notes.
+
 Many fits rather than many rows -- ``cross_validate``, ``GridSearchCV``,
 :func:`chimeraboost.compare.compare_cv` -- need nothing from this module: they run unchanged
 under ``joblib.parallel_backend("dask")`` (the guide "Past one machine").
@@ -52,8 +64,10 @@ from .._shared.api import public
 from .._shared.units import check_n_boot
 from .._shared.validation import check_classes, check_level, label_columns
 from ._blocks import _in_memory, _is_dask, _is_dask_frame, accumulate
+from ._periods import skill_over_time
+from ._slices import slice_report
 
-__all__ = ["classification_report", "regression_report"]
+__all__ = ["classification_report", "regression_report", "skill_over_time", "slice_report"]
 
 # Keys of the report that get no interval: counts of the rows, and MCB, whose bootstrap
 # percentiles sit above the population value (the in-sample isotonic fit follows noise, and

@@ -22,7 +22,7 @@ from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
 from ._checks import check_names, check_probability, check_target, check_thresholds, key
-from ._scheme import curve_replicates, discordant, events
+from ._scheme import curve_replicates, discordant, discordant_units, events
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator, Sweep
 
@@ -233,15 +233,17 @@ def _bands(scheme, evs, t, nb, diff, baseline, level):
     reps[TREAT_ALL] = stack(first, "net_benefit_all")
     low, high, d_lo, d_hi = {}, {}, {}, {}
 
-    def band(estimate, r, j):
+    def band(estimate, r, j, discordant=None):
         return scheme.band(r, estimate, level, jackknife=j, n_units=first.n_rows,
-                           events=first.events)
+                           events=first.events, discordant=discordant)
 
     for name, (r, j) in reps.items():
         low[name], high[name] = band(nb[name], r, j)
     for name in diff:
         (ra, ja), (rb, jb) = reps[name], reps[baseline]
-        d_lo[name], d_hi[name] = band(diff[name], ra - rb, ja - jb)
+        versus = evs.get(baseline, baseline == TREAT_ALL)
+        units = [discordant_units(scheme, evs[name], versus, key("net_benefit", v)) for v in t]
+        d_lo[name], d_hi[name] = band(diff[name], ra - rb, ja - jb, units)
         _widen(scheme, evs, name, baseline, t, level, d_lo[name], d_hi[name])
     return low, high, d_lo, d_hi
 

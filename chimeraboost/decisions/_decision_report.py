@@ -32,7 +32,7 @@ from ._checks import (
     key,
 )
 from ._rates import RATES, equal_weights, wilson_rates
-from ._scheme import discordant
+from ._scheme import discordant, discordant_units
 from ._scheme import scheme as decision_scheme
 from ._sweep import DecisionEvaluator
 
@@ -316,7 +316,10 @@ def decision_report(y, proba, *, baseline_proba=None, threshold=None, costs=None
     if scheme.kind == "rows" and equal_weights(w):
         model = evs[name]
         wilson = wilson_rates(model.codes.astype(bool), scores_checked[name] >= t, level)
-    out = _assemble(name, t, c, points, boots, level, scheme, wilson)
+    def units(other, number):  # what a paired difference's interval is read with
+        return discordant_units(scheme, evs[name], evs.get(other, other == TREAT_ALL), number)
+
+    out = _assemble(name, t, c, points, boots, level, scheme, wilson, units)
     _widen(out, evs, scheme, t, level)
     return out
 
@@ -363,16 +366,16 @@ def _numbers(name, t, c, points, boots):
     return out
 
 
-def _assemble(name, t, c, points, boots, level, scheme, wilson) -> DecisionReport:
+def _assemble(name, t, c, points, boots, level, scheme, wilson, units) -> DecisionReport:
     model_boot = boots[name]
     numbers = _numbers(name, t, c, points, boots)
     flagged = {label: float(p[key("flagged", t)][0]) for label, p in points.items()}
     flagged.update({TREAT_ALL: 1.0, TREAT_NONE: 0.0})
     metrics = ["net_benefit"] + (["expected_cost"] if c is not None else [])
 
-    def interval(est, reps, jack):
+    def interval(est, reps, jack, discordant=None):
         return scheme.interval(reps, est, level, jackknife=jack, n_units=model_boot.n_rows,
-                               events=model_boot.events)
+                               events=model_boot.events, discordant=discordant)
 
     actions, differences = {}, {}
     mine = numbers[name]
@@ -390,7 +393,8 @@ def _assemble(name, t, c, points, boots, level, scheme, wilson) -> DecisionRepor
         diff = {}
         for m in metrics:
             est = mine[m][0] - nums[m][0]
-            lo, hi = interval(est, mine[m][1] - nums[m][1], mine[m][2] - nums[m][2])
+            k = units(label, key("net_benefit", t) if m == "net_benefit" else m)
+            lo, hi = interval(est, mine[m][1] - nums[m][1], mine[m][2] - nums[m][2], k)
             diff.update({m: est, f"{m}_low": lo, f"{m}_high": hi})
         differences[label] = diff
     # The rates' intervals are those of rates_at_threshold(method="auto") on the same rows:

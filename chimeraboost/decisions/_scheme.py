@@ -11,7 +11,8 @@ interval through it, by the caller's ``ci_method``. The questions:
 - The replicates and the jackknife of a curve computed from row weights? :func:`curve_replicates`.
 - Does a paired difference rest on too few units that decide differently? :func:`discordant`
   (:meth:`chimeraboost.resampling.Resampler.discordance` on two evaluators, or one
-  against treating every row or none).
+  against treating every row or none); on how many, whatever their number (what the
+  difference's interval is read with)? :func:`discordant_units`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 from .. import resampling
 from .._shared.validation import check_aligned
 
-__all__ = ["curve_replicates", "discordant", "events", "scheme"]
+__all__ = ["curve_replicates", "discordant", "discordant_units", "events", "scheme"]
 
 
 def scheme(y, event, *, n_boot, random_state, ci_method, groups, time,
@@ -63,11 +64,9 @@ def curve_replicates(resampler, n, weights_to_curve, sample_weight=None):
     return reps, jack
 
 
-def discordant(resampler, evaluator, other, name, level):
-    """:meth:`~chimeraboost.resampling.Resampler.discordance` of the paired difference of
-    number ``name`` (``net_benefit@0.2``, ``expected_cost``) between ``evaluator``'s model
-    and ``other``: another :class:`~chimeraboost.decisions.DecisionEvaluator` on the same
-    rows, or ``True`` / ``False`` for treating every row / none (a constant action)."""
+def _terms(evaluator, other, name):
+    """Both sides' ``Terms`` of number ``name``: ``evaluator``'s and ``other``'s (another
+    evaluator, or ``True`` / ``False`` for treating every row / none), or None."""
     own = evaluator.paired_terms(name)
     if own is None:
         return None
@@ -75,4 +74,20 @@ def discordant(resampler, evaluator, other, name, level):
         theirs = own._replace(action=np.full(own.action.shape, other), output=None)
     else:
         theirs = other.paired_terms(name)
-    return None if theirs is None else resampler.discordance(own, theirs, level)
+    return None if theirs is None else (own, theirs)
+
+
+def discordant(resampler, evaluator, other, name, level):
+    """:meth:`~chimeraboost.resampling.Resampler.discordance` of the paired difference of
+    number ``name`` (``net_benefit@0.2``, ``expected_cost``) between ``evaluator``'s model
+    and ``other``: another :class:`~chimeraboost.decisions.DecisionEvaluator` on the same
+    rows, or ``True`` / ``False`` for treating every row / none (a constant action)."""
+    terms = _terms(evaluator, other, name)
+    return None if terms is None else resampler.discordance(*terms, level)
+
+
+def discordant_units(resampler, evaluator, other, name):
+    """:meth:`~chimeraboost.resampling.Resampler.discordant_units` of the same paired
+    difference (as :func:`discordant`): what its interval is read with."""
+    terms = _terms(evaluator, other, name)
+    return None if terms is None else resampler.discordant_units(*terms)

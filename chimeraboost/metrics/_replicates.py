@@ -112,6 +112,8 @@ def add_replicates(acc, keys, codes, p, w, ll, brier, pred, kept, located) -> No
     summaries hold (positive weight; None: all), ``located``: per class column, where its
     kept scores sit (:meth:`_ScoreSummary.locate`).
     """
+    if kept is not None and kept.size == 0:
+        return  # every row weighs 0: every replicate's sums grow by 0 (and no score is kept)
     n, K, B = codes.shape[0], acc.n_classes, acc.n_boot
     columns = [1] if K == 2 else list(range(K))
     cells = codes.astype(np.intp) * K + pred

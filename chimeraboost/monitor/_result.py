@@ -16,13 +16,12 @@ Nothing here computes a number: :func:`chimeraboost.monitor.skill_over_time` han
 from __future__ import annotations
 
 import html
-import textwrap
 
 import numpy as np
 
 from .._shared import facts as _facts
 from .._shared.api import public
-from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, percent, rates
+from .._shared.format import WIDTH, Col, fitted_table, fmt, fmt_p, percent, rates, wrap
 from .._shared.html import html_block, html_paragraphs, html_table
 from .._shared.validation import check_positive_int, check_real, import_pandas
 from ..resampling import CI_METHOD_LABELS
@@ -37,11 +36,6 @@ _SKILLS = {"classification": ("log_loss_skill", "brier_skill"),
 def _label(ts) -> str:
     """A period label for humans: ``2024-01-01``, or with the time when it is not midnight."""
     return ts.strftime("%Y-%m-%d") if ts == ts.normalize() else str(ts)
-
-
-def _wrap(line: str, width) -> list[str]:
-    """A note as lines of at most ``width`` characters (as it is with ``width=None``)."""
-    return [line] if width is None or len(line) <= width else textwrap.wrap(line, width)
 
 
 def _periods_listed(labels) -> str:
@@ -76,7 +70,7 @@ def comparison_lines(result, verdict, width) -> list[str]:
              f"decision: replace champion if low > rope ({c['rope']:g}); practically "
              f"equivalent if inside [-rope, rope]; else keep champion{turned}."]
     notes += verdict.lines()
-    return lines + [piece for line in notes for piece in _wrap(line, width)]
+    return lines + [piece for line in notes for piece in wrap(line, width)]
 
 
 class SkillOverTime:
@@ -228,7 +222,7 @@ class SkillOverTime:
                          "p-value (H0: calibrated).")
         if len(self.empty_periods):
             lines.append(f"No rows in {_periods_listed(self.empty_periods)}: left out.")
-        return [piece for line in lines for piece in _wrap(line, width)]
+        return [piece for line in lines for piece in wrap(line, width)]
 
     @public(legacy=("width",))
     def to_text(self, *, width=WIDTH) -> str:

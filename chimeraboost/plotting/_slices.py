@@ -38,19 +38,24 @@ def slice_plot(result, *, metric=None, ax=None):
     matplotlib Axes
         Slices top to bottom in the report's order, labelled with their rows; red markers
         for slices worse than the rest, green for better, blue for no detectable
-        difference, hollow grey for slices not tested.
+        difference, hollow grey for slices not tested. A result made with ``ci=None``
+        draws the numbers without intervals (any key of ``result.values``).
     """
-    known = sorted(k for k in result.values if k in result.intervals)
+    # Without intervals (ci=None) every number is drawn as a point; with them, only the
+    # numbers that have intervals, so that no marker looks surer than it is.
+    banded = bool(result.intervals)
+    known = sorted(k for k in result.values if k in result.intervals or not banded)
     key = result.metric if metric is None else parse_metric(
         metric, arg="metric", valid=known, why=" (it has no per-slice intervals in this "
-        "result)").key
+        "result)" if banded else " (a number of every slice)").key
     labels = [f"{lab} (n={int(n):,})" for lab, n in zip(result.labels, result.n)]
     # Wide enough for the longest label beside a plot of 4.5 inches.
     width = 4.5 + 0.075 * max(len(lab) for lab in labels)
     ax = new_axes(ax, "slice_plot", figsize=(width, 1.4 + 0.4 * len(labels)))
     ypos = np.arange(len(labels))[::-1]
     value = np.asarray(result.values[key], dtype=np.float64)
-    low, high = np.asarray(result.intervals[key], dtype=np.float64).T
+    low, high = (np.asarray(result.intervals[key], dtype=np.float64).T if banded
+                 else (value, value))
     overall = result.overall["values"].get(key)
     if overall is not None and np.isfinite(overall):
         ax.axvline(float(overall), color="0.3", lw=1, ls="--", label=f"all rows {overall:.3f}")
@@ -69,8 +74,8 @@ def slice_plot(result, *, metric=None, ax=None):
     ax.set_yticks(ypos)
     ax.set_yticklabels(labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)
-    ax.set_xlabel(f"{fact(key.removesuffix('_vs_all')).label} per slice, "
-                  f"{percent(result.ci_level)} intervals")
+    shown = f", {percent(result.ci_level)} intervals" if banded else " (no intervals: ci=None)"
+    ax.set_xlabel(f"{fact(key.removesuffix('_vs_all')).label} per slice{shown}")
     ax.set_title(textwrap.fill(f"{result.name} by {result.by}", 60), fontsize="medium")
     ax.legend(loc="best", fontsize="small")
     return ax

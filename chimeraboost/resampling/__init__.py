@@ -37,7 +37,11 @@ Questions worth asking, and which function answers each:
   specificity, the flagged share) rests on those units alone: with fewer than
   :data:`MIN_DISCORDANT`, its interval is widened to hold every difference they allow, and 0
   (a :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names them;
-  :meth:`PairedBootstrapResult.discordance`, :meth:`Resampler.discordance`).
+  :meth:`PairedBootstrapResult.discordance`, :meth:`Resampler.discordance`); from
+  :data:`MIN_DISCORDANT` on, the expanded intervals read it symmetrically about the estimate
+  with at most ``k - 1`` degrees of freedom for ``k`` such units, since the skewness of a sum
+  of a few units cannot be read from them (:func:`bootstrap_interval`, ``discordant=``;
+  :meth:`PairedBootstrapResult.discordant_units`, :meth:`Resampler.discordant_units`).
 
 How the bootstrap is fast: a replicate is a vector of multinomial counts (how often each row was
 drawn), and every metric is a function of the rows' weights. The counts of ``B`` replicates form

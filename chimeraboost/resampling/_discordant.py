@@ -19,14 +19,23 @@ discordant and ``b_g`` its weight in the denominator (net benefit: ``c_g = sum w
 t / (1 - t))``, ``b_g = sum w``). The interval then holds 0 (the verdict: no clear
 difference), and a :class:`~chimeraboost.exceptions.NarrowIntervalWarning` names ``k``, the
 units and the threshold. Two models with equal outputs (the one tie rule) are left alone:
-their difference is exactly 0 and has no interval to widen. From ``MIN_DISCORDANT`` units on
-nothing changes.
+their difference is exactly 0 and has no interval to widen.
+
+From ``MIN_DISCORDANT`` units on the bootstrap reads the difference, but not its shape: the
+skewness of a sum of ``k`` unit contributions, estimated from those ``k``, errs as much as it
+is and with the estimate's own error, so that the percentile and BCa quantiles lean away from
+the truth (at ``k`` = 5 to 11 of 100 customers the default interval covered 85-93% at 95%,
+nearly every miss on one side). The expanded intervals are then read symmetrically about the
+estimate with at most ``k - 1`` degrees of freedom, the ``k`` units being the difference's
+events (:func:`~chimeraboost.resampling.bootstrap_interval`, ``discordant=``, which
+:func:`discordant_units` counts for).
 
 The questions, and which function answers each:
 
 - What does a model do with each row, and how much can a row move a difference?
   :class:`Terms` (an evaluator's ``paired_terms(key)`` gives them).
-- How many units decide differently, and the bound? :func:`discordance`.
+- How many units decide differently, and the bound? :func:`discordance` (below
+  ``MIN_DISCORDANT``); how many, whatever their number? :func:`discordant_units`.
 - The interval to show? :meth:`Discordance.widen`; why: :meth:`Discordance.reason`.
 
 References
@@ -46,7 +55,8 @@ from scipy.stats import beta
 from .._shared.results import Terms
 from .._shared.ties import same_outputs
 
-__all__ = ["MIN_DISCORDANT", "Discordance", "Terms", "Widened", "discordance", "unit_index"]
+__all__ = ["MIN_DISCORDANT", "Discordance", "Terms", "Widened", "discordance", "discordant_units",
+           "unit_index"]
 
 # With fewer units than this on which the two models decide differently, the default interval
 # of the paired difference of net benefit at 0.2 covered 0% (none), 53% (one), 83% (two) and
@@ -97,22 +107,42 @@ def unit_index(units) -> np.ndarray | None:
     return np.asarray(units.codes, dtype=np.intp)
 
 
-def discordance(a: Terms, b: Terms, index, level, unit="rows") -> Discordance | None:
-    """How many units carry the paired difference of ``a`` and ``b`` (``index``: the unit
-    of each row, None for rows), or None when they are enough (``MIN_DISCORDANT`` or more),
-    the two models are one (equal outputs) or no unit weighs anything."""
+def _count(a: Terms, b: Terms, index):
+    """``(k, capacity, weight)`` per unit (rows when ``index`` is None), or None when the
+    two models are one (equal outputs: the one tie rule)."""
     if a.output is not None and b.output is not None and same_outputs(a.output, b.output):
         return None
     action_a, action_b = np.asarray(a.action), np.asarray(b.action)
     capacity, base = np.asarray(a.capacity, float), np.asarray(a.base, float)
     moving = (action_a != action_b) & (capacity > 0)
     if index is None:
-        k, cap, weight = int(moving.sum()), capacity, base
-    else:
-        k = int(np.unique(index[moving]).size)
-        size = int(index.max(initial=-1)) + 1
-        cap = np.bincount(index, weights=capacity, minlength=size)
-        weight = np.bincount(index, weights=base, minlength=size)
+        return int(moving.sum()), capacity, base
+    size = int(index.max(initial=-1)) + 1
+    return (int(np.unique(index[moving]).size),
+            np.bincount(index, weights=capacity, minlength=size),
+            np.bincount(index, weights=base, minlength=size))
+
+
+def discordant_units(a: Terms, b: Terms, index) -> int | None:
+    """How many units (``index``: the unit of each row, None for rows) the paired
+    difference of ``a`` and ``b`` rests on: those holding a row on which the two models act
+    differently and which can move the number. None when the two models are one or no unit
+    weighs anything. What :func:`~chimeraboost.resampling.bootstrap_interval` reads the
+    expanded interval with (``discordant=``)."""
+    found = _count(a, b, index)
+    if found is None or not np.any(found[2] > 0):
+        return None
+    return found[0]
+
+
+def discordance(a: Terms, b: Terms, index, level, unit="rows") -> Discordance | None:
+    """How many units carry the paired difference of ``a`` and ``b`` (``index``: the unit
+    of each row, None for rows), or None when they are enough (``MIN_DISCORDANT`` or more),
+    the two models are one (equal outputs) or no unit weighs anything."""
+    found = _count(a, b, index)
+    if found is None:
+        return None
+    k, cap, weight = found
     present = weight > 0
     n_units = int(present.sum())
     if k >= MIN_DISCORDANT or n_units == 0:

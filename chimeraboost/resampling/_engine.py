@@ -34,7 +34,7 @@ from .._shared.poisson import check_scheme
 from .._shared.units import Units, check_units, row_units
 from .._shared.validation import check_level, check_n_jobs, check_random_state_int
 from ._chunks import evaluate_chunks
-from ._discordant import discordance, unit_index
+from ._discordant import discordance, discordant_units, unit_index
 from ._draws import _chunk_size, check_n_boot
 from ._intervals import (
     DEFAULT_CI_METHOD,
@@ -227,14 +227,16 @@ class Resampler:
     # ----------------------------------------------------------------- intervals
 
     def interval(self, replicates, estimate, level=0.95, *, jackknife=None, n_units=None,
-                 events=None, method=None) -> ConfidenceInterval:
+                 events=None, method=None, discordant=None) -> ConfidenceInterval:
         """The interval of one number by this scheme's ``ci_method`` (``"percentile"`` when
-        no jackknife is given)."""
+        no jackknife is given); ``discordant``: for a paired difference of a decision, the
+        units the two models decide differently on (:meth:`discordant_units`)."""
         method = self.ci_method if method is None else check_ci_method(method, name="method")
         if jackknife is None:
             method = "percentile"
         return bootstrap_interval(replicates, estimate, level=level, method=method,
-                                  jackknife=jackknife, n_rows=n_units, events=events)
+                                  jackknife=jackknife, n_rows=n_units, events=events,
+                                  discordant=discordant)
 
     def discordance(self, a, b, level=0.95):
         """How many of this scheme's units two models decide differently on, for a paired
@@ -248,11 +250,20 @@ class Resampler:
         index = None if self.units is None else unit_index(self.units)
         return discordance(a, b, index, level, unit)
 
+    def discordant_units(self, a, b) -> int | None:
+        """How many of this scheme's units two models decide differently on (``a``, ``b``:
+        each model's ``Terms``), whatever their number; None when the two models are one.
+        What :meth:`interval` and :meth:`band` read a paired difference of a decision with
+        (``discordant=``)."""
+        index = None if self.units is None else unit_index(self.units)
+        return discordant_units(a, b, index)
+
     def band(self, replicates, estimate, level=0.95, *, jackknife=None, n_units=None,
-             events=None) -> tuple[np.ndarray, np.ndarray]:
+             events=None, discordant=None) -> tuple[np.ndarray, np.ndarray]:
         """A pointwise band over a grid: the interval of each column of ``replicates``
         ``(B, m)`` around ``estimate`` ``(m,)`` (with ``jackknife`` ``(G, m)`` when given),
-        by this scheme's ``ci_method``. Columns whose estimate is undefined get NaN."""
+        by this scheme's ``ci_method``; ``discordant``: one count (or None) per column, as in
+        :meth:`interval`. Columns whose estimate is undefined get NaN."""
         level = check_level(level, "level")
         reps = np.asarray(replicates, dtype=np.float64)
         est = np.asarray(estimate, dtype=np.float64)
@@ -260,7 +271,9 @@ class Resampler:
         for j in range(est.shape[0]):
             jack = None if jackknife is None else jackknife[:, j]
             lo[j], hi[j] = self.interval(reps[:, j], est[j], level, jackknife=jack,
-                                         n_units=n_units, events=events)
+                                         n_units=n_units, events=events,
+                                         discordant=None if discordant is None
+                                         else discordant[j])
         return lo, hi
 
 

@@ -26,7 +26,9 @@ The methods, for a level ``1 - alpha``:
   interval [H15]_ with the sample size ``nu + 1`` that the rows are worth (see
   :func:`effective_df`). With many well-behaved rows ``nu`` is large and nothing changes; with
   10 events, or errors with heavy tails, the interval widens by what the bootstrap's plug-in
-  variance misses.
+  variance misses. A paired difference of a decision that rests on ``k`` discordant units
+  (``discordant=``) is read symmetrically about the estimate, with ``nu <= k - 1`` (see
+  :func:`bootstrap_interval`).
 
 References
 ----------
@@ -38,6 +40,8 @@ References
 .. [H15] Hesterberg, T. C. (2015). What teachers should know about the bootstrap: resampling
    in the undergraduate statistics curriculum. *The American Statistician* 69(4), 371-386.
    doi:10.1080/00031305.2015.1089789
+.. [H88] Hall, P. (1988). On symmetric bootstrap confidence intervals. *Journal of the
+   Royal Statistical Society B* 50(1), 35-45. doi:10.1111/j.2517-6161.1988.tb01711.x
 .. [S46] Satterthwaite, F. E. (1946). An approximate distribution of estimates of variance
    components. *Biometrics Bulletin* 2(6), 110-114. doi:10.2307/3002019
 """
@@ -52,6 +56,7 @@ from .._shared.api import public
 from .._shared.ci_methods import CI_METHOD_LABELS, CI_METHODS, DEFAULT_CI_METHOD
 from .._shared.results import ConfidenceInterval
 from .._shared.validation import as_1d, check_level, check_positive_int, check_random_state_int
+from ._discordant import MIN_DISCORDANT
 
 __all__ = ["CI_METHODS", "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS",
            "MIN_EVENTS", "ConfidenceInterval", "acceleration", "bootstrap_interval",
@@ -209,7 +214,7 @@ def acceleration(jackknife) -> float:
 
 
 @public(legacy=("events",))
-def effective_df(jackknife, n_rows, *, events=None) -> float:
+def effective_df(jackknife, n_rows, *, events=None, discordant=None) -> float:
     """Degrees of freedom of an interval's standard error, from the jackknife's influence
     values: what the rows are worth for the expanded intervals.
 
@@ -222,6 +227,10 @@ def effective_df(jackknife, n_rows, *, events=None) -> float:
     events : float, default=None
         Classification: the rows of the rarest class present (effective rows, with weights).
         The degrees of freedom never exceed ``events - 1``.
+    discordant : int, default=None
+        A paired difference of a decision: the units on which the two models decide
+        differently (the difference's own events). From :data:`MIN_DISCORDANT` on, the
+        degrees of freedom never exceed ``discordant - 1`` either.
 
     Returns
     -------
@@ -254,9 +263,25 @@ def effective_df(jackknife, n_rows, *, events=None) -> float:
         kurtosis = float(np.mean(u**4)) / (m2 * m2)
         excess = (n_rows / u.size) * (kurtosis - 3.0)
         nu = 2.0 * n_rows / (2.0 + excess) if 2.0 + excess > 0 else top
-    if events is not None:
-        nu = min(nu, float(events) - 1.0)
+    cap = _events_cap(events, discordant)
+    if cap is not None:
+        nu = min(nu, cap - 1.0)
     return float(np.clip(nu, 1.0, top))
+
+
+def _sparse(discordant) -> bool:
+    """Whether a paired difference rests on counted discordant units that the bootstrap
+    reads (below :data:`MIN_DISCORDANT` the interval is widened instead, in ``_discordant``)."""
+    return discordant is not None and discordant >= MIN_DISCORDANT
+
+
+def _events_cap(events, discordant) -> float | None:
+    """The fewest events behind a number: the rarest class's rows and, for a paired
+    difference of a decision, its discordant units."""
+    caps = [float(events)] if events is not None else []
+    if _sparse(discordant):
+        caps.append(float(discordant))
+    return min(caps) if caps else None
 
 
 # --------------------------------------------------------------------------- the interval
@@ -281,7 +306,8 @@ def _bca_levels(z0: float, a: float, z: float) -> np.ndarray:
 
 @public(legacy=("level",))
 def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_METHOD,
-                       jackknife=None, n_rows=None, events=None) -> ConfidenceInterval:
+                       jackknife=None, n_rows=None, events=None,
+                       discordant=None) -> ConfidenceInterval:
     """A bootstrap interval by one of :data:`CI_METHODS`, always holding the estimate.
 
     Parameters
@@ -300,6 +326,14 @@ def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_ME
         Rows the blocks were made of; None: one row per block.
     events : float, default=None
         Classification: rows of the rarest class (see :func:`effective_df`).
+    discordant : int, default=None
+        A paired difference of a decision at a threshold: the units on which the two models
+        decide differently
+        (:meth:`~chimeraboost.resampling.PairedBootstrapResult.discordant_units`).
+        From :data:`MIN_DISCORDANT` on, the expanded methods read the interval
+        symmetrically, ``estimate +- sqrt((nu + 1) / nu) t_nu(1 - alpha/2) se`` with ``se``
+        the replicates' standard deviation and ``nu <= discordant - 1`` (see Notes); below
+        it nothing changes here (the interval is widened by the caller).
 
     Returns
     -------
@@ -317,6 +351,22 @@ def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_ME
     the estimate, or none below (a statistic on its bound), the BCa methods give the
     percentile interval of the same ``z``: BCa's bias correction is then undefined (scipy's
     BCa returns NaN), and its quantiles would collapse onto the estimate.
+
+    A paired difference of a decision is a sum over the ``k`` units on which the two models
+    decide differently, 0 on every other unit. The shape of its replicates -- what the
+    percentile and BCa quantiles follow -- is then the sample skewness of ``k``
+    contributions, whose error is as large as the skewness itself and moves with the
+    estimate's own error (when the sampled contributions run low, the replicates lean low
+    and the acceleration is negative), so that the interval leans away from the truth: at
+    ``k`` = 5 to 11 of 100 customers the default interval covered 85-93% at a 95% level,
+    its misses nearly all on one side (``benchmarks/coverage_dependence.py``, section
+    ``minimum``). The symmetric interval does not use that shape: the skewness terms of a
+    two-sided interval's two tails cancel, so that ignoring the skewness costs its coverage
+    nothing to first order, while an estimated skewness adds its own error [H88]_. With the
+    same degrees of freedom it covered 96.2% at the same mean width. The ``k`` units are the
+    difference's events: the variance they give has at most ``k - 1`` degrees of freedom, as
+    the rarest class's rows bound a classification metric's; with that cap too, 98.2% at a
+    mean width 4% larger (and 96-98% at 400 customers, no wider).
 
     Examples
     --------
@@ -337,8 +387,12 @@ def bootstrap_interval(replicates, estimate, *, level=0.95, method=DEFAULT_CI_ME
     df = None
     if method.startswith("expanded"):
         jack = np.asarray(jackknife, dtype=np.float64)
-        df = effective_df(jack, jack.size if n_rows is None else n_rows, events=events)
+        df = effective_df(jack, jack.size if n_rows is None else n_rows, events=events,
+                          discordant=discordant)
     z = _z(level, df)
+    if df is not None and _sparse(discordant):
+        half = z * float(np.std(reps, ddof=1)) if reps.size > 1 else 0.0
+        return ConfidenceInterval(estimate - half, estimate + half)
     # BCa's bias correction needs replicates on both sides of the estimate: with none above
     # (or none below) it -- a statistic on its bound, such as the Brier skill of the prior
     # forecast -- z0 says nothing but "at the end", and its quantiles collapse onto the

@@ -14,7 +14,7 @@ import numpy as np
 from .._shared.api import public
 from ..exceptions import NarrowIntervalWarning
 from ..exceptions import warn as _warn
-from ._discordant import Widened, discordance
+from ._discordant import Widened, discordance, discordant_units
 from ._engine import design_effect
 from ._intervals import (
     DEFAULT_CI_METHOD,
@@ -115,7 +115,8 @@ class BootstrapResult:
             # basic-bootstrap reflection, say), keeps the percentile interval.
             ci = bootstrap_interval(reps, estimate, level=level,
                                     method=method if jack is not None else "percentile",
-                                    jackknife=jack, n_rows=self.n_rows, events=self.events)
+                                    jackknife=jack, n_rows=self.n_rows, events=self.events,
+                                    discordant=self.discordant_units(key))
             out[key] = self._widen(key, ci, level)
         if warn:
             warn_narrow(self.narrow(metrics=keys, level=level), level)
@@ -124,6 +125,11 @@ class BootstrapResult:
     def _widen(self, key, ci, level) -> ConfidenceInterval:
         """The interval as read off the replicates (a paired difference widens some)."""
         return ci
+
+    def discordant_units(self, metric) -> int | None:
+        """For a paired difference of a decision at a threshold, the units the two models
+        decide differently on (what its interval is read with); None here."""
+        return None
 
     @public(legacy=("metrics",))
     def narrow(self, *, metrics=None, level=0.95) -> dict:
@@ -144,7 +150,8 @@ class BootstrapResult:
         jack = None if self.jackknife is None else self.jackknife.get(metric)
         if jack is None:
             return np.nan
-        return effective_df(jack, self.n_rows or len(jack), events=self.events)
+        return effective_df(jack, self.n_rows or len(jack), events=self.events,
+                            discordant=self.discordant_units(metric))
 
     def design_effect(self, metric) -> float:
         """The variance of ``metric`` when whole units (groups, time blocks) are resampled
@@ -268,7 +275,28 @@ class PairedBootstrapResult(BootstrapResult):
                          ci_method=model.ci_method if jack is not None else None,
                          units=model.units, rows=model.rows, row_jackknife=row_jack,
                          unit_index=model.unit_index)
-        self._discordant = {}
+        self._discordant, self._units = {}, {}
+
+    def _terms(self, metric):
+        """Both models' ``Terms`` of ``metric`` (a number of a decision), or None."""
+        own, other = self.model.terms.get(metric), self.baseline.terms.get(metric)
+        if own is None or other is None:
+            return None
+        a, b = own(), other()
+        return None if a is None or b is None else (a, b)
+
+    def discordant_units(self, metric) -> int | None:
+        """For a number of a decision at a threshold: how many resampled units the two
+        models decide differently on (rows, groups or time blocks); None when the two
+        models are one or ``metric`` is not such a number. From
+        :data:`~chimeraboost.resampling.MIN_DISCORDANT` on, the expanded intervals of the
+        difference are read symmetrically with at most that many minus one degrees of
+        freedom (:func:`~chimeraboost.resampling.bootstrap_interval`, ``discordant=``)."""
+        if metric not in self._units:
+            terms = self._terms(metric)
+            self._units[metric] = None if terms is None else \
+                discordant_units(*terms, self.unit_index)
+        return self._units[metric]
 
     def discordance(self, metric, *, level=0.95):
         """For a number of a decision at a threshold: how many resampled units the two
@@ -278,13 +306,10 @@ class PairedBootstrapResult(BootstrapResult):
         outputs, or not a decision)."""
         cached = (metric, float(level))
         if cached not in self._discordant:
-            own, other = self.model.terms.get(metric), self.baseline.terms.get(metric)
-            found = None
-            if own is not None and other is not None:
-                a, b = own(), other()
-                if a is not None and b is not None:
-                    unit = {"groups": "groups", "time": "time blocks"}.get(self.units, "rows")
-                    found = discordance(a, b, self.unit_index, level, unit)
+            terms, found = self._terms(metric), None
+            if terms is not None:
+                unit = {"groups": "groups", "time": "time blocks"}.get(self.units, "rows")
+                found = discordance(*terms, self.unit_index, level, unit)
             self._discordant[cached] = found
         return self._discordant[cached]
 

@@ -1,7 +1,9 @@
 """A paired difference of a decision that rests on fewer than MIN_DISCORDANT units on which the
 two models decide differently: its interval is the hull of the bootstrap's and the bound that
-the Clopper-Pearson limit of the share of such units allows, with a NarrowIntervalWarning;
-from MIN_DISCORDANT units on, and for identical models, nothing changes."""
+the Clopper-Pearson limit of the share of such units allows, with a NarrowIntervalWarning.
+From MIN_DISCORDANT units on, the expanded intervals are read symmetrically about the estimate
+with at most k - 1 degrees of freedom (k such units), on every surface, silently; the plain
+methods and identical models are left as they were."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.stats import binomtest
+from scipy.stats import t as student_t
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from chimeraboost import compare, decisions, report, resampling
@@ -40,10 +43,11 @@ def _paired(y, p, q, seed=1, **units):
     return resampling.PairedBootstrapResult(a, b)
 
 
-def _alone(res, key=NB, level=0.95):
-    """The interval the replicates alone give (what every surface showed before the rule)."""
+def _alone(res, key=NB, level=0.95, method=None):
+    """The interval the replicates alone give (what every surface showed before the rules)."""
     return resampling.bootstrap_interval(
-        res.replicates[key], res.estimate[key], level=level, method=res.ci_method,
+        res.replicates[key], res.estimate[key], level=level,
+        method=res.ci_method if method is None else method,
         jackknife=res.jackknife[key], n_rows=res.n_rows, events=res.events)
 
 
@@ -73,14 +77,91 @@ def test_few_discordant_rows_widen_to_the_clopper_pearson_bound(k):
     assert res.discordance(NB).k == k
 
 
-def test_enough_discordant_rows_leave_the_interval_as_the_replicates_give_it():
-    y, p, q = _data(resampling.MIN_DISCORDANT + 20)
+def _symmetric(res, key=NB, level=0.95):
+    """The closed form: ``estimate +- sqrt((nu + 1) / nu) t_nu(0.975) sd(replicates)`` with
+    ``nu`` the jackknife's degrees of freedom, never above ``k - 1``."""
+    k = res.discordant_units(key)
+    nu = resampling.effective_df(res.jackknife[key], res.n_rows, events=res.events)
+    nu = max(min(nu, k - 1.0), 1.0)
+    half = np.sqrt((nu + 1) / nu) * student_t.ppf((1 + level) / 2, nu) * \
+        np.std(res.replicates[key], ddof=1)
+    return res.estimate[key] - half, res.estimate[key] + half
+
+
+def test_enough_discordant_rows_read_the_expanded_interval_symmetrically():
+    k = resampling.MIN_DISCORDANT + 20
+    y, p, q = _data(k)
     res = _paired(y, p, q)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no warning of any kind
         got = res.interval(NB)
-    assert tuple(got) == tuple(_alone(res))  # bit-identical
-    assert res.discordance(NB) is None
+    assert res.discordant_units(NB) == k and res.discordance(NB) is None
+    assert got == pytest.approx(_symmetric(res), rel=1e-12)
+    assert res.effective_df(NB) <= k - 1
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_the_plain_methods_are_left_as_the_replicates_give_them(method):
+    y, p, q = _data(resampling.MIN_DISCORDANT + 20)
+    res = _paired(y, p, q)
+    assert tuple(res.interval(NB, method=method)) == tuple(_alone(res, method=method))
+
+
+def _one_sided(k, seed=0):
+    """400 rows; B refuses ``k`` rows A treats, every one a negative: each moves A - B by
+    -0.25 / 400, so the sample says the difference is negative and its replicates lean low
+    (a count of those rows is skewed to the right), though rows like them may be positive."""
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.01, 0.99, N)
+    y = (rng.uniform(size=N) < p).astype(int)
+    q = p.copy()
+    q[rng.choice(np.flatnonzero((p > 0.3) & (y == 0)), size=k, replace=False)] = 0.1
+    return y, p, q
+
+
+def test_a_one_sided_sparse_difference_widens_toward_the_side_the_sample_lacks():
+    k = 6
+    y, p, q = _one_sided(k)
+    res = _paired(y, p, q)
+    assert res.estimate[NB] == pytest.approx(-k * 0.25 / N, rel=1e-12)
+    old_lo, old_hi = _alone(res, method="expanded_bca")
+    lo, hi = res.interval(NB)
+    est = res.estimate[NB]
+    # Before: the interval followed the replicates' lean, longer below than above.
+    assert est - old_lo > old_hi - est
+    # Now: as far above as below, so the upper end rises toward 0 and past it.
+    assert hi - est == pytest.approx(est - lo, rel=1e-12)
+    assert hi > old_hi and hi > 0
+    assert (lo, hi) == pytest.approx(_symmetric(res), rel=1e-12)
+    # Six units: at most five degrees of freedom.
+    assert res.effective_df(NB) <= k - 1
+
+
+def test_effective_df_is_capped_by_the_discordant_units_from_the_minimum_on():
+    rng = np.random.default_rng(0)
+    jack = rng.standard_normal(200)
+    free = resampling.effective_df(jack, 200)
+    assert free > 50
+    assert resampling.effective_df(jack, 200, discordant=9) == 8.0
+    # Below MIN_DISCORDANT the interval is widened by its own rule, not read with fewer df.
+    assert resampling.effective_df(jack, 200, discordant=resampling.MIN_DISCORDANT - 1) == free
+    assert resampling.effective_df(jack, 200, events=5, discordant=9) == 4.0
+
+
+def test_every_surface_reads_a_sparse_difference_the_same_way():
+    y, p, q = _data(10)
+    res = _paired(y, p, q, seed=0)
+    want = _symmetric(res)
+    assert res.interval(NB) == pytest.approx(want, rel=1e-12)
+    d = decisions.decision_report(y, p, baseline_proba=q, threshold=T, n_boot=1000,
+                                  random_state=0).differences["baseline"]
+    c = decisions.decision_curve(y, {"a": p, "b": q}, thresholds=[T], baseline_name="b",
+                                 n_boot=1000, random_state=0)
+    t = compare.holdout_table({"a": q, "b": p}, np.zeros((N, 1)), y, primary=NB,
+                              n_boot=1000, random_state=0).rows["b"]
+    for got in ((d["net_benefit_low"], d["net_benefit_high"]),
+                (c.diff_low["a"][0], c.diff_high["a"][0]), (t["diff_low"], t["diff_high"])):
+        assert got == pytest.approx(want, rel=1e-12)
 
 
 def test_identical_models_keep_a_zero_difference_and_say_nothing():
@@ -160,6 +241,16 @@ def test_decision_report_identical_models_are_silent():
     assert d.verdict("baseline") == "no clear difference"
 
 
+def test_decision_curve_identical_models_keep_a_zero_band_and_say_nothing():
+    y, p, _ = _data(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = decisions.decision_curve(y, {"a": p, "b": p.copy()}, thresholds=[T, 0.5],
+                                     baseline_name="b", n_boot=1000, random_state=0)
+    assert c.difference["a"].tolist() == [0.0, 0.0]
+    assert c.diff_low["a"].tolist() == [0.0, 0.0] and c.diff_high["a"].tolist() == [0.0, 0.0]
+
+
 def test_decision_curve_widens_the_band_at_the_thresholds_with_few_discordant_rows():
     y, p, q = _data(1)
     q = np.where(p > 0.45, q * 0.8, q)  # many rows cross 0.5, none cross 0.2
@@ -173,8 +264,9 @@ def test_decision_curve_widens_the_band_at_the_thresholds_with_few_discordant_ro
     a, b = resampling.joint_bootstrap(evs, n_boot=1000, random_state=0)
     half = resampling.PairedBootstrapResult(a, b)
     assert half.discordance("net_benefit@0.5") is None
+    assert half.discordant_units("net_benefit@0.5") >= resampling.MIN_DISCORDANT
     assert (c.diff_low["a"][1], c.diff_high["a"][1]) == pytest.approx(
-        tuple(_alone(half, "net_benefit@0.5")), abs=1e-15)
+        tuple(half.interval("net_benefit@0.5")), abs=1e-15)
 
 
 def test_holdout_table_widens_the_primary_difference_and_names_the_pair():

@@ -515,6 +515,25 @@ def test_plot_draws_each_slice_and_the_value_on_all_rows():
     matplotlib.pyplot.close("all")
 
 
+def test_plot_of_a_report_without_intervals_draws_the_numbers_alone():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y, p, group = _weak_slice_data(n=1000)
+    r = slice_report(y, p, group, ci=None)
+    assert r.intervals == {}
+    ax = r.plot(metric="log_loss")
+    xs = np.concatenate([c.lines[0].get_xdata() for c in ax.containers])
+    _same(np.sort(xs), np.sort(r.values["log_loss"]))
+    for c in ax.containers:  # no error bar has a length
+        for bar in c.lines[2]:
+            segs = bar.get_segments()
+            assert all(np.allclose(seg[0], seg[1]) for seg in segs)
+    assert "no intervals" in ax.get_xlabel()
+    matplotlib.pyplot.close("all")
+
+
 def test_no_warning_but_the_few_resamples_one_on_clean_input():
     y, p, region, _ = _binary()
     with warnings.catch_warnings():

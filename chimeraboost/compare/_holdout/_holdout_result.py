@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import math
 import re
-import textwrap
 
 import numpy as np
 
@@ -305,8 +304,9 @@ class HoldoutTable:
             else:
                 interval = False
             lines = self._compact_lines(shown, interval)
-        wrap = lambda text: textwrap.wrap(text, width, break_long_words=False,  # noqa: E731
-                                          break_on_hyphens=False)
+        def wrap(text):
+            return wrap_prose(text, width)
+
         notes = [f"{name} ({r['notes']})" for name, r in self.rows.items() if r["notes"]]
         header = self.header()
         if len(header) > width:  # one line per part, each wrapped
