@@ -33,9 +33,25 @@ def test_bernoulli_cells_draw_numpys_binomial_counts(bit_generator):
         np.testing.assert_array_equal(ours.random(10), theirs.random(10))
 
 
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937])
+def test_cells_of_a_few_rows_draw_numpys_binomial_counts(bit_generator):
+    # Merged cells of two to four rows (and single rows among them): numpy's inversion run
+    # on all draws at once.
+    rng = np.random.default_rng(4)
+    for seed in range(4):
+        p = _probabilities(rng, 600)
+        n = rng.integers(1, 5, p.shape[0])
+        ours = np.random.Generator(bit_generator(seed))
+        theirs = np.random.Generator(bit_generator(seed))
+        got = _bernoulli.binomial(ours, n, p, (300, p.shape[0]))
+        np.testing.assert_array_equal(got, theirs.binomial(n, p, size=(300, p.shape[0])))
+        np.testing.assert_array_equal(ours.random(10), theirs.random(10))
+
+
 @pytest.mark.parametrize("n, p", [
     ([1, 1, 1], [0.2, 0.0, 0.7]),  # p = 0 draws no uniform: numpy's own path
-    ([1, 3, 1], [0.2, 0.4, 0.7]),  # more than one row in a cell
+    ([1, 30, 1], [0.2, 0.4, 0.7]),  # many rows in a cell: numpy's own path
+    ([2, 3, 1], [0.2, 0.4, 0.7]),  # a few rows
 ])
 def test_other_cells_are_numpys_own_draws(n, p):
     n, p = np.array(n), np.array(p)
