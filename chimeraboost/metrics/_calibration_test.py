@@ -343,8 +343,8 @@ def _binomial_events(cells: _Cells, q_sorted: np.ndarray, n_draws: int, rng) -> 
     skewness ``g = (1 - 2p) / sqrt(v)``, rounded and clipped: numpy's exact sampler sets up
     afresh for every cell and costs up to ~0.5 us a count, this ~0.02 us; merged cells are an
     approximation already (rows of slightly different forecasts drawn as one binomial). The
-    exact counts of one-row cells (distinct forecasts) take :func:`._bernoulli.binomial`:
-    numpy's counts, without its set-up per cell."""
+    exact counts of cells of up to four rows (distinct forecasts, or a few thousand merged)
+    take :func:`._bernoulli.binomial`: numpy's counts, without its set-up per cell."""
     p = np.clip(cells.cell_means(q_sorted), 0.0, 1.0)
     var = cells.rows * p * (1.0 - p)
     normal = cells.merged & (var >= _NORMAL_MIN_VAR)
