@@ -46,52 +46,69 @@ sys.path[:0] = [HERE, os.path.dirname(HERE)]  # bench_report, and this checkout'
 from bench_report import binary_data, load  # noqa: E402
 
 from chimeraboost import metrics, report, resampling  # noqa: E402
+from chimeraboost._shared import workers  # noqa: E402
+from chimeraboost.metrics import _calibration_draws, _calibration_test  # noqa: E402
 from chimeraboost.resampling import _chunks  # noqa: E402
 
 LEVEL = 0.95
 
 
 class _WorkerClock:
-    """CPU seconds of each worker: a forked worker appends its own at the end of its loop;
-    a worker thread's are summed chunk by chunk (``time.thread_time``)."""
+    """CPU seconds of the worker processes and of the caller beside them.
+
+    A report forks a pool of workers for its bootstrap, one for its jackknife and one for
+    its calibration test's isotonic fits (``chimeraboost._shared.workers.Processes``). Each
+    forked worker appends its CPU seconds at the end of its loop; the caller's CPU seconds
+    are read when each pool starts and stops. Worker threads (``--threads``) share the
+    process's clock: their CPU time is counted as the caller's."""
 
     def __init__(self):
         self.path = tempfile.mktemp(prefix="chimeraboost-bench-threads-")
-        self.threads = {}
-        self._worker, self._eval = _chunks._worker, _chunks.evaluate_chunks
+        self.sessions = []  # (worker pids, caller CPU seconds while the pool ran)
+        serve, init, close = workers._serve, workers.Processes.__init__, workers.Processes.close
         clock = self
 
-        def worker(*args):
+        def timed_serve(*args):
             try:
-                self._worker(*args)
+                serve(*args)
             finally:
                 with open(clock.path, "a") as f:
                     f.write(f"{os.getpid()} {time.process_time()}\n")
 
-        def evaluate_chunks(evaluate, *args, **kwargs):
-            def timed(counts, work):
-                t = time.thread_time()
-                try:
-                    return evaluate(counts, work)
-                finally:
-                    name = threading.current_thread().name
-                    if name.startswith("chimeraboost"):
-                        clock.threads[name] = clock.threads.get(name, 0.0) + \
-                            time.thread_time() - t
-            return self._eval(timed, *args, **kwargs)
+        def timed_init(pool, *args, **kwargs):
+            pool._bench_cpu = time.process_time()
+            init(pool, *args, **kwargs)
 
-        _chunks._worker = worker
-        resampling._engine.evaluate_chunks = evaluate_chunks
+        def timed_close(pool, now=False):
+            close(pool, now)
+            if hasattr(pool, "_bench_cpu"):
+                clock.sessions.append(({w.proc.pid for w in pool.workers},
+                                       time.process_time() - pool._bench_cpu))
+                del pool._bench_cpu
 
-    def read(self) -> list[float]:
-        """CPU seconds of each worker since the last read."""
-        out = sorted(self.threads.values())
-        self.threads.clear()
+        workers._serve = timed_serve
+        workers.Processes.__init__, workers.Processes.close = timed_init, timed_close
+
+    def read(self, caller_cpu: float) -> tuple[list[float], float]:
+        """CPU seconds of each worker process since the last read, and the wall-clock
+        seconds the run would take on two free cores by its CPU times: the caller's CPU
+        seconds outside the pools, plus for each pool the larger of the caller's CPU
+        seconds beside it and half of the caller's and its workers' together (three
+        processes on two cores)."""
+        spent = {}
         if os.path.exists(self.path):
             with open(self.path) as f:
-                out += sorted(float(line.split()[1]) for line in f if line.strip())
+                for line in f:
+                    if line.strip():
+                        pid, cpu = line.split()
+                        spent[int(pid)] = float(cpu)
             os.remove(self.path)
-        return out
+        free = caller_cpu
+        for pids, caller in self.sessions:
+            mine = sum(spent.get(pid, 0.0) for pid in pids)
+            free += max(caller, (caller + mine) / 2) - caller
+        self.sessions.clear()
+        return list(spent.values()), free
 
 
 def wait_quiet(level, wait) -> bool:
@@ -107,22 +124,22 @@ def wait_quiet(level, wait) -> bool:
 
 
 def run(fn, clock):
-    """(wall, caller CPU, [worker CPU], load, result) of one call."""
-    clock.read()
+    """(wall, caller CPU, [worker CPU], wall on two free cores by the CPU times, load,
+    result) of one call."""
+    clock.read(0.0)
     load0 = os.getloadavg()[0]
     c0, t0 = time.process_time(), time.perf_counter()
     out = fn()
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    workers = clock.read()
-    if workers and _chunks.parallel_backend() == "threads":
-        cpu -= sum(workers)  # the caller's own share of the process's CPU time
-    return wall, cpu, workers, (load0 + os.getloadavg()[0]) / 2, out
+    spent, free = clock.read(cpu)
+    return wall, cpu, spent, free, (load0 + os.getloadavg()[0]) / 2, out
 
 
 def profile(fitted, X, y, ev, n_boot) -> None:
     """Where one worker's time goes (CPU seconds, one process): the whole report, and the
-    parts that the workers share out (counting and evaluating the chunks) or that stay on
-    the calling thread (drawing the replicates, the calibration test, the jackknife)."""
+    parts that the workers share out (counting and evaluating the chunks, the jackknife, the
+    calibration test's isotonic fits) or that stay on the calling thread (drawing the
+    replicates and the calibration test's outcomes)."""
     from chimeraboost._shared import weights
     from chimeraboost._shared.draws import calibration_draws
     from chimeraboost._shared.units import row_units
@@ -150,23 +167,51 @@ def profile(fitted, X, y, ev, n_boot) -> None:
         "evaluating the chunks (workers)": cpu(lambda: [ev.evaluate(counts, warn=False,
                                                                     work=work)
                                                         for _ in range(chunks)]),
-        "calibration test (caller)": cpu(lambda: metrics.calibration_test(
-            y, ev._proba, fitted.classes_, n_boot=calibration_draws(n_boot), random_state=0)),
-        "jackknife, 100 blocks (caller)": cpu(lambda: [
+        "jackknife, 100 blocks (workers)": cpu(lambda: [
             ev.evaluate(w, warn=False, work=work)
             for w in resampling.Resampler(n_boot).jackknife_chunks(
                 resampling.jackknife_blocks(n, random_state=0))]),
     }
+    # The calibration test: its outcome draws (the calling thread) and the rest, most of it
+    # the isotonic fits of the draws (the workers).
+    drawing = [0.0]
+    binomial = _calibration_draws.binomial_events
+
+    def timed_binomial(*args):
+        c0 = time.process_time()
+        try:
+            return binomial(*args)
+        finally:
+            drawing[0] += time.process_time() - c0
+
+    _calibration_draws.binomial_events = timed_binomial
+    _calibration_test.binomial_events = timed_binomial
+    try:
+        whole_test = cpu(lambda: metrics.calibration_test(
+            y, ev._proba, fitted.classes_, n_boot=calibration_draws(n_boot), random_state=0))
+    finally:
+        _calibration_draws.binomial_events = _calibration_test.binomial_events = binomial
+    parts["calibration test: drawing the outcomes (caller)"] = drawing[0]
+    parts["calibration test: the rest, mostly fits (workers)"] = whole_test - drawing[0]
     whole = parts["report (n_jobs=1)"]
     print(f"where the time goes, one process, CPU seconds ({load()}):")
     for name, t in parts.items():
-        print(f"  {name:36s} {t:6.2f} s  ({t / whole:4.0%} of the report)")
+        print(f"  {name:50s} {t:6.2f} s  ({t / whole:4.0%} of the report)")
 
 
 def same(a, b) -> bool:
+    """Bit for bit (NaN equal to NaN)."""
     return a.keys() == b.keys() and all(
-        np.allclose(np.asarray(a[k], dtype=float), np.asarray(b[k], dtype=float),
-                    rtol=0, atol=1e-12, equal_nan=True) for k in a)
+        np.array_equal(np.asarray(a[k], dtype=float), np.asarray(b[k], dtype=float),
+                       equal_nan=True) for k in a)
+
+
+def numbers(r) -> dict:
+    """A report's intervals and every number beside them (the calibration test's included)."""
+    out = {f"ci {key}": value for key, value in r.ci.items()}
+    out.update({key: value for key, value in r.items()
+                if isinstance(value, (int, float, np.number))})
+    return out
 
 
 def main(argv=None) -> None:
@@ -189,13 +234,13 @@ def main(argv=None) -> None:
         args.n, args.n_boot, args.repeats = 20_000, 1000, 3
     warnings.simplefilter("ignore")
     if args.threads:
-        _chunks.parallel_backend = lambda: "threads"
+        _chunks.parallel_backend = workers.parallel_backend = lambda: "threads"
     clock = _WorkerClock()
     fitted, _, X, y = binary_data(args.n)
     ev = metrics.classification_evaluator(y, fitted.classes_, proba=fitted.predict_proba(X))
     jobs = {
-        "report": lambda n_jobs: report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
-                                        random_state=0, n_jobs=n_jobs).ci,
+        "report": lambda n_jobs: numbers(report(fitted, X, y, ci=LEVEL, n_boot=args.n_boot,
+                                                random_state=0, n_jobs=n_jobs)),
         "bootstrap": lambda n_jobs: resampling.bootstrap(
             ev, n_boot=args.n_boot, random_state=0, n_jobs=n_jobs).replicates,
     }
@@ -206,27 +251,35 @@ def main(argv=None) -> None:
         profile(fitted, X, y, ev, args.n_boot)
     summary = []
     for what in args.only:
-        walls, quiet = {1: [], 2: []}, []
+        walls, free, quiet, loads = {1: [], 2: []}, {1: [], 2: []}, [], []
         ref = None
         for _ in range(args.repeats):
             quiet.append(wait_quiet(args.quiet, args.wait))
             for n_jobs in (1, 2):
-                wall, cpu, workers, ld, out = run(lambda: jobs[what](n_jobs), clock)
+                wall, cpu, spent, alone, ld, out = run(lambda: jobs[what](n_jobs), clock)
                 ref = out if ref is None else ref
                 if not same(out, ref):
                     msg = f"{what}(n_jobs={n_jobs}) gave other numbers than n_jobs=1"
                     raise AssertionError(msg)
                 walls[n_jobs].append(wall)
-                busy = (cpu + sum(workers)) / wall
-                print(f"{what:9s} n_jobs={n_jobs}: {wall:6.2f} s wall; CPU s: caller {cpu:.2f}"
-                      + "".join(f", worker {w:.2f}" for w in workers)
-                      + f"; CPU / wall {busy:.2f}; load {ld:.2f}", flush=True)
+                free[n_jobs].append(alone)
+                loads.append(ld)
+                busy = (cpu + sum(spent)) / wall
+                print(f"{what:9s} n_jobs={n_jobs}: {wall:6.2f} s wall, load {ld:5.2f}; CPU s: "
+                      f"caller {cpu:.2f}, {len(spent)} worker processes {sum(spent):.2f}; "
+                      f"CPU / wall {busy:.2f}; on two free cores {alone:.2f} s", flush=True)
+            print(f"{what:9s} this pair: {walls[1][-1] / walls[2][-1]:.2f}x wall clock, "
+                  f"{free[1][-1] / free[2][-1]:.2f}x by CPU times, load "
+                  f"{statistics.mean(loads[-2:]):.2f}", flush=True)
         one, two = statistics.median(walls[1]), statistics.median(walls[2])
+        best = max(a / b for a, b in zip(walls[1], walls[2]))
+        cpu_ratio = statistics.median(free[1]) / statistics.median(free[2])
         note = ("" if args.quiet is None else
                 f"; load below {args.quiet} before {sum(quiet)} of {len(quiet)} pairs")
         summary.append(f"{what}: n_jobs=2 vs 1, median wall clock {one:.2f} s / {two:.2f} s "
-                       f"= {one / two:.2f}x (target >= 1.6 for the report); numbers "
-                       f"identical{note}; {load()}")
+                       f"= {one / two:.2f}x (best pair {best:.2f}x), load {min(loads):.2f}-"
+                       f"{max(loads):.2f}; by CPU times on two free cores {cpu_ratio:.2f}x "
+                       f"(target >= 1.6 for the report); numbers identical{note}; {load()}")
     print()
     for line in summary:
         print(line)

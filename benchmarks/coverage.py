@@ -14,7 +14,10 @@ bootstrap for unweighted binary data.
 The row ``poisson`` is the percentile interval of the Poisson bootstrap (``scheme="poisson"``:
 an independent Poisson(1) count per row, what ``chimeraboost.dask`` computes block by block),
 from its own replicates on the same data sets; its target is the multinomial percentile
-interval's coverage within 1.5 points in every cell.
+interval's coverage within 1.5 points in every cell. The two share their data sets, so their
+gap is the data sets only one of them covers, over all; the largest gap is printed with its
+exact 95% interval (:func:`gap_interval`), which says whether it is more than the noise of
+``--sims`` data sets.
 
 The table gives the share of data sets whose interval covered, in percent; with 400 data
 sets its Monte Carlo standard error is about 1.1 points at 95%. ``warned`` is the share of
@@ -41,6 +44,8 @@ Usage::
                                                           # cell; about two hours of CPU)
     python benchmarks/coverage.py --quick    # n = 200 only (the band at 500), 150 data sets
     python benchmarks/coverage.py --sections calibration band   # some sections only
+    python benchmarks/coverage.py --sections intervals --designs multiclass --sizes 200 \
+        --rates 0.05 --sims 1600 --n-boot 1000      # one cell, with more data sets
     python benchmarks/coverage.py --check-truth   # population values against 4e6 drawn rows
 """
 
@@ -151,7 +156,7 @@ def simulate_cell(task) -> dict:
     target = {k: truth[0][k] for k in keys}
     target.update({f"d {k}": truth[0][k] - truth[1][k] for k in diffs})
     rng = np.random.default_rng(zlib.crc32(f"{name}|{n}|{rate}".encode()))
-    covered, widths, warned, trace = {}, {}, 0, []
+    covered, widths, warned, trace, discordant = {}, {}, 0, [], {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate replicates, few events: counted below
         for _ in range(sims):
@@ -180,19 +185,28 @@ def simulate_cell(task) -> dict:
             for (k, method), (lo, hi) in found.items():
                 covered[k, method] = covered.get((k, method), 0) + bool(lo <= target[k] <= hi)
                 widths[k, method] = widths.get((k, method), 0.0) + (hi - lo)
+            # The two bootstraps share their data sets: their coverages differ only by the
+            # data sets on which one covers and the other does not (what the gap's
+            # interval rests on).
+            for k in target:
+                hits = [found[k, m][0] <= target[k] <= found[k, m][1]
+                        for m in (POISSON, "percentile")]
+                if hits[0] != hits[1]:
+                    pair = (k, "poisson only" if hits[0] else "percentile only")
+                    discordant[pair] = discordant.get(pair, 0) + 1
             # The events beside whether each method covered: when to warn.
             for k in target:
                 trace.append((k, res[0].events, {m: bool(found[k, m][0] <= target[k] <=
                                                           found[k, m][1]) for m in METHODS}))
     return {"task": task, "covered": covered, "widths": widths, "warned": warned,
-            "trace": trace}
+            "trace": trace, "discordant": discordant}
 
 
 # --------------------------------------------------------------------------- sections
 
 
 def _cells(args, design):
-    rates = [None] if design.kind == "regression" else [0.5, 0.05]
+    rates = [None] if design.kind == "regression" else args.rates
     return [(n, r) for n in args.sizes for r in rates]
 
 
@@ -238,15 +252,42 @@ def design_section(name, args, results) -> Section:
     return sec
 
 
+def gap_interval(poisson_only: int, percentile_only: int, sims: int, level=0.95) -> tuple:
+    """Points: the paired gap between the two bootstraps' coverages (Poisson minus
+    multinomial) and its exact interval.
+
+    The intervals share their data sets, so the gap is ``(b - c) / sims`` with ``b`` the data
+    sets only the Poisson interval covers and ``c`` those only the multinomial one does.
+    Given ``m = b + c``, ``b`` is Binomial(m, pi) and the gap ``(2 pi - 1) m / sims``; the
+    Clopper-Pearson interval of ``pi`` gives the gap's (McNemar's exact conditional test,
+    read as an interval).
+    """
+    m = poisson_only + percentile_only
+    gap = 100 * (poisson_only - percentile_only) / sims
+    if m == 0:
+        return gap, 0.0, 0.0
+    from scipy.stats import binomtest  # noqa: PLC0415 - only this summary needs it
+
+    ci = binomtest(poisson_only, m).proportion_ci(confidence_level=level, method="exact")
+    return gap, 100 * (2 * ci.low - 1) * m / sims, 100 * (2 * ci.high - 1) * m / sims
+
+
 def _poisson_target(name, cells, out, labels, args) -> list:
     """The Poisson bootstrap's percentile interval covers as the multinomial one does: within
-    ``POISSON_GAP`` points in every cell and for every interval of the design."""
+    ``POISSON_GAP`` points in every cell and for every interval of the design; the largest
+    gap is shown with its paired interval (:func:`gap_interval`), which says whether it is
+    more than the Monte Carlo noise of ``--sims`` data sets."""
     gaps = [(100 * abs(out[c]["covered"].get((k, POISSON), 0)
                        - out[c]["covered"].get((k, "percentile"), 0)) / args.sims, k, c)
             for c in cells for k in labels]
     worst, key, cell = max(gaps)
+    pairs = out[cell]["discordant"]
+    b, c = pairs.get((key, "poisson only"), 0), pairs.get((key, "percentile only"), 0)
+    gap, low, high = gap_interval(b, c, args.sims)
     measured = (f"largest gap {worst:.1f} points ({key.replace('d ', 'Δ ')}, n = {cell[0]}"
-                f"{'' if cell[1] is None else f', rate {cell[1]:g}'}); mean gap "
+                f"{'' if cell[1] is None else f', rate {cell[1]:g}'}: Poisson minus "
+                f"multinomial {gap:+.1f}, 95% CI {low:+.1f} to {high:+.1f} from {b} + {c} "
+                f"data sets covered by one only); mean gap "
                 f"{np.mean([g for g, _, _ in gaps]):.2f}")
     return [Target(f"Poisson percentile within {POISSON_GAP} points of the multinomial "
                    f"percentile, {name}", measured, worst <= POISSON_GAP)]
@@ -409,8 +450,59 @@ def band_section(args) -> list:
     return [Section(title, [], [], notes, targets, body="\n".join(lines))]
 
 
+# The Poisson interval's width against the multinomial one's: (size, data sets) per row.
+WIDTH_CELLS = ((200, 200), (800, 100))
+
+
+def _width_cell(task) -> dict:
+    """Mean log width ratio, Poisson percentile over multinomial percentile, of every
+    interval of the multiclass design at rarest class .05, on ``sims`` data sets of ``n``."""
+    n, sims, n_boot = task
+    design = DESIGNS["multiclass"]
+    rng = np.random.default_rng(zlib.crc32(f"widths|{n}".encode()))
+    logs = {k: [] for k in CLASS_KEYS}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(sims):
+            y, forecasts, weight = design.draw(rng, n, 0.05)
+            ev = _evaluators(design, y, forecasts, weight)[0]
+            seed = int(rng.integers(2**31))
+            width = {}
+            for scheme in ("poisson", "multinomial"):
+                res = resampling.bootstrap(ev, n_boot=n_boot, random_state=seed,
+                                           metrics=list(CLASS_KEYS), scheme=scheme,
+                                           ci_method="percentile")
+                ci = res.intervals(level=LEVEL, method="percentile", metrics=list(CLASS_KEYS))
+                width[scheme] = {k: hi - lo for k, (lo, hi) in ci.items()}
+            for k in CLASS_KEYS:
+                logs[k].append(np.log(width["poisson"][k] / width["multinomial"][k]))
+    return {"task": task, "logs": logs}
+
+
+def width_section(args) -> list:
+    """Is the Poisson percentile interval wider than the multinomial one, and does the
+    difference shrink as 1/n (what a Poisson replicate being a multinomial one of a random
+    size predicts), or stay (a bias)? Multiclass design, rarest class .05."""
+    tasks = [(n, sims, args.n_boot) for n, sims in WIDTH_CELLS]
+    with Pool(args.jobs) as pool:
+        outs = pool.map(_width_cell, tasks)
+    lines = ["| n | data sets | " + " | ".join(CLASS_KEYS) + " |",
+             "|---|---|" + "---|" * len(CLASS_KEYS)]
+    for out in outs:
+        n, sims, _ = out["task"]
+        cells = [f"{100 * np.mean(v):+.2f} ± {100 * np.std(v) / np.sqrt(len(v)):.2f}"
+                 for v in out["logs"].values()]
+        lines.append(f"| {n} | {sims} | " + " | ".join(cells) + " |")
+    notes = ["Mean log width ratio, Poisson percentile over multinomial percentile, in "
+             f"percent (± its standard error), {args.n_boot} replicates each, the same data "
+             "sets for both; multiclass, rarest class .05.", ""]
+    title = "the Poisson interval's width against the multinomial one's"
+    return [Section(title, [], [], notes, body="\n".join(lines))]
+
+
 SECTIONS = {"intervals": interval_sections, "events": events_section,
-            "calibration": calibration_section, "band": band_section}
+            "calibration": calibration_section, "band": band_section,
+            "widths": width_section}
 
 
 # --------------------------------------------------------------------------- main
@@ -438,6 +530,9 @@ def main(argv=None) -> None:
     parser.add_argument("--sims", type=int, default=400)
     parser.add_argument("--n-boot", type=int, default=2000)
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 2000])
+    parser.add_argument("--rates", type=float, nargs="+", default=[0.5, 0.05],
+                        help="base rates of the classification designs (rarest class for "
+                             "three classes)")
     parser.add_argument("--designs", nargs="+", default=list(DESIGNS), choices=list(DESIGNS))
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--sections", nargs="+", default=list(SECTIONS), choices=list(SECTIONS),

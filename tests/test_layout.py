@@ -97,8 +97,8 @@ PUBLIC = {
         "plot_report", "decision_curve", "cost_curve", "slice_plot", "skill_over_time_plot",
         "critical_difference_diagram",
     ],
-    "chimeraboost.dask": ["classification_report", "regression_report", "skill_over_time",
-                          "slice_report"],
+    "chimeraboost.dask": ["classification_report", "decision_curve", "regression_report",
+                          "skill_over_time", "slice_report"],
     "chimeraboost.estimators": [
         "ChimeraBoostRegressor", "ChimeraBoostClassifier", "ChimeraBoostQuantileRegressor",
     ],

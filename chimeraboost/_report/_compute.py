@@ -101,8 +101,9 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
         1 for one, -1 for every CPU; forked processes on Linux (with no other
         thread running), threads otherwise (see
         :func:`chimeraboost.resampling.bootstrap`). The intervals are the same whatever
-        ``n_jobs``. The calibration test, the decision section and the slices run on the
-        calling thread.
+        ``n_jobs``. The jackknife behind the intervals and the calibration test's isotonic
+        fits run on the same workers (their random numbers drawn on the calling thread); the
+        decision section and the slices run on the calling thread.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples
         (:func:`resampling.bootstrap_interval`). The default, the bias-corrected and
@@ -296,7 +297,8 @@ def _calibration_tests(scored, scheme):
             warnings.simplefilter("ignore", FewResamplesWarning)
             test = metrics.calibration_test(d["y"], d["proba"], d["classes"],
                                             sample_weight=d["sample_weight"], n_boot=draws,
-                                            random_state=seed, **units)
+                                            random_state=seed, n_jobs=scheme.n_jobs,
+                                            **units)
         s.point.update(calibration_noise_floor=test.noise_floor,
                        calibration_excess=test.excess, calibration_pvalue=test.pvalue,
                        recalibration_intercept=test.recalibration_intercept,

@@ -9,8 +9,13 @@ machine's memory. Questions worth asking, and which function answers each:
 - How sure is each of those numbers? :func:`classification_report` with ``ci=0.95``: a
   :class:`chimeraboost.Report` with percentile intervals from a Poisson bootstrap whose
   replicates every block adds to its own accumulator (``groups=`` resamples whole groups).
-- How far off are the numbers of a regressor? :func:`regression_report` -- the keys of
-  :func:`chimeraboost.metrics.regression_report`.
+- How far off are the numbers of a regressor, and how sure is each?
+  :func:`regression_report` -- the keys of :func:`chimeraboost.metrics.regression_report`;
+  with ``ci=0.95`` a :class:`chimeraboost.Report` with percentile intervals, as above.
+- Is acting on the model better than treating everyone or no one, threshold by threshold,
+  with pointwise bands? :func:`decision_curve` -- the
+  :class:`chimeraboost.decisions.DecisionCurve` of
+  :func:`chimeraboost.decisions.decision_curve`, from per-threshold counts each block adds.
 - Who is the model good for -- its numbers per region, segment, any column of labels?
   :func:`slice_report`: the per-slice part of :func:`chimeraboost.slices.slice_report` (each
   slice against its own base rate and against the prior of all rows, with intervals), one
@@ -64,10 +69,13 @@ from .._shared.api import public
 from .._shared.units import check_n_boot
 from .._shared.validation import check_classes, check_level, label_columns
 from ._blocks import _in_memory, _is_dask, _is_dask_frame, accumulate
+from ._curves import decision_curve
 from ._periods import skill_over_time
+from ._regression import regression_report
 from ._slices import slice_report
 
-__all__ = ["classification_report", "regression_report", "skill_over_time", "slice_report"]
+__all__ = ["classification_report", "decision_curve", "regression_report", "skill_over_time",
+           "slice_report"]
 
 # Keys of the report that get no interval: counts of the rows, and MCB, whose bootstrap
 # percentiles sit above the population value (the in-sample isotonic fit follows noise, and
@@ -231,54 +239,3 @@ def _with_intervals(acc, level: float, units: str) -> Report:
     reference = "y" if point["reference"] == "prior of y" else "baseline targets"
     return Report(point, "predictions", "classification", reference, ci=ci, ci_level=level,
                   n_boot=acc.n_boot, n_dropped=dropped, ci_method="percentile")
-
-
-@public(legacy=("sample_weight", "baseline"))
-def regression_report(y, pred, *, sample_weight=None, baseline=None) -> dict:
-    """:func:`chimeraboost.metrics.regression_report` of rows held in dask collections.
-
-    Parameters
-    ----------
-    y : dask array or dask Series of shape (n,), or array-like
-        True values.
-    pred : dask array or dask Series of shape (n,), or array-like
-        Predictions.
-    sample_weight : dask array or dask Series of shape (n,), or array-like, default=None
-    baseline : array-like of targets, default=None
-        Where the no-skill forecasts (mean and median) come from: ``None`` for the scored
-        ``y``, ``y_train`` for what the model could have known. A dask collection is computed
-        first (it is one column of targets).
-
-    Returns
-    -------
-    dict
-        The keys of :func:`chimeraboost.metrics.regression_report`. With ``baseline=None``,
-        ``baseline_median``, ``mae_ref`` and ``mae_skill`` are the accumulator's grid
-        approximations when any input is a dask collection
-        (:class:`chimeraboost.metrics.RegressionAccumulator` states the bound); the rest is
-        exact to float rounding.
-
-    Raises
-    ------
-    ValueError
-        Inputs of different lengths or shapes (the message names them), dask frames with
-        different pandas indexes, and anything the in-memory report refuses (NaN, negative
-        weights, ...). An error found in one block names it, as
-        :func:`classification_report` says.
-
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> y = da.from_array(np.arange(10.0), chunks=4)
-    >>> r = regression_report(y, y + 1.0)
-    >>> r["n"], r["mse"], round(r["r2"], 4)   # every error is 1; Var(y) = 8.25
-    (10, 1.0, 0.8788)
-    """
-    inputs = {"y": y, "pred": pred, "sample_weight": sample_weight}
-    if not any(_is_dask(x) for x in inputs.values()):
-        return _metrics.regression_report(y, pred, sample_weight=sample_weight,
-                                          baseline=baseline)
-    template = _metrics.RegressionAccumulator(baseline=_in_memory(baseline, "baseline"))
-    return accumulate(template, inputs).report()
-
-

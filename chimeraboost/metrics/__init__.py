@@ -53,8 +53,10 @@ import path; the private modules, by question:
   ``isotonic_recalibration``, the one isotonic fit behind every MCB).
 - ``_regression``: :func:`regression_report`, :func:`regression_evaluator`,
   :class:`RegressionEvaluator`.
-- ``_accumulators`` (with ``_score_grid``) and ``_regression_accumulator``:
-  :class:`ClassificationAccumulator`, :class:`RegressionAccumulator`.
+- ``_accumulators`` (with ``_score_grid``) and ``_regression_accumulator`` (with
+  ``_value_summary``, the values of ``y`` kept for their median):
+  :class:`ClassificationAccumulator`, :class:`RegressionAccumulator`; ``_replicates`` adds
+  their Poisson bootstrap replicates.
 - :func:`format_report` is the shared formatter of ``chimeraboost._shared.format``.
 """
 

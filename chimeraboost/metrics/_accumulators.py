@@ -104,7 +104,7 @@ def _equal(a, b) -> bool:
 # The layout of an accumulator's state; raised whenever what the sums mean changes, so that an
 # accumulator pickled by another version (a worker running an older release) is refused
 # rather than merged into wrong numbers.
-_FORMAT = 3
+_FORMAT = 4
 
 
 class _Pickled:

@@ -36,7 +36,8 @@ Speed: the draws need one isotonic fit each. Rows are pooled by forecast first (
 1e-15, as the CORP fit pools them); beyond ``_MAX_CELLS`` pools, consecutive pools are merged
 into that many cells of about equal row counts for the simulated fits (the observed
 ``statistic`` is always the exact CORP MCB). Unweighted cells draw their events as one
-binomial count per cell, so a draw costs the same at 10^4 and 10^7 rows.
+binomial count per cell, so a draw costs the same at 10^4 and 10^7 rows. The draws are made
+and fitted by :mod:`._calibration_draws`: the fits on ``n_jobs`` workers.
 
 References
 ----------
@@ -72,7 +73,8 @@ from scipy.optimize import isotonic_regression
 from scipy.special import expit
 
 from .._shared.api import public
-from . import _bernoulli, _kernels, _wild
+from . import _kernels
+from ._calibration_draws import WildDraws, binomial_events, row_events, simulate
 from ._recalibration import recalibration_fields, recalibration_fit
 from .._shared.results import ConfidenceInterval
 from .._shared.units import check_n_boot, check_units
@@ -82,6 +84,7 @@ from .._shared.validation import (
     check_classes,
     check_level,
     check_proba,
+    check_n_jobs,
     check_random_state_int,
     check_same_length,
     check_sample_weight,
@@ -98,11 +101,6 @@ __all__ = ["CalibrationTestResult", "calibration_test"]
 _WORLDS = (0.5, 1.0, 2.0)
 # Pools of forecasts beyond which the simulated fits run on merged cells (see module docstring).
 _MAX_CELLS = 2048
-# Variance of a merged cell's event count from which it is drawn from the Cornish-Fisher
-# expansion of the binomial (see _binomial_events).
-_NORMAL_MIN_VAR = 4.0
-# Rows x draws generated at once on the per-row path: bounds the memory at a few tens of MB.
-_CHUNK_CELLS = 1 << 22
 
 
 @dataclass(frozen=True, repr=False)
@@ -335,54 +333,6 @@ class _Cells:
         return max(float(d), 0.0) / self.w_tot
 
 
-def _binomial_events(cells: _Cells, q_sorted: np.ndarray, n_draws: int, rng) -> np.ndarray:
-    """Event weights per cell for ``n_draws`` draws of each row's event ~ Bernoulli(q):
-    one binomial count per cell (exact when ``q`` is constant in a cell, as in a pool of tied
-    forecasts). A merged cell whose count has variance ``v >= _NORMAL_MIN_VAR`` draws it from
-    the Cornish-Fisher expansion of the binomial, ``mean + sqrt(v) (z + g (z^2 - 1) / 6)`` with
-    skewness ``g = (1 - 2p) / sqrt(v)``, rounded and clipped: numpy's exact sampler sets up
-    afresh for every cell and costs up to ~0.5 us a count, this ~0.02 us; merged cells are an
-    approximation already (rows of slightly different forecasts drawn as one binomial). The
-    exact counts of cells of up to four rows (distinct forecasts, or a few thousand merged)
-    take :func:`._bernoulli.binomial`: numpy's counts, without its set-up per cell."""
-    p = np.clip(cells.cell_means(q_sorted), 0.0, 1.0)
-    var = cells.rows * p * (1.0 - p)
-    normal = cells.merged & (var >= _NORMAL_MIN_VAR)
-    exact = ~normal
-    drawn = _bernoulli.binomial(rng, cells.rows[exact], p[exact], (n_draws, int(exact.sum())))
-    if not normal.any():  # every cell exact (distinct forecasts): no columns to interleave
-        return drawn * cells.cell_weight
-    counts = np.empty((n_draws, cells.n_cells))
-    counts[:, exact] = drawn
-    if normal.any():
-        sd = np.sqrt(var[normal])
-        skew = (1.0 - 2.0 * p[normal]) / sd
-        z = rng.standard_normal((n_draws, int(normal.sum())))
-        z += skew * (z * z - 1.0) / 6.0
-        counts[:, normal] = np.clip(np.rint(cells.rows[normal] * p[normal] + sd * z), 0,
-                                    cells.rows[normal])
-    return counts * cells.cell_weight
-
-
-def _row_events(cells_by_class, rows_q: np.ndarray, n_draws: int, rng, per_class):
-    """Event weights per cell for every class from draws of each row's class ~ Categorical(q)
-    (rows in their original order; ``q`` of shape (n, K)). Returns a list of (n_draws, C_k)."""
-    n, k = rows_q.shape
-    cum = np.cumsum(rows_q, axis=1)[:, :-1]
-    out = [np.empty((n_draws, c.n_cells)) for c in cells_by_class]
-    chunk = max(1, _CHUNK_CELLS // max(1, n * max(1, k - 1)))
-    for start in range(0, n_draws, chunk):
-        b = min(chunk, n_draws - start)
-        u = rng.random((b, n))
-        drawn = (u[:, :, None] >= cum[None, :, :]).sum(axis=2)  # class index per row
-        for j, c in enumerate(cells_by_class):
-            hit = drawn[:, c.order] == per_class[j]
-            keys = (np.arange(b)[:, None] * c.n_cells + c.cell[None, :]).ravel()
-            out[j][start:start + b] = np.bincount(
-                keys, weights=(hit * c.w).ravel(), minlength=b * c.n_cells).reshape(b, -1)
-    return out
-
-
 def _world(fits, t, binary) -> np.ndarray:
     """Row probabilities (n, K) of the world ``t`` of the way from the null to the fitted
     recalibration of each class: ``expit(t a + (1 + t (b - 1)) logit p)``, renormalised over
@@ -393,38 +343,10 @@ def _world(fits, t, binary) -> np.ndarray:
     return q / q.sum(axis=1, keepdims=True)
 
 
-def _draw_mcb(cells_by_class, classes_used, q_rows, n_boot, rng, per_row) -> np.ndarray:
-    """MCB of every class for ``n_boot`` draws of the outcomes from row probabilities
-    ``q_rows`` (n, K): (n_boot, len(classes_used))."""
-    if per_row:
-        events = _row_events(cells_by_class, q_rows, n_boot, rng, classes_used)
-    else:  # binary, equal weights within every cell: one binomial count per cell
-        c = cells_by_class[0]
-        events = [_binomial_events(c, q_rows[c.order, classes_used[0]], n_boot, rng)]
-    return np.column_stack([c.mcb(e) for c, e in zip(cells_by_class, events)])
-
-
-class _WildDraws:
-    """MCB of every class for the wild draws ``y* = q + v_u (o - r)`` of :mod:`._wild` (one
-    sign per group or time block, shared by the classes and, through ``seed``, by every
-    world): the null and the worlds of the interval when rows are not independent."""
-
-    def __init__(self, cells_by_class, classes_used, units, unit, w, resid, seed):
-        self.cells, self.classes_used, self.seed = cells_by_class, classes_used, seed
-        block = _wild.time_block(units, unit, resid, w)
-        self.events = [_wild.WildEvents(c.cell, c.n_cells, units, unit[c.order], c.w, block)
-                       for c in cells_by_class]
-
-    def __call__(self, q_rows, resid_rows, n_boot) -> np.ndarray:
-        return np.column_stack([
-            c.mcb_real(ev.events(q_rows[c.order, j], resid_rows[c.order, j], n_boot,
-                                 self.seed))
-            for c, ev, j in zip(self.cells, self.events, self.classes_used)])
-
-
 @public(legacy=("sample_weight",))
 def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
-                     random_state=None, groups=None, time=None) -> CalibrationTestResult:
+                     random_state=None, groups=None, time=None,
+                     n_jobs=None) -> CalibrationTestResult:
     """Test calibration and estimate the population miscalibration behind ``calibration_mcb``.
 
     Parameters
@@ -451,6 +373,11 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
         Dates (or any sortable values) of time-ordered rows whose outcomes are serially
         dependent: the draws then keep that dependence (Notes). With ``groups`` too, the
         groups are the units and ``time`` only dates the rows.
+    n_jobs : int, default=None
+        Workers for the isotonic fits of the draws: None or 1 for one, -1 for every CPU
+        (scikit-learn's reading); forked processes on Linux while the caller runs one thread,
+        threads otherwise. The outcomes are drawn on the calling thread in the order one
+        thread draws them, so every number is the same, bit for bit, whatever ``n_jobs``.
 
     Returns
     -------
@@ -536,6 +463,7 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     check_aligned(y=y, proba=proba, sample_weight=sample_weight, groups=groups, time=time)
     require_proba(proba)
     n_boot = check_n_boot(n_boot)
+    n_jobs = check_n_jobs(n_jobs)
     classes = check_classes(classes)
     codes = encode_labels(y, classes, "y")
     proba = check_proba(proba, classes, "proba")
@@ -559,33 +487,40 @@ def calibration_test(y, proba, classes, *, sample_weight=None, n_boot=1000,
     per_row = not binary or not cells[0].equal_weights
     if units.independent_rows:
         def draw(q_rows, resid_rows):  # outcomes drawn from q, row by row
-            return _draw_mcb(cells, classes_used, q_rows, n_boot, rng, per_row)
+            if per_row:
+                return row_events(cells, q_rows, n_boot, rng, classes_used)
+            c = cells[0]  # binary, equal weights within every cell: a binomial count per cell
+            return [binomial_events(c, q_rows[c.order, classes_used[0]], n_boot, rng)]
+        null_resid = resid = None
     else:  # the wild cluster bootstrap (module docstring)
         onehot = (codes[:, None] == np.arange(k)).astype(np.float64)
-        wild = _WildDraws(cells, classes_used, units, units.codes[keep], w,
-                          (onehot - proba)[:, classes_used], int(rng.integers(2**63 - 1)))
+        wild = WildDraws(cells, classes_used, units, units.codes[keep], w,
+                         (onehot - proba)[:, classes_used], int(rng.integers(2**63 - 1)))
 
         def draw(q_rows, resid_rows):
             return wild(q_rows, resid_rows, n_boot)
+        null_resid = onehot - proba
 
-    null = draw(proba, None if units.independent_rows else onehot - proba)
+    present = [np.any(codes == j) and np.any(codes != j) for j in classes_used]
+    fits = [recalibration_fit(proba[:, j], (codes == j).astype(float), w) if ok else None
+            for j, ok in zip(classes_used, present)]
+    # The null, then (with every class present) the worlds of the interval, drawn in this
+    # order; the worlds' draws keep the residuals of the fitted recalibration: its surprises.
+    worlds = [_world(fits, t, binary) for t in _WORLDS] if all(present) else []
+    if worlds and not units.independent_rows:
+        resid = onehot - _world(fits, 1.0, binary)
+    sims = simulate(draw, [(proba, null_resid)] + [(q, resid) for q in worlds], cells, n_boot,
+                    real=not units.independent_rows, n_jobs=n_jobs)
+    null = sims[0]
     floor = null.mean(axis=0)
     tol = 1e-12 * np.maximum(1.0, np.abs(observed))
     pvals = (1.0 + np.sum(null >= observed - tol, axis=0)) / (n_boot + 1.0)
     p_avg = (1.0 + np.sum(null.mean(axis=1) >= observed.mean() - tol.max())) / (n_boot + 1.0)
 
-    present = [np.any(codes == j) and np.any(codes != j) for j in classes_used]
-    fits = [recalibration_fit(proba[:, j], (codes == j).astype(float), w) if ok else None
-            for j, ok in zip(classes_used, present)]
-    if all(present):
-        truths, draws = [np.zeros(len(classes_used))], [null]
-        # The worlds' draws keep the residuals of the fitted recalibration: its surprises.
-        resid = None if units.independent_rows else onehot - _world(fits, 1.0, binary)
-        for t in _WORLDS:
-            world = _world(fits, t, binary)
-            draws.append(draw(world, resid))
-            truths.append([c.truth(world[c.order, j]) for c, j in zip(cells, classes_used)])
-        truths, draws = np.array(truths), np.array(draws)
+    if worlds:
+        truths = np.array([np.zeros(len(classes_used))] + [
+            [c.truth(q[c.order, j]) for c, j in zip(cells, classes_used)] for q in worlds])
+        draws = sims
         fitted = _WORLDS.index(1.0) + 1
         inflation = draws[fitted].mean(axis=0) - truths[fitted]
         excess = observed - inflation

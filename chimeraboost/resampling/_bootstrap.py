@@ -6,9 +6,9 @@
 Each chunk of the count matrix (``_draws``) goes to the evaluators of
 :mod:`chimeraboost.metrics` and :mod:`chimeraboost.quantile_metrics`, which compute every
 metric for all replicates of the chunk at once, on one thread or ``n_jobs`` workers
-(``_chunks``); the numbers land in the result objects of ``_results``. The grouped jackknife that BCa and the
-expanded intervals need goes through the same evaluators (:func:`_jackknife`), on the same
-blocks for every model.
+(``_chunks``); the numbers land in the result objects of ``_results``. The grouped jackknife
+that BCa and the expanded intervals need goes through the same evaluators
+(:func:`_jackknife`), on the same blocks for every model and the same workers.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import numpy as np
 
 from .._shared.api import public
 from .. import metrics as _metrics
-from .._shared import weights as _weights
 from ._discordant import unit_index
 from ._engine import Resampler
 from ._intervals import DEFAULT_CI_METHOD
@@ -104,18 +103,19 @@ def _jackknife(evaluators, scheme, metrics, *, rows=False) -> list[dict]:
 
     The blocks are drawn from the scheme's generator after the replicates' counts, so that
     the replicates are those of the same ``random_state`` whatever the interval method; their
-    weights are made chunk by chunk, as the counts are, so that memory stays bounded. The
-    blocks are the scheme's units (groups, time blocks), or single rows with ``rows=True``."""
+    weights are made chunk by chunk, as the counts are, so that memory stays bounded, and the
+    chunks are evaluated on the scheme's ``n_jobs`` workers. The blocks are the scheme's
+    units (groups, time blocks), or single rows with ``rows=True``."""
     first = evaluators[0]
     # An evaluator without sample_weight (a duck-typed one) weighs its rows equally.
     block = scheme.jackknife_blocks(first.n, getattr(first, "sample_weight", None), rows=rows)
-    work = _weights.Workspace()
-    parts = [[] for _ in evaluators]
-    for weights in scheme.jackknife_chunks(block):
-        for ev, store in zip(evaluators, parts):
-            store.append(_evaluate(ev, weights, metrics, work))
-    return [{key: np.concatenate([p[key] for p in store]) for key in store[0]}
-            for store in parts]
+
+    def evaluate(weights, work):  # the evaluators take turns on one workspace
+        return [_evaluate(ev, weights, metrics, work) for ev in evaluators]
+
+    chunks = scheme.evaluate_blocks(evaluate, block)
+    return [{key: np.concatenate([c[i][key] for c in chunks]) for key in chunks[0][i]}
+            for i in range(len(evaluators))]
 
 
 def _rows(evaluator, units=None) -> tuple[int, float | None]:
@@ -264,15 +264,15 @@ def bootstrap(evaluator, *, n_boot=2000, random_state=None, metrics=None, chunk_
         for there). The default covers on small samples; see
         :func:`~chimeraboost.resampling.bootstrap_interval`.
     n_jobs : int, default=None
-        Workers evaluating the chunks of replicates: None or 1 for one, -1 for every CPU,
-        -2 for all but one (scikit-learn's reading). On Linux they are forked processes
-        (while the calling process runs one thread), elsewhere threads (numpy's calls hold Python's interpreter lock while they
-        dispatch, so threads overlap less). The result is the same, bit for bit, whatever
-        ``n_jobs``: the rows are drawn on the calling thread in the order one thread draws
-        them, and only counting and evaluating them is shared out. Workers are faster only
-        when cores are free; drawing the rows (about a fifth of a replicate's time at
-        100,000 rows) stays on one thread, so more workers gain less. The jackknife of the
-        interval methods (100 blocks) runs on the calling thread.
+        Workers evaluating the chunks of replicates and of the jackknife's blocks: None or 1
+        for one, -1 for every CPU, -2 for all but one (scikit-learn's reading). On Linux
+        they are forked processes (while the calling process runs one thread), elsewhere
+        threads (numpy's calls hold Python's interpreter lock while they dispatch, so
+        threads overlap less). The result is the same, bit for bit, whatever ``n_jobs``:
+        the rows and the jackknife's blocks are drawn on the calling thread in the order one
+        thread draws them, and only counting and evaluating them is shared out. Workers are
+        faster only when cores are free; drawing the rows (a seventh to a quarter of a
+        replicate's time at 100,000 rows) stays on one thread, so more workers gain less.
     groups : array-like of shape (n,), default=None
         Resample whole groups (the array passed to scikit-learn's ``GroupKFold``: a
         customer, a patient): every row of a drawn group comes along, and the jackknife

@@ -1,16 +1,22 @@
-"""How are a bootstrap's replicates evaluated: chunk by chunk, in one process or several?
+"""How are a bootstrap's replicates, and its jackknife, evaluated: chunk by chunk, in one
+process or several?
 
 - :func:`evaluate_chunks` draws the chunks of the count matrix (``_draws``) in order and hands
   each to an evaluation function: on the calling thread, or with ``n_jobs > 1`` on that many
   worker processes (where the operating system can fork them safely: Linux, with no other
-  thread running) or worker threads (elsewhere). The numbers are the same, bit for bit, whatever ``n_jobs``.
+  thread running) or worker threads (elsewhere;
+  :func:`~chimeraboost._shared.workers.parallel_backend`).
+- :func:`evaluate_blocks` does the same for the leave-a-block-out weights of the jackknife
+  behind BCa's acceleration and the expanded intervals' degrees of freedom, a chunk of blocks
+  per task. The numbers are the same, bit for bit, whatever ``n_jobs``.
 
 Why the workers give the same numbers: the random numbers are drawn by the calling thread,
 one replicate after another, exactly as a single thread draws them; only counting the drawn
 rows and evaluating the chunk move to a worker. The chunks have the same boundaries as on one
 thread, a chunk's numbers depend on its counts alone, and a worker runs the same code on the
 same arrays (a forked process holds a copy of the caller's), so each chunk's numbers are those
-one thread computes, put back in chunk order.
+one thread computes, put back in chunk order. The jackknife's blocks are drawn by the calling
+thread after the replicates, before its workers are forked.
 
 Why processes rather than threads: a chunk's evaluation is about a thousand Python-level
 calls, most of them numpy calls on row-length arrays, and each holds Python's global
@@ -23,50 +29,27 @@ and evaluates the chunks it is handed and sends back the chunk's numbers (a few 
 bytes). A fork costs milliseconds and copies nothing until written (the evaluators, their
 sorts and caches, built on the first chunk by the caller, are shared copy-on-write), so it
 pays from a fraction of a second of work. Each worker runs its BLAS on one thread
-(``threadpoolctl``): the workers are the parallelism, and a BLAS pool per worker would fight
-them for the same cores. Drawing stays on the caller (the generator is sequential): about a
-fifth of a replicate's time at 100,000 rows, done while the workers evaluate.
+(``threadpoolctl``). Drawing stays on the caller (the generator is sequential): from a
+seventh to a quarter of a replicate's time at 100,000 rows (more on a crowded machine), done
+while the workers evaluate.
 """
 
 from __future__ import annotations
 
 import mmap
-import multiprocessing
-import pickle
 import queue
-import sys
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from multiprocessing.connection import wait
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from .._shared import weights as _weights
+from .._shared.workers import AHEAD_PER_JOB, Processes, ordered_map, parallel_backend
+from ._intervals import _block_weights
 
-__all__ = ["evaluate_chunks", "parallel_backend"]
-
-# Chunks drawn ahead of the one awaited, per worker: enough that no worker waits for the
-# drawing thread, few enough that memory stays a handful of chunks whatever n_boot is.
-_AHEAD_PER_JOB = 2
-
-
-def parallel_backend() -> str:
-    """``"processes"`` where worker processes can be forked safely, ``"threads"`` elsewhere.
-
-    Safely: on Linux, outside a daemonic process (which may not have children), and while the
-    calling process runs a single thread. Forking a process that runs other threads copies
-    the locks those threads hold, and a child that needs one of them waits for ever (the
-    reason Python 3.12 warns on such a fork and 3.14 stopped forking by default); a notebook
-    kernel, a dask client or a web server run threads, so there the workers are threads.
-    """
-    if not sys.platform.startswith("linux") or "fork" not in \
-            multiprocessing.get_all_start_methods():
-        return "threads"
-    if multiprocessing.current_process().daemon or threading.active_count() > 1:
-        return "threads"
-    return "processes"
+__all__ = ["evaluate_blocks", "evaluate_chunks", "parallel_backend"]
 
 
 def evaluate_chunks(evaluate, units, n_boot: int, *, rng, size: int, n_jobs: int) -> list:
@@ -96,66 +79,66 @@ def evaluate_chunks(evaluate, units, n_boot: int, *, rng, size: int, n_jobs: int
     return out + _in_threads(evaluate, units, sizes[1:], rng, size, jobs, (buffer, work))
 
 
+def evaluate_blocks(evaluate, block: np.ndarray, size: int, *, n_jobs: int) -> list:
+    """``[evaluate(weights, work) for each chunk of blocks]``, in block order: ``weights``
+    the ``(b, n)`` leave-a-block-out weights of blocks ``start .. start + b - 1`` of
+    ``block`` (the block of each row, -1 for none), ``b <= size``; on ``n_jobs`` workers
+    as :func:`evaluate_chunks` (the blocks are drawn: nothing is drawn here)."""
+    n_blocks = int(block.max()) + 1
+    spans = [(start, min(n_blocks, start + size)) for start in range(0, n_blocks, size)]
+    local = threading.local()  # a workspace per worker thread (or process)
+
+    def task(span):
+        work = getattr(local, "work", None)
+        if work is None:
+            work = local.work = _weights.Workspace()
+        return evaluate(_block_weights(block, *span), work)
+
+    jobs = min(n_jobs, len(spans))
+    return ordered_map(task, spans, jobs=jobs,
+                       backend=None if jobs <= 1 else parallel_backend())
+
+
 # --------------------------------------------------------------------------- processes
 
 
 def _in_processes(evaluate, units, sizes, rng, size, jobs) -> list:
     """The chunks of ``sizes`` on ``jobs`` forked worker processes, in chunk order."""
-    slots = jobs * (_AHEAD_PER_JOB + 1)
+    slots = jobs * (AHEAD_PER_JOB + 1)
     # The unit indices of the drawn replicates travel through shared memory (an anonymous
     # shared mapping, inherited by the forked workers); the pipes carry slot numbers (and
     # the Poisson scheme's replicate seeds, all it draws).
     dtype = np.dtype(np.int32 if units.n_units < 2**31 else np.intp)
     shared = mmap.mmap(-1, max(1, slots * size * units.n_units * dtype.itemsize))
     draws = np.frombuffer(shared, dtype=dtype).reshape(slots, size, units.n_units)
-    ctx = multiprocessing.get_context("fork")
-    workers = []
-    try:
-        for _ in range(jobs):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(evaluate, units, draws, size, theirs),
-                               daemon=True, name="chimeraboost-bootstrap")
-            proc.start()
-            theirs.close()
-            workers.append(_Worker(proc, mine))
-        out = _dispatch(workers, units, sizes, rng, draws)
-    except BaseException:
-        for w in workers:  # an error (or ^C): stop without evaluating the chunks queued
-            w.stop(now=True)
-        raise
-    finally:
-        for w in workers:
-            w.stop()
-    return out  # the mapping is unmapped when the last view of it goes
+    mine = {}  # the worker's count buffer and workspace, made in the worker on first use
+
+    def task(job):
+        slot, b, small = job
+        if not mine:
+            mine["buffer"] = np.empty((size, units.n), dtype=np.int64)
+            mine["work"] = _weights.Workspace()
+        drawn = draws[slot, :b] if small is None else small
+        return slot, evaluate(units.count(drawn, mine["buffer"][:b]), mine["work"])
+
+    with Processes(task, jobs, name="chimeraboost-bootstrap") as pool:
+        return _dispatch(pool, units, sizes, rng, draws)
+    # the mapping is unmapped when the last view of it goes
 
 
-class _Worker:
-    """A worker process, its pipe, and the chunks handed to it and not yet returned."""
-
-    def __init__(self, proc, conn):
-        self.proc, self.conn, self.pending = proc, conn, deque()
-
-    def stop(self, now: bool = False) -> None:
-        if self.conn.closed:
-            return
-        if now:
-            self.proc.terminate()
-        else:
-            try:
-                self.conn.send(None)
-            except OSError:  # it is gone already
-                pass
-        self.proc.join()
-        self.conn.close()
-
-
-def _dispatch(workers, units, sizes, rng, draws) -> list:
+def _dispatch(pool, units, sizes, rng, draws) -> list:
     """Draw every chunk in order into a free slot, hand it to the least busy worker, and
     collect the numbers; a worker's error is raised here, with its own type."""
     results, free = {}, list(range(draws.shape[0]))
+
+    def take(done):
+        for index, (slot, res) in done:
+            results[index] = res
+            free.append(slot)
+
     for index, b in enumerate(sizes):
         while not free:
-            free += _collect(workers, results)
+            take(pool.collect())
         slot = free.pop()
         drawn, small = units.draw(rng, b), None
         if getattr(units, "scheme", "multinomial") == "poisson":
@@ -163,67 +146,10 @@ def _dispatch(workers, units, sizes, rng, draws) -> list:
         else:
             for row, d in zip(draws[slot], drawn):
                 row[:] = d
-        worker = min(workers, key=lambda w: len(w.pending))
-        worker.conn.send((index, slot, b, small))
-        worker.pending.append(index)
-    while any(w.pending for w in workers):
-        _collect(workers, results)
+        pool.submit(index, (slot, b, small))
+    while pool.pending:
+        take(pool.collect())
     return [results[i] for i in range(len(sizes))]
-
-
-def _collect(workers, results) -> list:
-    """Wait for at least one chunk's numbers; returns the slots they free."""
-    busy = [w for w in workers if w.pending]
-    ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy])
-    freed = []
-    for w in busy:
-        if w.conn not in ready and w.proc.sentinel not in ready:
-            continue
-        try:
-            if w.conn not in ready and not w.conn.poll():
-                raise EOFError
-            index, slot, res, error = w.conn.recv()
-        except (EOFError, OSError):  # the process is gone, its pipe closed
-            w.proc.join(timeout=5)
-            msg = (f"A bootstrap worker process ended unexpectedly (exit code "
-                   f"{w.proc.exitcode}), perhaps out of memory; run with n_jobs=1 or fewer "
-                   "jobs.")
-            raise RuntimeError(msg) from None
-        w.pending.remove(index)
-        if error is not None:
-            raise error
-        results[index] = res
-        freed.append(slot)
-    return freed
-
-
-def _worker(evaluate, units, draws, size, conn) -> None:
-    """A worker process's loop: count and evaluate the chunks it is handed until told to
-    stop (``None``)."""
-    buffer, work = np.empty((size, units.n), dtype=np.int64), _weights.Workspace()
-    with threadpool_limits(limits=1, user_api="blas"):
-        while True:
-            try:
-                task = conn.recv()
-            except EOFError:  # the caller is gone
-                return
-            if task is None:
-                return
-            index, slot, b, small = task
-            try:
-                drawn = draws[slot, :b] if small is None else small
-                res = evaluate(units.count(drawn, buffer[:b]), work)
-                conn.send((index, slot, res, None))
-            except BaseException as exc:  # noqa: BLE001 - every error goes to the caller
-                conn.send((index, slot, None, _picklable(exc)))
-
-
-def _picklable(exc: BaseException) -> BaseException:
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:  # noqa: BLE001 - an exception that cannot cross the pipe as itself
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
 # --------------------------------------------------------------------------- threads
@@ -253,7 +179,7 @@ def _in_threads(evaluate, units, sizes, rng, size, jobs, first) -> list:
         try:
             for b in sizes:
                 pending.append(pool.submit(task, units.draw(rng, b)))
-                if len(pending) > _AHEAD_PER_JOB * jobs:
+                if len(pending) > AHEAD_PER_JOB * jobs:
                     out.append(pending.popleft().result())
             while pending:
                 out.append(pending.popleft().result())

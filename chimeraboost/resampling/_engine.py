@@ -17,7 +17,8 @@ Questions, and which method answers each:
 - The count chunks of ``B`` replicates? :meth:`Resampler.counts` (on the calling thread) and
   :meth:`Resampler.evaluate` (chunks handed to a function, on ``n_jobs`` workers).
 - The jackknife behind BCa and the expanded intervals? :meth:`Resampler.jackknife_blocks`,
-  and :meth:`Resampler.n_units` (what the degrees of freedom count: rows, groups, blocks).
+  :meth:`Resampler.evaluate_blocks` (on ``n_jobs`` workers) and :meth:`Resampler.n_units`
+  (what the degrees of freedom count: rows, groups, blocks).
 - An interval from replicates? :meth:`Resampler.interval` (and :meth:`Resampler.band` for a
   pointwise band over a curve's grid).
 - Does a paired difference of a decision rest on too few units to be read off the
@@ -33,7 +34,7 @@ import numpy as np
 from .._shared.poisson import check_scheme
 from .._shared.units import Units, check_units, row_units
 from .._shared.validation import check_level, check_n_jobs, check_random_state_int
-from ._chunks import evaluate_chunks
+from ._chunks import evaluate_blocks, evaluate_chunks
 from ._discordant import discordance, discordant_units, unit_index
 from ._draws import _chunk_size, check_n_boot
 from ._intervals import (
@@ -218,6 +219,15 @@ class Resampler:
         size = _chunk_size(block.shape[0], n_blocks, self.chunk_size)
         for start in range(0, n_blocks, size):
             yield _block_weights(block, start, min(n_blocks, start + size))
+
+    def evaluate_blocks(self, evaluate, block: np.ndarray) -> list:
+        """``[evaluate(weights, work) for each chunk of blocks]`` in block order, the
+        chunks of :meth:`jackknife_chunks`, on ``n_jobs`` workers
+        (:func:`~chimeraboost.resampling._chunks.evaluate_blocks`): the same numbers
+        whatever ``n_jobs``."""
+        n_blocks = int(block.max()) + 1
+        size = _chunk_size(block.shape[0], n_blocks, self.chunk_size)
+        return evaluate_blocks(evaluate, block, size, n_jobs=self.n_jobs)
 
     def n_units(self, n: int, sample_weight=None) -> int:
         """What an interval's degrees of freedom count: rows of positive weight, groups, or

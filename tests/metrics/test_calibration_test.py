@@ -233,3 +233,50 @@ def test_the_interval_excludes_zero_exactly_when_the_test_rejects_in_its_tail(po
     if res.excess > 0:
         assert (low > 0) == (res.pvalue < 0.025), (res.pvalue, low)
     assert low <= res.excess <= high
+
+
+def _every_field(res) -> dict:
+    """Every number of a calibration test: the fields, the intervals, the simulated draws."""
+    out = {key: np.asarray(getattr(res, key), dtype=float) for key in (
+        "statistic", "noise_floor", "excess", "pvalue", "inflation", "recalibration_slope",
+        "recalibration_intercept", "recalibration_pvalue", "statistic_per_class",
+        "noise_floor_per_class", "excess_per_class", "pvalue_per_class")}
+    for level in (0.5, 0.95):
+        out[f"ci {level}"] = np.asarray(res.confidence_interval(level=level), dtype=float)
+    out["draws"] = np.asarray(res._world_draws, dtype=float)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design", ["binary", "weighted", "multiclass", "groups", "time"])
+def test_the_same_numbers_bit_for_bit_on_any_number_of_workers(design, monkeypatch):
+    # The outcomes are drawn on the calling thread in one order; only the isotonic fits of
+    # the draws move to the workers, in the same chunks: every number is n_jobs=1's.
+    from chimeraboost._shared import workers
+
+    rng = np.random.default_rng(4)
+    n = 600
+    y, p = _calibrated(n, seed=4)
+    kwargs = dict(y=y, proba=p ** 1.5, classes=[0, 1])
+    if design == "weighted":
+        kwargs["sample_weight"] = rng.random(n) * 2
+    elif design == "multiclass":
+        proba = rng.dirichlet(np.ones(3), n)
+        kwargs = dict(y=(rng.random(n)[:, None] > proba.cumsum(axis=1)).sum(axis=1),
+                      proba=proba, classes=[0, 1, 2])
+    elif design in ("groups", "time"):
+        kwargs[design] = np.arange(n) // 6
+    one = _every_field(metrics.calibration_test(**kwargs, n_boot=250, random_state=3))
+    for n_jobs, backend in ((2, "processes"), (3, "processes"), (2, "threads")):
+        monkeypatch.setattr(workers, "parallel_backend", lambda b=backend: b)
+        res = _every_field(metrics.calibration_test(**kwargs, n_boot=250, random_state=3,
+                                                    n_jobs=n_jobs))
+        for key in one:
+            np.testing.assert_array_equal(res[key], one[key], err_msg=f"{key}, {n_jobs}")
+
+
+@pytest.mark.parametrize(("n_jobs", "error"), [(0, ValueError), (1.5, TypeError)])
+def test_bad_n_jobs_is_refused(n_jobs, error):
+    y, p = _calibrated(100, seed=1)
+    with pytest.raises(error, match="n_jobs"):
+        metrics.calibration_test(y, p, [0, 1], n_boot=200, n_jobs=n_jobs)

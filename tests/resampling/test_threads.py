@@ -294,3 +294,59 @@ def test_workers_are_threads_while_the_caller_runs_other_threads(monkeypatch):
     finally:
         stop.set()
         other.join()
+
+
+@pytest.mark.parametrize("scheme", ["rows", "groups", "time"])
+def test_the_jackknife_and_its_intervals_are_the_same_on_two_workers(scheme):
+    # BCa's acceleration and the expanded intervals' degrees of freedom come from the grouped
+    # jackknife, whose chunks of blocks the workers evaluate (and, with groups or time, the
+    # row jackknife of the design effect): n_jobs=1's numbers, bit for bit.
+    make = _evaluators()["binary"]
+    n = make().n
+    units = {} if scheme == "rows" else {scheme: np.arange(n) // 4}
+    one = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=6, chunk_size=CHUNK, **units)
+    two = resampling.bootstrap(make(), n_boot=N_BOOT, random_state=6, chunk_size=CHUNK,
+                               n_jobs=2, **units)
+    _equal(two.jackknife, one.jackknife)
+    if scheme != "rows":
+        _equal(two.row_jackknife, one.row_jackknife)
+        assert two.design_effect("brier_skill") == one.design_effect("brier_skill")
+    for method in ("expanded_bca", "bca", "expanded_percentile"):
+        assert two.intervals(level=0.9, method=method, warn=False) == \
+            one.intervals(level=0.9, method=method, warn=False)
+
+
+@pytest.mark.parametrize("backend", ["processes", "threads"])
+def test_the_jackknife_runs_on_the_workers(backend, monkeypatch):
+    from chimeraboost.resampling import _chunks
+
+    if backend == "processes" and not sys.platform.startswith("linux"):
+        pytest.skip("worker processes are forked on Linux only")
+    monkeypatch.setattr(_chunks, "parallel_backend", lambda: backend)
+    res = resampling.bootstrap(_RecordingEvaluator(), n_boot=200, random_state=0,
+                               chunk_size=2, n_jobs=2)
+    here = float(os.getpid()) if backend == "processes" else float(threading.get_ident())
+    who = res.jackknife["pid" if backend == "processes" else "thread"]
+    assert who.shape == (10,) and here not in set(who)  # 10 rows: a block per row
+    # A block left out: the weights of the nine other rows.
+    np.testing.assert_array_equal(res.jackknife["x"], np.full(10, 9.0))
+
+
+def test_a_report_with_groups_is_the_same_on_two_workers():
+    # The intervals (their jackknife on the workers), the calibration test (its fits on the
+    # workers) and the design effect: every number of n_jobs=1.
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 3))
+    y = (X[:, 0] + rng.normal(size=400) > 0).astype(int)
+    model = LogisticRegression().fit(X[:200], y[:200])
+    Xt, yt, groups = X[200:], y[200:], np.arange(200) // 5
+    for units in ({}, {"groups": groups}, {"time": groups}):
+        one = cb.report(model, Xt, yt, ci=0.9, n_boot=300, random_state=0, **units)
+        two = cb.report(model, Xt, yt, ci=0.9, n_boot=300, random_state=0, n_jobs=2, **units)
+        assert two.ci == one.ci
+        numbers = [k for k, v in one.items() if isinstance(v, float)]
+        assert "calibration_noise_floor" in numbers and "calibration_pvalue" in numbers
+        np.testing.assert_array_equal([two[k] for k in numbers], [one[k] for k in numbers])
+        assert (two.dependence is None) == (one.dependence is None)
+        if one.dependence is not None:
+            assert two.dependence["design_effect"] == one.dependence["design_effect"]

@@ -215,8 +215,8 @@ def compare_holdout(champion, challenger, X, y, *, sample_weight=None, metric=No
         ``... [C=0.01]``), or ``(champion)`` / ``(challenger)`` when no parameter differs.
         Two given names must differ.
     n_jobs : int, default=None
-        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
-        :func:`chimeraboost.resampling.bootstrap`); the decision is the same whatever
+        Workers for the bootstrap and its jackknife: None or 1 for one, -1 for every CPU
+        (see :func:`chimeraboost.resampling.bootstrap`); the decision is the same whatever
         ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How the paired interval is read off the resamples; see :func:`chimeraboost.report`.

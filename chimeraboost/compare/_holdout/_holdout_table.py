@@ -354,9 +354,9 @@ def holdout_table(models, X, y, *, baseline_name=None, primary=None, metrics=Non
         ``{"fp": 1, "fn": 5}`` (see :func:`chimeraboost.decisions.expected_cost`); needed by
         ``"expected_cost"``.
     n_jobs : int, default=None
-        Threads for the bootstrap: None or 1 for one, -1 for every CPU (see
-        :func:`chimeraboost.resampling.bootstrap`); the table is the same whatever
-        ``n_jobs``.
+        Workers for the bootstrap, its jackknife and the calibration tests' fits: None or
+        1 for one, -1 for every CPU (see :func:`chimeraboost.resampling.bootstrap`); the
+        table is the same whatever ``n_jobs``.
     ci_method : {"expanded_bca", "bca", "expanded_percentile", "percentile"}
         How every interval, the paired differences' included, is read off the resamples; see
         :func:`chimeraboost.report`. Intervals no method can make trustworthy (a handful of
@@ -586,7 +586,7 @@ def _calibration(rows, y, w, classes, scheme) -> None:
             row.boot.replicates["calibration_excess"] = np.full(n_boot, np.nan)
             continue
         test = _metrics.calibration_test(y, row.proba, classes, sample_weight=w, n_boot=draws,
-                                         random_state=seed, **units)
+                                         random_state=seed, n_jobs=scheme.n_jobs, **units)
         row.calibration = test
         row.point["calibration_excess"] = test.excess
         reps = np.asarray(row.boot.replicates["calibration_mcb"], dtype=float)
