@@ -217,6 +217,29 @@ def run(name: str, n: int, path: str, n_boot) -> dict:
     return json.loads(got.stdout.strip().splitlines()[-1])
 
 
+def growth(peaks: dict, names: list, sizes: list) -> None:
+    """Print how each surface's peak memory grows from one size to the next, beside the
+    rows' growth: the peak's ratio, and that of the call's own part (the peak above the
+    ``inputs`` row's, when it was measured)."""
+    steps = list(zip(sizes, sizes[1:]))
+    if not steps:
+        return
+    print("| surface | rows | rows x | peak MB | peak x | above the inputs x | "
+          "no faster than the rows |")
+    print("|---|---|---:|---|---:|---:|---|")
+    for name in names:
+        for a, b in steps:
+            if (name, a) not in peaks or (name, b) not in peaks:
+                continue
+            pa, pb = peaks[name, a], peaks[name, b]
+            own = ("-" if name == "inputs" or ("inputs", a) not in peaks
+                   or ("inputs", b) not in peaks else
+                   f"{(pb - peaks['inputs', b]) / max(pa - peaks['inputs', a], 1.0):.2f}")
+            print(f"| {name} | {a:,} -> {b:,} | {b / a:.0f} | {pa:,.0f} -> {pb:,.0f} | "
+                  f"{pb / pa:.2f} | {own} | {'yes' if pb / pa <= b / a else '**no**'} |")
+    print()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
@@ -245,6 +268,7 @@ def main(argv=None) -> None:
     print()
     print("| surface | rows | CPU s | wall s | CPU / report | peak MB | load | within target |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
+    peaks = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(s) for s in args.sizes):
             path = os.path.join(tmp, f"rows_{n}.csv")
@@ -257,6 +281,7 @@ def main(argv=None) -> None:
                     print(f"| {name} | {n:,} | - | - | - | - | {load():.2f} | {got['error']} |",
                           flush=True)
                     continue
+                peaks[name, n] = got["peak_mb"]
                 if name == "report":
                     ref = got["cpu"]
                 ratio = got["cpu"] / ref if ref and name != "inputs" else float("nan")
@@ -265,6 +290,7 @@ def main(argv=None) -> None:
                       f"{ratio:.2f} | {got['peak_mb']:,.0f} | {got['load']:.2f} | "
                       f"{'yes' if ok else '**no**'} |", flush=True)
     print()
+    growth(peaks, names, [int(s) for s in args.sizes])
     for name in names:
         print(f"{name}: {surfaces(None)[name][0]}")
     print(f"\ntargets at 10^6 rows: CPU <= {BUDGET_RATIO:g}x the report's, peak <= "

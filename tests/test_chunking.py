@@ -17,6 +17,7 @@ from chimeraboost import decisions, metrics, resampling, slices
 from chimeraboost.decisions import _threshold
 from chimeraboost.metrics import _reliability
 from chimeraboost.resampling import _bootstrap, _draws
+from chimeraboost.slices import _compute as _slice_compute
 
 
 def _binary(n, seed=0, ties=False):
@@ -178,5 +179,7 @@ def test_decision_curve_and_slices_are_the_same_in_chunks_of_one_replicate(monke
 
     whole = numbers()
     monkeypatch.setattr(_draws, "_CHUNK_ELEMENTS", 1)
+    monkeypatch.setattr(_slice_compute, "_CHUNK_ELEMENTS", 1)  # the slices' own chunks
+    monkeypatch.setattr(_slice_compute, "_SLICE_BLOCK", 1)  # a slice evaluated per chunk
     for a, b in zip(whole, numbers()):
         assert_allclose(b, a, rtol=0, atol=1e-12, equal_nan=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._shared.workers import ordered_map
-from . import _wild
+from . import _bernoulli, _wild
 
 __all__ = ["DRAWS_PER_TASK", "WildDraws", "binomial_events", "row_events", "simulate"]
 
@@ -46,14 +46,18 @@ def binomial_events(cells, q_sorted: np.ndarray, n_draws: int, rng) -> np.ndarra
     the Cornish-Fisher expansion of the binomial, ``mean + sqrt(v) (z + g (z^2 - 1) / 6)`` with
     skewness ``g = (1 - 2p) / sqrt(v)``, rounded and clipped: numpy's exact sampler sets up
     afresh for every cell and costs up to ~0.5 us a count, this ~0.02 us; merged cells are an
-    approximation already (rows of slightly different forecasts drawn as one binomial)."""
+    approximation already (rows of slightly different forecasts drawn as one binomial). The
+    exact counts of cells of up to four rows (distinct forecasts, or a few thousand merged)
+    take :func:`._bernoulli.binomial`: numpy's counts, without its set-up per cell."""
     p = np.clip(cells.cell_means(q_sorted), 0.0, 1.0)
     var = cells.rows * p * (1.0 - p)
     normal = cells.merged & (var >= _NORMAL_MIN_VAR)
-    counts = np.empty((n_draws, cells.n_cells))
     exact = ~normal
-    counts[:, exact] = rng.binomial(cells.rows[exact], p[exact],
-                                    size=(n_draws, int(exact.sum())))
+    drawn = _bernoulli.binomial(rng, cells.rows[exact], p[exact], (n_draws, int(exact.sum())))
+    if not normal.any():  # every cell exact (distinct forecasts): no columns to interleave
+        return drawn * cells.cell_weight
+    counts = np.empty((n_draws, cells.n_cells))
+    counts[:, exact] = drawn
     if normal.any():
         sd = np.sqrt(var[normal])
         skew = (1.0 - 2.0 * p[normal]) / sd

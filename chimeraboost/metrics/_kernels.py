@@ -322,25 +322,39 @@ def isotonic_recalibration(
     b = tot.shape[0]
     sq_err = np.full(b, np.nan)
     fit_at = np.full(tot.shape, np.nan) if fitted else None
-    for i in range(b):
-        keep = tot[i] > 0  # PAV needs positive weights
-        if not keep.any():
-            continue
-        every = keep.all()
-        t = tot[i] if every else tot[i, keep]
-        e = events[i] if every else events[i, keep]
-        fit = isotonic_regression(e / t, weights=t, increasing=increasing)
-        starts = fit.blocks[:-1]
-        ev = np.add.reduceat(e, starts)
+    keep = tot > 0  # PAV needs positive weights
+    every, used = keep.all(axis=1), np.flatnonzero(keep.any(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = events / tot
+    # One PAV fit per vector (scipy's); the sums over its blocks, their shares and the
+    # vector's sum of squares are taken for all vectors at once, on the vectors' kept pools
+    # laid end to end: per vector they cost more calls than the fit itself.
+    e_parts, t_parts, n_parts, starts, offset = [], [], [], [], 0
+    for i in used:
+        k = slice(None) if every[i] else keep[i]
+        t, e = tot[i, k], events[i, k]
+        fit = isotonic_regression(rate[i, k], weights=t, increasing=increasing)
+        starts.append(fit.blocks[:-1] + offset)
+        offset += t.shape[0]
+        e_parts.append(e)
+        t_parts.append(t)
+        if nonevents is not None:
+            n_parts.append(nonevents[i, k])
+        if fitted:
+            fit_at[i, k] = fit.x
+    if used.size:
+        blocks = np.concatenate(starts)
+        ev = np.add.reduceat(np.concatenate(e_parts), blocks)
         if nonevents is None:
-            t_l = np.add.reduceat(t, starts)
+            t_l = np.add.reduceat(np.concatenate(t_parts), blocks)
             share = fraction(t_l - ev, t_l)
         else:
-            ne = np.add.reduceat(nonevents[i] if every else nonevents[i, keep], starts)
+            ne = np.add.reduceat(np.concatenate(n_parts), blocks)
             share = fraction(ne, ev + ne)
-        sq_err[i] = np.sum(ev * share)
-        if fitted:
-            fit_at[i, keep] = fit.x
+        # Each vector's sum on its own, pairwise as np.sum adds (reduceat would add in
+        # sequence): the numbers of one vector at a time, to the bit.
+        terms, stop = ev * share, np.cumsum([s.shape[0] for s in starts])
+        sq_err[used] = [np.add.reduce(terms[a:b]) for a, b in zip(np.r_[0, stop[:-1]], stop)]
     out = {"sq_err": sq_err}
     if fitted:
         out["fitted"] = fit_at

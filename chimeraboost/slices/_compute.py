@@ -226,9 +226,20 @@ class _Pending:
             self.blocks, self.size = [], 0
 
 
-# Elements of the counts a slice's evaluator takes at once (256 KB of int64), unless the
-# chunk of replicates is larger.
-_SLICE_BLOCK = 1 << 15
+# Elements of the counts a slice's evaluator takes at once (1 MB of int64; 50 slices hold
+# at most 50 MB), unless the chunk of replicates is larger: an evaluation costs about a
+# millisecond of Python whatever its size, and with 50 slices of 2,000 rows and 2,000
+# resamples 256 KB blocks made 5,800 of them (benchmarks/bench_surfaces.py).
+_SLICE_BLOCK = 1 << 17
+# Elements of one chunk of the resamples' counts: fewer chunks than the report's (whose
+# evaluators gather each chunk whole, and like it in cache), as each chunk costs a product
+# and a block per slice. Never changes a number (tests/test_chunking.py).
+_CHUNK_ELEMENTS = 1_000_000
+
+
+def chunk_size(n: int) -> int:
+    """Resamples per chunk of counts on ``n`` rows."""
+    return max(1, _CHUNK_ELEMENTS // max(n, 1))
 
 
 # The CORP decomposition refits an isotonic regression per resample: per slice that costs a

@@ -352,7 +352,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, task=None, y_pre
     # reproducible from one seed, and the two never share random numbers.
     scheme = resampling.Resampler.for_evaluator(
         model.whole, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
-        groups=groups, time=time, X=X, optional=level is None)
+        groups=groups, time=time, X=X, optional=level is None,
+        chunk_size=_compute.chunk_size(n))
     evaluators, values = _compute.points(model, layout, slicing.labels)
     data = _assemble(model, base, layout, evaluators, values, refs, metric, level, scheme,
                      adjust, alpha, *_eligible(model, layout, min_rows, min_events),

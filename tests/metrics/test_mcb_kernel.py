@@ -170,3 +170,41 @@ def test_the_four_callers_give_sklearns_mcb(kind):
     np.testing.assert_allclose(rc, r, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose((sq_p - np.sum(w * (rc - event) ** 2)) / w.sum(), mcb,
                                rtol=1e-9)
+
+
+def _one_vector_at_a_time(events, tot, nonevents=None):
+    """The squared error of the recalibrated forecast, one vector at a time: scipy's fit
+    ``r`` at each pool and ``sum_pools E (1 - r)^2 + (T - E) r^2`` (or ``N`` for ``T - E``)."""
+    from scipy.optimize import isotonic_regression
+
+    out = np.full(tot.shape[0], np.nan)
+    for b in range(tot.shape[0]):
+        keep = tot[b] > 0
+        if keep.any():
+            e, t = events[b, keep], tot[b, keep]
+            r = isotonic_regression(e / t, weights=t).x
+            n = t - e if nonevents is None else nonevents[b, keep]
+            out[b] = np.sum(e * (1.0 - r) ** 2 + n * r * r)
+    return out
+
+
+@pytest.mark.parametrize("shared_pools", [False, True])
+def test_blocks_summed_for_all_vectors_at_once_equal_one_vector_at_a_time(shared_pools):
+    # The kernel sums every vector's blocks in one pass over the vectors laid end to end;
+    # each vector's number is the one its own fit gives (pools of weight zero left out, a
+    # vector of weight zero NaN, the pools' weights shared by all vectors as the
+    # calibration test passes them).
+    rng = np.random.default_rng(21)
+    x, event = _data("ties", rng, n=600)
+    W = _weights(rng, x.shape[0], b=7)
+    W[2] = 0.0
+    ev, tot = _sums(_pools(x), W, event)
+    if shared_pools:
+        tot = np.broadcast_to(tot[0], tot.shape)
+        ev = np.floor(tot * rng.random(tot.shape))
+    got = _kernels.isotonic_recalibration(ev, tot)["sq_err"]
+    np.testing.assert_allclose(got, _one_vector_at_a_time(ev, tot), rtol=1e-12,
+                               equal_nan=True)
+    neg = _kernels.isotonic_recalibration(ev, tot, nonevents=tot - ev)["sq_err"]
+    np.testing.assert_allclose(neg, _one_vector_at_a_time(ev, tot, tot - ev), rtol=1e-12,
+                               equal_nan=True)
