@@ -66,9 +66,8 @@ from .. import metrics as _metrics
 from .. import resampling as _resampling
 from .._report import Report
 from .._shared.api import public
-from .._shared.units import check_n_boot
-from .._shared.validation import check_classes, check_level, label_columns
-from ._blocks import _in_memory, _is_dask, _is_dask_frame, accumulate
+from .._shared.validation import check_classes, label_columns
+from ._blocks import _in_memory, _is_dask, _is_dask_frame, accumulate, check_interval_params
 from ._curves import decision_curve
 from ._periods import skill_over_time
 from ._regression import regression_report
@@ -183,7 +182,7 @@ def classification_report(y, proba, classes, *, sample_weight=None, baseline=Non
     True
     """
     inputs = {"y": y, "proba": proba, "sample_weight": sample_weight}
-    level = _check_interval_params(ci, n_boot, ci_method, groups)
+    level = check_interval_params(ci, n_boot, ci_method, groups)
     on_dask = any(_is_dask(x) for x in (*inputs.values(), groups))
     if not on_dask and level is None:
         return _metrics.classification_report(y, proba, classes, sample_weight=sample_weight,
@@ -204,25 +203,6 @@ def classification_report(y, proba, classes, *, sample_weight=None, baseline=Non
     else:
         acc = template.update(y, proba, sample_weight=sample_weight, groups=groups)
     return _with_intervals(acc, level, "groups" if groups is not None else "rows")
-
-
-def _check_interval_params(ci, n_boot, ci_method, groups):
-    """The level of the intervals (None: none), after checking what goes with it."""
-    if ci is None:
-        if groups is not None:
-            msg = ("groups= says what the intervals resample, but there are none (ci=None); "
-                   "pass ci=0.95, or leave groups out.")
-            raise ValueError(msg)
-        return None
-    level = check_level(ci, "ci")
-    check_n_boot(n_boot)
-    method = _resampling.check_ci_method(ci_method)
-    if method != "percentile":
-        msg = (f"ci_method={method!r} needs the jackknife (the metrics with blocks of rows "
-               "left out), which accumulators merged across blocks do not hold; on dask "
-               "the intervals are percentile intervals: pass ci_method='percentile'.")
-        raise ValueError(msg)
-    return level
 
 
 def _with_intervals(acc, level: float, units: str) -> Report:

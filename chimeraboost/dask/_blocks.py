@@ -14,9 +14,12 @@ import copy
 
 import numpy as np
 
+from .. import resampling
+from .._shared.units import check_n_boot
 from .._shared.validation import (
     check_1d_shape,
     check_aligned,
+    check_level,
     check_proba_shape,
     check_same_length,
     to_numpy,
@@ -171,12 +174,13 @@ def _update(template, names, where, first_row, *blocks):
         raise located from exc
 
 
-def _update_block(template, names, first_row, *blocks):
+def paired_inputs(names, blocks) -> dict:
+    """A block's inputs by name, once their rows are known to pair up: the in-memory rule
+    (inputs carrying different pandas indexes are refused) on partitions of frames."""
     inputs = dict(zip(names, blocks))
     indexes = {name[:-len(_INDEX)]: inputs.pop(name) for name in names if name.endswith(_INDEX)}
     if len(indexes) > 1:
-        # Frames counted and cut into arrays: their indexes travel beside the values, so the
-        # in-memory rule holds -- inputs carrying different pandas indexes are refused.
+        # Frames counted and cut into arrays: their indexes travel beside the values.
         import pandas as pd  # noqa: PLC0415 - present: the inputs were pandas partitions
 
         check_aligned(**{name: pd.Series(np.zeros(len(idx)), index=pd.Index(idx))
@@ -190,6 +194,35 @@ def _update_block(template, names, first_row, *blocks):
                "same divisions but different indexes, so their rows cannot be paired; pass "
                "columns of one DataFrame, or align them first.")
         raise ValueError(msg)
+    check_aligned(**inputs)  # pandas partitions: their indexes, as the in-memory report
+    return inputs
+
+
+def check_interval_params(ci, n_boot, ci_method, groups):
+    """The level of the intervals (None: none), after checking what goes with it."""
+    if ci is None:
+        if groups is not None:
+            msg = ("groups= says what the intervals resample, but there are none (ci=None); "
+                   "pass ci=0.95, or leave groups out.")
+            raise ValueError(msg)
+        return None
+    level = check_level(ci, "ci")
+    check_n_boot(n_boot)
+    check_percentile(resampling.check_ci_method(ci_method), "intervals")
+    return level
+
+
+def check_percentile(method: str, what: str) -> None:
+    """On dask only percentile intervals (or bands): the others need the jackknife."""
+    if method != "percentile":
+        msg = (f"ci_method={method!r} needs the jackknife (the metrics with blocks of rows "
+               "left out), which accumulators merged across blocks do not hold; on dask "
+               f"the {what} are percentile {what}: pass ci_method='percentile'.")
+        raise ValueError(msg)
+
+
+def _update_block(template, names, first_row, *blocks):
+    inputs = paired_inputs(names, blocks)
     y, prediction = (inputs.pop(name) for name in list(inputs)[:2])
     extra = {"groups": inputs["groups"]} if "groups" in inputs else {}
     if first_row is not None:

@@ -38,7 +38,7 @@ from .._shared.validation import (
     check_same_length,
     check_sample_weight,
 )
-from ._blocks import _is_dask, _is_dask_frame, accumulate
+from ._blocks import _is_dask, _is_dask_frame, accumulate, check_percentile
 
 __all__ = ["CurveAccumulator", "decision_curve"]
 
@@ -354,12 +354,7 @@ def _check_params(models, proba, baseline_name, level, ci_method, time, threshol
                "as the group), or compute the rows and call "
                "chimeraboost.decisions.decision_curve.")
         raise ValueError(msg)
-    method = _resampling.check_ci_method(ci_method)
-    if method != "percentile":
-        msg = (f"ci_method={method!r} needs the jackknife, which accumulators merged across "
-               "blocks do not hold; on dask the bands are percentile bands: pass "
-               "ci_method='percentile'.")
-        raise ValueError(msg)
+    check_percentile(_resampling.check_ci_method(ci_method), "bands")
     return _check_thresholds(thresholds), check_level(level, "level")
 
 

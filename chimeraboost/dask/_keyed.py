@@ -39,12 +39,12 @@ from .. import resampling as _resampling
 from .._shared.array_checks import _is_missing_value
 from .._shared.validation import (
     DegenerateMetricWarning,
-    check_aligned,
     encode_labels,
     to_numpy,
     warn_degenerate,
 )
 from ._blocks import (
+    paired_inputs,
     _INDEX,
     _as_dask_arrays,
     _check_shapes,
@@ -244,22 +244,7 @@ def _update(templates, keyer, names_of, names, where, first_row, *blocks):
 
 def _block_arrays(names, blocks) -> dict:
     """The block's inputs as numpy arrays, after the in-memory checks of their pairing."""
-    inputs = dict(zip(names, blocks))
-    indexes = {name[:-len(_INDEX)]: inputs.pop(name) for name in names if name.endswith(_INDEX)}
-    if len(indexes) > 1:
-        import pandas as pd  # noqa: PLC0415 - present: the inputs were pandas partitions
-
-        check_aligned(**{name: pd.Series(np.zeros(len(idx)), index=pd.Index(idx))
-                         for name, idx in indexes.items()})
-    rows = {name: len(block) for name, block in inputs.items()}
-    if len(set(rows.values())) > 1:
-        parts = ", ".join(f"{name} has {n}" for name, n in rows.items())
-        msg = (f"Inconsistent numbers of rows in one partition: {parts}. The inputs have the "
-               "same divisions but different indexes, so their rows cannot be paired; pass "
-               "columns of one DataFrame, or align them first.")
-        raise ValueError(msg)
-    check_aligned(**inputs)  # pandas partitions: their indexes, as the in-memory report
-    return {name: to_numpy(block, name) for name, block in inputs.items()}
+    return {name: to_numpy(block, name) for name, block in paired_inputs(names, blocks).items()}
 
 
 def _update_block(templates, keyer, key_name, names, first_row, *blocks):

@@ -24,7 +24,7 @@ from .._shared.validation import (
     label_columns,
     warn_degenerate,
 )
-from ._blocks import _is_dask, _is_dask_frame
+from ._blocks import _is_dask, _is_dask_frame, check_interval_params
 from ._keyed import (
     LIGHT_BINS,
     against_prior,
@@ -34,7 +34,7 @@ from ._keyed import (
     keyed_accumulate,
     say,
 )
-from ._slices import _check_params, _classes_of
+from ._slices import _classes_of
 
 __all__ = ["skill_over_time"]
 
@@ -216,7 +216,7 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
                f"(the prior of the preceding periods), got {reference_from!r}.")
         raise ValueError(msg)
     window = None if window is None else check_positive_int(window, "window")
-    level = _check_params(ci, n_boot, ci_method, groups)
+    level = check_interval_params(ci, n_boot, ci_method, groups)
     offset = _offset(pd, freq)
     if not _is_dask(time):
         import dask.array as da

@@ -14,7 +14,7 @@ from .. import metrics as _metrics
 from .. import resampling as _resampling
 from .._report import Report
 from .._shared.api import public
-from ._blocks import _in_memory, _is_dask, accumulate
+from ._blocks import _in_memory, _is_dask, accumulate, check_interval_params
 
 __all__ = ["regression_report"]
 
@@ -110,10 +110,8 @@ def regression_report(y, pred, *, sample_weight=None, baseline=None, ci=None, n_
     >>> bool(low < r["r2"] < high)
     True
     """
-    from . import _check_interval_params  # the package's own checks (it imports this module)
-
     inputs = {"y": y, "pred": pred, "sample_weight": sample_weight}
-    level = _check_interval_params(ci, n_boot, ci_method, groups)
+    level = check_interval_params(ci, n_boot, ci_method, groups)
     on_dask = any(_is_dask(x) for x in (*inputs.values(), groups))
     if not on_dask and level is None:
         return _metrics.regression_report(y, pred, sample_weight=sample_weight,

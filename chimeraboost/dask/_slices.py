@@ -20,17 +20,15 @@ import numpy as np
 from .. import metrics as _metrics
 from .. import slices as _slices
 from .._shared.api import public
-from .._shared.units import check_n_boot
 from .._shared.validation import (
     DegenerateMetricWarning,
     as_1d,
-    check_level,
     encode_labels,
     label_columns,
     plain,
     read_classes,
 )
-from ._blocks import _in_memory, _is_dask, _is_dask_frame
+from ._blocks import _in_memory, _is_dask, _is_dask_frame, check_interval_params
 from ._keyed import (
     LIGHT_BINS,
     against_prior,
@@ -260,7 +258,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
                                     random_state=random_state, reference=reference,
                                     name=name, reference_name=reference_name, groups=groups,
                                     ci_method=ci_method)
-    level = _check_params(ci, n_boot, ci_method, groups)
+    level = check_interval_params(ci, n_boot, ci_method, groups)
     column, by_name = _column(by, X)
     classes = _classes_of(y, proba_or_pred, classes)
     values, missing = distinct_values(column, "by")
@@ -283,23 +281,6 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
                              proba_name="proba_or_pred")
     return _result(pairs, labels, classes, level, by_name, name, reference,
                    reference_name, "rows" if groups is None else "groups")
-
-
-def _check_params(ci, n_boot, ci_method, groups):
-    if ci is None:
-        if groups is not None:
-            msg = ("groups= says what the intervals resample, but there are none (ci=None); "
-                   "pass ci=0.95, or leave groups out.")
-            raise ValueError(msg)
-        return None
-    level = check_level(ci, "ci")
-    check_n_boot(n_boot)
-    if ci_method != "percentile":
-        msg = (f"ci_method={ci_method!r}: on dask the intervals are percentile intervals "
-               "(BCa and the expanded intervals need the jackknife, which merged "
-               "accumulators do not hold); pass ci_method='percentile'.")
-        raise ValueError(msg)
-    return level
 
 
 def _templates(classes, level, n_boot, random_state):
