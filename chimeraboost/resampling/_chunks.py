@@ -39,11 +39,8 @@ from __future__ import annotations
 import mmap
 import queue
 import threading
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from .._shared import weights as _weights
 from .._shared.workers import AHEAD_PER_JOB, Processes, ordered_map, parallel_backend
@@ -172,19 +169,6 @@ def _in_threads(evaluate, units, sizes, rng, size, jobs, first) -> list:
         finally:
             free.put((buf, wk))
 
-    out, pending = [], deque()
-    # One BLAS thread while the workers run: they are the parallelism.
-    with threadpool_limits(limits=1, user_api="blas"), \
-            ThreadPoolExecutor(jobs, thread_name_prefix="chimeraboost-bootstrap") as pool:
-        try:
-            for b in sizes:
-                pending.append(pool.submit(task, units.draw(rng, b)))
-                if len(pending) > AHEAD_PER_JOB * jobs:
-                    out.append(pending.popleft().result())
-            while pending:
-                out.append(pending.popleft().result())
-        except BaseException:
-            for future in pending:  # an error (or ^C) stops the run without evaluating more
-                future.cancel()
-            raise
-    return out
+    # The draws are made on the calling thread, in chunk order, as the workers take them.
+    return ordered_map(task, (units.draw(rng, b) for b in sizes), jobs=jobs,
+                       backend="threads")
