@@ -26,6 +26,7 @@ from collections.abc import Iterator
 import numpy as np
 
 __all__ = [
+    "as_dates",
     "plain",
     "table_column_names",
     "to_numpy",
@@ -434,3 +435,22 @@ def read_classes(y, pred, classes=None, *, classification: bool = False):
                "classes_) to say which classes the predictions are for.")
         raise ValueError(msg)
     return "classification", labels
+
+
+def as_dates(raw, pd, name: str = "time"):
+    """``raw`` (a 1-D input) as a pandas ``DatetimeIndex`` at nanosecond resolution, or a
+    message naming ``name``: numbers are refused (they are no dates), as is what pandas
+    cannot read. One resolution whatever the input (pandas < 3 keeps datetime64[s] as
+    seconds), so that the period labels of the same dates are the same index."""
+    kind = getattr(getattr(raw, "dtype", None), "kind", "O")
+    if kind in "biufc":
+        msg = (f"{name} must hold dates or times (datetime64, pandas timestamps, or strings "
+               f"such as '2024-01-31'), got numbers of dtype {raw.dtype}.")
+        raise TypeError(msg)
+    try:
+        dti = pd.DatetimeIndex(pd.to_datetime(raw))
+    except (TypeError, ValueError, OverflowError) as exc:
+        msg = (f"{name} could not be read as dates: {str(exc).splitlines()[0]} Pass "
+               "datetime64 values, pandas timestamps or ISO strings ('2024-01-31').")
+        raise ValueError(msg) from None
+    return dti.as_unit("ns") if hasattr(dti, "as_unit") else dti

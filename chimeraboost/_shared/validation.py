@@ -27,6 +27,7 @@ from __future__ import annotations
 # Re-exported: one place to import checks from (private names too: other modules use them).
 from .array_checks import (  # noqa: F401
     _is_missing_value,
+    as_dates,
     _is_sparse,
     _to_numpy,
     as_1d,

@@ -19,6 +19,7 @@ from .. import metrics as _metrics
 from .. import monitor as _monitor
 from .._shared.api import public
 from .._shared.validation import (
+    as_dates,
     check_positive_int,
     import_pandas,
     label_columns,
@@ -46,19 +47,7 @@ _SKILLS = ("log_loss_skill", "brier_skill")
 def _dates(block, pd):
     """A block of ``time`` as a DatetimeIndex (ns), checked as the in-memory function
     checks it."""
-    raw = np.asarray(block)
-    if raw.dtype.kind in "biufc":
-        msg = (f"time must hold dates or times (datetime64, pandas timestamps, or strings such "
-               f"as '2024-01-31'), got numbers of dtype {raw.dtype}.")
-        raise TypeError(msg)
-    try:
-        dti = pd.DatetimeIndex(pd.to_datetime(raw))
-    except (TypeError, ValueError, OverflowError) as exc:
-        msg = (f"time could not be read as dates: {str(exc).splitlines()[0]} Pass datetime64 "
-               "values, pandas timestamps or ISO strings ('2024-01-31').")
-        raise ValueError(msg) from None
-    if hasattr(dti, "as_unit"):
-        dti = dti.as_unit("ns")
+    dti = as_dates(np.asarray(block), pd)
     missing = np.asarray(dti.isna())
     if missing.any():
         msg = (f"time contains {int(missing.sum())} missing date(s) (NaT; the first at position "

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._shared.validation import as_1d, check_positive_int, read_classes
+from .._shared.validation import as_1d, as_dates, check_positive_int, read_classes
 
 
 def _check_baseline(baseline) -> str:
@@ -42,21 +42,7 @@ def _periods(pd, when, n: int, freq):
         raise TypeError(msg)
     raw = when if hasattr(when, "dtype") and not isinstance(when, np.ndarray) else \
         as_1d(when, "time")
-    kind = getattr(getattr(raw, "dtype", None), "kind", "O")
-    if kind in "biufc":
-        msg = (f"time must hold dates or times (datetime64, pandas timestamps, or strings such "
-               f"as '2024-01-31'), got numbers of dtype {raw.dtype}.")
-        raise TypeError(msg)
-    try:
-        dti = pd.DatetimeIndex(pd.to_datetime(raw))
-    except (TypeError, ValueError, OverflowError) as exc:
-        msg = (f"time could not be read as dates: {str(exc).splitlines()[0]} Pass datetime64 "
-               "values, pandas timestamps or ISO strings ('2024-01-31').")
-        raise ValueError(msg) from None
-    if hasattr(dti, "as_unit"):
-        # One resolution whatever the input (pandas < 3 keeps datetime64[s] as seconds), so
-        # that the period labels of the same dates are the same index.
-        dti = dti.as_unit("ns")
+    dti = as_dates(raw, pd)
     if dti.ndim != 1 or len(dti) != n:
         msg = f"time has {len(dti)} rows but y has {n}; pass one date per row."
         raise ValueError(msg)
