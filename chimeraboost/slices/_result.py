@@ -211,7 +211,7 @@ class SliceReport:
     def _row(self, v: dict, ci: dict, label: str, binary: bool, key: str, extra) -> list:
         """One line of the numbers table from one slice's values and intervals."""
         nan = np.nan
-        row = [label, int(v["n"])]
+        row = [label, count(v["n"])]
         if binary:
             row += [count(np.round(v.get("positives", nan), 9)), v.get("base_rate", nan)]
         elif self._cls():
