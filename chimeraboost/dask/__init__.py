@@ -63,11 +63,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import metrics as _metrics
-from .. import resampling as _resampling
 from .._report import Report
 from .._shared.api import public
 from .._shared.validation import check_classes, label_columns
-from ._blocks import _in_memory, _is_dask, _is_dask_frame, accumulate, check_interval_params
+from ._blocks import (_in_memory, _is_dask, _is_dask_frame, accumulate, check_interval_params,
+                      report_with_intervals)
 from ._curves import decision_curve
 from ._periods import skill_over_time
 from ._regression import regression_report
@@ -207,15 +207,9 @@ def classification_report(y, proba, classes, *, sample_weight=None, baseline=Non
 
 def _with_intervals(acc, level: float, units: str) -> Report:
     """The merged accumulator's report, with percentile intervals from its replicates."""
-    point = acc.report()
-    reps = acc.replicates()
+    point, reps = acc.report(), acc.replicates()
     keys = [key for key, v in point.items() if key not in _NO_INTERVAL and key in reps
             and np.ndim(v) == 0]
-    boot = _resampling.BootstrapResult({key: point[key] for key in keys},
-                                       {key: reps[key] for key in keys}, acc.n_boot,
-                                       n_rows=acc.n, ci_method="percentile", units=units)
-    ci = boot.intervals(level=level, metrics=keys)
-    dropped = {key: boot.n_dropped(key) for key in keys}
     reference = "y" if point["reference"] == "prior of y" else "baseline targets"
-    return Report(point, "predictions", "classification", reference, ci=ci, ci_level=level,
-                  n_boot=acc.n_boot, n_dropped=dropped, ci_method="percentile")
+    return report_with_intervals(acc, point, reps, keys, level, units, "classification",
+                                 reference)

@@ -15,13 +15,13 @@ import copy
 import numpy as np
 
 from .. import resampling
+from .._report import Report
 from .._shared.units import check_n_boot
 from .._shared.validation import (
     check_1d_shape,
     check_aligned,
     check_level,
     check_proba_shape,
-    check_same_length,
     to_numpy,
 )
 
@@ -74,28 +74,7 @@ def accumulate(template, inputs: dict, n_classes=None):
     # Shapes of the whole inputs, checked here: a block would report its own shape.
     _check_shapes(present, n_classes)
     by_rows = getattr(template, "n_boot", 0) and "groups" not in present
-    if _same_partitions(present):
-        # Frames with the same known divisions: partition i of each input holds the rows of
-        # the same index range, so they pair up as they are -- no pass to count rows first.
-        # The accumulator compares the pandas indexes of each partition itself.
-        blocks = {name: x.to_delayed() for name, x in present.items()}
-        where = [f"partition {i}" for i in range(len(next(iter(blocks.values()))))]
-        first = [None] * len(where)
-        if by_rows:  # the counts are keyed by row position: the partitions' rows are counted
-            lengths = dask.compute(next(iter(present.values())).map_partitions(len))[0]
-            first = np.concatenate([[0], np.cumsum(np.asarray(lengths))[:-1]]).tolist()
-    else:
-        arrays = _as_dask_arrays(present)
-        check_same_length(**{k: a for k, a in arrays.items() if not k.endswith(_INDEX)})
-        if arrays["y"].shape[0] == 0:
-            msg = "y is empty; at least one row is needed."
-            raise ValueError(msg)
-        arrays = _common_row_chunks(arrays)
-        blocks = {name: a.to_delayed().ravel().tolist() for name, a in arrays.items()}
-        bounds = np.cumsum((0,) + arrays["y"].chunks[0])
-        where = [f"block {i} (rows {a} to {b - 1})"
-                 for i, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist()))]
-        first = bounds[:-1].tolist() if by_rows else [None] * len(where)
+    blocks, where, first = paired_blocks(present, by_rows)
     # The empty accumulator is one node of the graph, so it travels to each worker once.
     start = dask.delayed(template, pure=True)
     update = dask.delayed(_update, pure=True)
@@ -117,6 +96,53 @@ def accumulate(template, inputs: dict, n_classes=None):
 
 # Suffix of the entries that carry the pandas index of a dask frame (arrays path).
 _INDEX = " index"
+
+
+def report_with_intervals(acc, point: dict, reps: dict, keys, level: float, units: str,
+                          task: str, reference: str) -> Report:
+    """The merged accumulator's report ``point``, with percentile intervals of ``keys`` from
+    its replicates ``reps`` (``units``: what a replicate resampled, rows or groups)."""
+    boot = resampling.BootstrapResult({key: point[key] for key in keys},
+                                      {key: reps[key] for key in keys}, acc.n_boot,
+                                      n_rows=acc.n, ci_method="percentile", units=units)
+    ci = boot.intervals(level=level, metrics=keys)
+    dropped = {key: boot.n_dropped(key) for key in keys}
+    return Report(point, "predictions", task, reference, ci=ci, ci_level=level,
+                  n_boot=acc.n_boot, n_dropped=dropped, ci_method="percentile")
+
+
+def paired_blocks(present: dict, by_rows: bool):
+    """The blocks of the inputs paired by rows: ``(blocks, where, first)`` -- a list of
+    delayed blocks per input, each block's name for messages, and the position of its first
+    row among all rows (None unless ``by_rows``)."""
+    dask = _import_dask()
+    if _same_partitions(present):
+        # Frames with the same known divisions: partition i of each input holds the rows of
+        # the same index range, so they pair up as they are -- no pass to count rows first.
+        # The accumulator compares the pandas indexes of each partition itself.
+        blocks = {name: x.to_delayed() for name, x in present.items()}
+        where = [f"partition {i}" for i in range(len(next(iter(blocks.values()))))]
+        first = [None] * len(where)
+        if by_rows:  # the counts are keyed by row position: the partitions' rows are counted
+            lengths = dask.compute(next(iter(present.values())).map_partitions(len))[0]
+            first = np.concatenate([[0], np.cumsum(np.asarray(lengths))[:-1]]).tolist()
+        return blocks, where, first
+    arrays = _as_dask_arrays(present)
+    lengths = {k: a.shape[0] for k, a in arrays.items() if not k.endswith(_INDEX)}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        msg = f"Inconsistent numbers of rows: {shown}; pass one value per row of y."
+        raise ValueError(msg)
+    if arrays["y"].shape[0] == 0:
+        msg = "y is empty; at least one row is needed."
+        raise ValueError(msg)
+    arrays = _common_row_chunks(arrays)
+    blocks = {name: a.to_delayed().ravel().tolist() for name, a in arrays.items()}
+    bounds = np.cumsum((0,) + arrays["y"].chunks[0])
+    where = [f"block {i} (rows {a} to {b - 1})"
+             for i, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist()))]
+    first = bounds[:-1].tolist() if by_rows else [None] * len(where)
+    return blocks, where, first
 
 
 def _shape(x) -> tuple:

@@ -44,14 +44,11 @@ from .._shared.validation import (
     warn_degenerate,
 )
 from ._blocks import (
+    paired_blocks,
     paired_inputs,
-    _INDEX,
-    _as_dask_arrays,
     _check_shapes,
-    _common_row_chunks,
     _import_dask,
     _is_dask_frame,
-    _same_partitions,
 )
 
 # Memory of one set of keyed accumulators (one block's, or a merge's output). A merge task
@@ -163,37 +160,6 @@ def distinct_values(x, name: str):
 # --------------------------------------------------------------------------- the blocks
 
 
-def _paired_blocks(present: dict, by_rows: bool):
-    """The blocks of the inputs paired by rows: ``(blocks, where, first)`` -- a list of
-    delayed blocks per input, each block's name for messages, and the position of its first
-    row among all rows (None unless ``by_rows``)."""
-    dask = _import_dask()
-    if _same_partitions(present):
-        blocks = {name: x.to_delayed() for name, x in present.items()}
-        where = [f"partition {i}" for i in range(len(next(iter(blocks.values()))))]
-        first = [None] * len(where)
-        if by_rows:
-            lengths = dask.compute(next(iter(present.values())).map_partitions(len))[0]
-            first = np.concatenate([[0], np.cumsum(np.asarray(lengths))[:-1]]).tolist()
-        return blocks, where, first
-    arrays = _as_dask_arrays(present)
-    lengths = {k: a.shape[0] for k, a in arrays.items() if not k.endswith(_INDEX)}
-    if len(set(lengths.values())) > 1:
-        shown = ", ".join(f"{k} has {n}" for k, n in lengths.items())
-        msg = f"Inconsistent numbers of rows: {shown}; pass one value per row of y."
-        raise ValueError(msg)
-    if arrays["y"].shape[0] == 0:
-        msg = "y is empty; at least one row is needed."
-        raise ValueError(msg)
-    arrays = _common_row_chunks(arrays)
-    blocks = {name: a.to_delayed().ravel().tolist() for name, a in arrays.items()}
-    bounds = np.cumsum((0,) + arrays["y"].chunks[0])
-    where = [f"block {i} (rows {a} to {b - 1})"
-             for i, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist()))]
-    first = bounds[:-1].tolist() if by_rows else [None] * len(where)
-    return blocks, where, first
-
-
 def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str,
                      proba_name: str = "proba") -> dict:
     """Key -> ``(point, replicates, class weights)`` of the rows of each key, merged over
@@ -213,7 +179,7 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str,
     except ValueError as exc:
         raise ValueError(_renamed(str(exc), proba_name)) from exc
     by_rows = templates[1] is not None and "groups" not in present
-    blocks, where, first = _paired_blocks(present, by_rows)
+    blocks, where, first = paired_blocks(present, by_rows)
     start = dask.delayed(templates, pure=True)
     update = dask.delayed(_update, pure=True)
     names = tuple(blocks)

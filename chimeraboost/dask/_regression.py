@@ -11,10 +11,10 @@ report and, with ``ci``, a percentile interval per number.
 from __future__ import annotations
 
 from .. import metrics as _metrics
-from .. import resampling as _resampling
 from .._report import Report
 from .._shared.api import public
-from ._blocks import _in_memory, _is_dask, accumulate, check_interval_params
+from ._blocks import (_in_memory, _is_dask, accumulate, check_interval_params,
+                      report_with_intervals)
 
 __all__ = ["regression_report"]
 
@@ -131,15 +131,9 @@ def regression_report(y, pred, *, sample_weight=None, baseline=None, ci=None, n_
 
 def _with_intervals(acc, level: float, units: str) -> Report:
     """The merged accumulator's report, with percentile intervals from its replicates."""
-    point = acc.report()
-    reps = acc.replicates()
+    point, reps = acc.report(), acc.replicates()
     fixed = _FIXED_BY_BASELINE if acc.baseline is not None else ()
     keys = [key for key in point if key in reps and key not in _NO_INTERVAL + fixed]
-    boot = _resampling.BootstrapResult({key: point[key] for key in keys},
-                                       {key: reps[key] for key in keys}, acc.n_boot,
-                                       n_rows=acc.n, ci_method="percentile", units=units)
-    ci = boot.intervals(level=level, metrics=keys)
-    dropped = {key: boot.n_dropped(key) for key in keys}
     reference = "y" if point["reference"] == "mean of y" else "baseline targets"
-    return Report(point, "predictions", "regression", reference, ci=ci, ci_level=level,
-                  n_boot=acc.n_boot, n_dropped=dropped, ci_method="percentile")
+    return report_with_intervals(acc, point, reps, keys, level, units, "regression",
+                                 reference)
