@@ -129,10 +129,13 @@ def test_find_weak_slices_refuses_what_it_cannot_do(planted):
         find_weak_slices(model, X, y, max_depth=3, n_boot=300)
     with pytest.raises(ValueError, match="by names column 'nope'"):
         find_weak_slices(model, X, y, columns=["nope"], n_boot=300)
-    good = (y == (X["x"] > 0)).astype(int)  # every row predicted right: nothing weak
+    # Every row predicted right with probability 1 (x scaled so far that no row's logit is
+    # short of saturation), whatever the split: no slice can be weaker than the rest.
+    sure = (X["x"] > 0).to_numpy().astype(int)
+    assert np.allclose(model.predict_proba(X.assign(x=X["x"] * 1e5))[:, 1], sure)
     # Nothing weaker than the rest: an empty result that says so, not an error to catch.
-    none = find_weak_slices(model, X.assign(x=X["x"] * 50), good * 0 + (X["x"] > 0).to_numpy(),
-                            columns=["member"], n_boot=300)
+    none = find_weak_slices(model, X.assign(x=X["x"] * 1e5), sure, columns=["member"],
+                            n_boot=300)
     assert none.labels == [] and none.to_frame().shape[0] == 0
     assert "No candidate slice is weaker than the rest" in str(none)
     assert "none found" in str(none)
