@@ -41,6 +41,7 @@ from ._keyed import (
     missing_mask,
     say,
 )
+from ._rest import ADJUST, ALPHA, METRIC, MIN_EVENTS, MIN_ROWS, against_rest
 
 __all__ = ["slice_report"]
 
@@ -278,7 +279,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     templates = _templates(classes, level, n_boot, random_state)
     pairs = keyed_accumulate(templates, {**inputs, "by": column},
                              _SliceKeyer(values, missing), len(classes), "by",
-                             proba_name="proba_or_pred")
+                             proba_name="proba_or_pred", distinct_groups=groups is not None)
     return _result(pairs, labels, classes, level, by_name, name, reference,
                    reference_name, "rows" if groups is None else "groups")
 
@@ -356,11 +357,13 @@ def _result(pairs: dict, labels, classes, level, by_name, name, reference, refer
     nan2 = (np.nan, np.nan)
     intervals = {k: np.array([c.get(k, nan2) for c in ci], dtype=float).reshape(-1, 2)
                  for k in keys}
+    tests = against_rest([pairs.get(s) for s in range(len(labels))], everything, level,
+                         units == "groups")
     return _DaskSliceReport.build(
         labels=labels, n=n, by=by_name or "labels", classes=classes, level=level,
-        n_boot=0 if level is None else pairs[next(iter(pairs))][1].n_boot, name=name,
+        n_boot=0 if level is None else everything[1].n_boot, name=name,
         reference_text=reference_text, values=values, intervals=intervals,
-        overall={"values": overall_v, "intervals": overall_ci}, units=units)
+        overall={"values": overall_v, "intervals": overall_ci}, units=units, tests=tests)
 
 
 class _Members:
@@ -376,33 +379,20 @@ class _DaskSliceReport(_slices.SliceReport):
 
     @classmethod
     def build(cls, *, labels, n, by, classes, level, n_boot, name, reference_text, values,
-              intervals, overall, units):
+              intervals, overall, units, tests):
         from types import SimpleNamespace
 
-        S = len(labels)
-        nan = np.full(S, np.nan)
         slicing = SimpleNamespace(labels=labels, by=by, notes=[],
                                   members=[_Members(m) for m in n])
-        why = "on dask, slices are not compared with the rest (it needs a second pass)"
-        out = cls(slicing=slicing, task="classification", classes=classes,
-                  metric="brier_skill", level=level, n_boot=n_boot, adjust="holm",
-                  alpha=0.05, name=name or "model", baseline_name="baseline",
-                  reference_text=reference_text, min_rows=30, min_events=10, values=values,
-                  intervals=intervals, overall=overall, rest=nan, difference=nan,
-                  diff_interval=np.full((S, 2), np.nan), se=nan, pvalue=nan,
-                  pvalue_adjusted=nan, verdict=[f"not tested: {why}"] * S,
-                  reasons=[why] * S, vs_baseline=None)
+        out = cls(slicing=slicing, task="classification", classes=classes, metric=METRIC,
+                  level=level, n_boot=n_boot, adjust=ADJUST, alpha=ALPHA,
+                  name=name or "model", baseline_name="baseline",
+                  reference_text=reference_text, min_rows=MIN_ROWS, min_events=MIN_EVENTS,
+                  values=values, intervals=intervals, overall=overall, **tests,
+                  vs_baseline=None)
         out.resampled = ("all rows, Poisson counts" if units == "rows"
                          else "whole groups, Poisson counts")
         return out
-
-    def _tables(self):
-        return super()._tables()[:1]  # the comparison with the rest was not made
-
-    def _footer(self) -> list:
-        lines = [line for line in super()._footer() if not line.startswith("p: two-sided")]
-        return [*lines, "Slices are not compared with the rest of the rows here: on dask that "
-                        "needs a second pass over the data."]
 
     def rows_of(self, label):
         """Not available: on dask the rows' positions are not kept."""
