@@ -235,6 +235,11 @@ def _update_block(templates, keyer, key_name, names, first_row, distinct, *block
     codes = encode_labels(y, point_t.classes, "y")
     weight = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     K = point_t.classes.shape[0]
+    if groups is not None:
+        # Each group's key, once per block: the accumulators key its Poisson counts by it
+        # (a key passed as the group is its own key), and the distinct groups are counted
+        # by it.
+        groups = group_keys(groups)
     out = {}
     order = np.argsort(keys, kind="stable")
     found, starts = np.unique(keys[order], return_index=True)
@@ -252,7 +257,7 @@ def _update_block(templates, keyer, key_name, names, first_row, distinct, *block
                                                 groups=units)
         kept = None
         if distinct and groups is not None:
-            kept = np.unique(group_keys(groups[rows]))
+            kept = np.unique(groups[rows])
         out[key] = (point, reps, np.bincount(codes[rows], weights=weight[rows], minlength=K),
                     np.bincount(codes[rows], minlength=K), kept)
     return out

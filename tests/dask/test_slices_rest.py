@@ -84,7 +84,9 @@ def test_the_tests_are_those_of_accumulators_fed_the_slice_and_the_rest(case):
     y, p, by = _data(seed=1)
     rng = np.random.default_rng(2)
     w = rng.uniform(0.2, 3.0, y.size) if case == "weights" else None
-    groups = rng.integers(0, 300, y.size) if case == "groups" else None
+    # string groups: counted by the keys their Poisson counts are drawn by
+    groups = np.char.add("g", rng.integers(0, 300, y.size).astype(str)) \
+        if case == "groups" else None
     r = cbd.slice_report(_arr(y, 400), _arr(p, 350), _arr(by, 500),
                          sample_weight=None if w is None else _arr(w, 300),
                          groups=None if groups is None else _arr(groups, 450), n_boot=B,
