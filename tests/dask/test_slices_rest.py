@@ -49,28 +49,30 @@ def _arr(x, chunks):
     return da.from_array(np.asarray(x), chunks=chunks)
 
 
-def _accumulator(y, p, rows, w, groups, seed):
-    acc = metrics.ClassificationAccumulator([0, 1], n_boot=B, random_state=seed)
+def _accumulator(y, p, rows, w, groups, seed, K=2):
+    acc = metrics.ClassificationAccumulator(list(range(K)), n_boot=B, random_state=seed)
     keys = rows if groups is None else groups[rows]
     return acc.update(y[rows], p[rows], sample_weight=None if w is None else w[rows],
                       groups=keys)
 
 
-def _reference(y, p, by, labels, w=None, groups=None, seed=0):
+def _reference(y, p, by, labels, w=None, groups=None, seed=0, K=2):
     """Per slice: the difference slice minus rest of the Brier skill, its replicates and its
-    units, from accumulators fed the slice's rows and the rest's rows."""
+    units, from accumulators fed the slice's rows and the rest's rows (for two classes no
+    more units than the rows of the rarer class)."""
     diff, reps, units = [], [], []
     for label in labels:
         inside = by == label
         parts = [np.flatnonzero(inside), np.flatnonzero(~inside)]
-        accs = [_accumulator(y, p, rows, w, groups, seed) for rows in parts]
+        accs = [_accumulator(y, p, rows, w, groups, seed, K) for rows in parts]
         point = [a.report()["brier_skill"] for a in accs]
         boot = [a.replicates()["brier_skill"] for a in accs]
         diff.append(point[0] - point[1])
         reps.append(boot[0] - boot[1])
         counts = [rows.size if groups is None else np.unique(groups[rows]).size
                   for rows in parts]
-        counts += [np.bincount(y[rows], minlength=2).min() for rows in parts]
+        if K == 2:
+            counts += [np.bincount(y[rows], minlength=2).min() for rows in parts]
         units.append(min(counts))
     return np.array(diff), reps, np.array(units)
 
@@ -236,3 +238,33 @@ def test_string_labels_and_a_column_of_a_dask_frame():
     frame_out = r.to_frame()
     _close(frame_out["difference"], diff)
     assert list(frame_out["verdict"]) == r.verdict
+
+
+def test_three_classes_rest_and_reasons_are_the_in_memory_ones():
+    rng = np.random.default_rng(12)
+    n = 900
+    y = rng.integers(0, 3, n)
+    p = rng.dirichlet(np.ones(3), n)
+    p[np.arange(n), y] += 1.0
+    p /= p.sum(axis=1, keepdims=True)
+    by = rng.choice(["a", "b", "c"], n)
+    by[(by == "c") & (y != 0)] = "b"  # c: one class only, fewer than two with 10 rows
+    with pytest.warns(DegenerateMetricWarning, match="'c'"):
+        r = cbd.slice_report(_arr(y, 300), da.from_array(p, chunks=(250, -1)), _arr(by, 300),
+                             ci=None)
+    with pytest.warns(DegenerateMetricWarning, match="'c'"):
+        m = slices.slice_report(y, p, by, ci=None, calibration=False)
+    _close(r.rest, m.rest)
+    _close(r.difference, m.difference)
+    assert r.reasons == m.reasons
+    assert r.verdict[2] == "not tested: fewer than two classes with 10 rows"
+    # with replicates: units are the rows (no class cap beyond two classes)
+    keep = by != "c"
+    y, p, by = y[keep], p[keep], by[keep]
+    r = cbd.slice_report(_arr(y, 300), da.from_array(p, chunks=(250, -1)), _arr(by, 300),
+                         n_boot=B, random_state=5)
+    diff, reps, units = _reference(y, p, by, ["a", "b"], seed=5, K=3)
+    # two slices, each the other's rest: both count the smaller one's rows
+    assert units.tolist() == [min(np.sum(by == "a"), np.sum(by == "b"))] * 2
+    _close(r.difference, diff)
+    _close(r.pvalue, resampling.difference_tests(diff, reps, units).pvalue)
