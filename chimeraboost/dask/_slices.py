@@ -248,9 +248,10 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     all rows' minus the slice's (:meth:`chimeraboost.metrics.ClassificationAccumulator.sums`),
     for the rows' own weights and for every replicate, and the difference slice minus rest
     is taken in each. :func:`chimeraboost.resampling.difference_tests` tests it against its
-    replicates' spread with Student's t on ``u - 1`` degrees of freedom, ``u`` the fewer of
-    the slice's and the rest's rows (with ``groups=``, distinct groups; for two classes no
-    more than the rows of the rarer class), then adjusts over the tested slices (Holm). A
+    replicates' standard deviation times ``sqrt(u / (u - 1))``, with Student's t on
+    ``u - 1`` degrees of freedom, ``u`` the fewer of the slice's and the rest's rows (with
+    ``groups=``, distinct groups; for two classes no more than the rows of the rarer
+    class), then adjusts over the tested slices (Holm). A
     slice (or its rest) with fewer than 30 rows, or fewer than 10 rows of a class, is shown
     but not tested, and its verdict says why; a zero difference whose every replicate is
     rounding noise has p = 1. With ``groups=``, each block also finds its slices' distinct
