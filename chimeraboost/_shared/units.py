@@ -49,7 +49,7 @@ import numpy as np
 
 from ..exceptions import FewResamplesWarning
 from ..exceptions import warn as _warn
-from .array_checks import _is_missing_value, _to_numpy, check_aligned
+from .array_checks import _is_missing_value, _to_numpy, check_aligned, plain
 from .param_checks import check_positive_int
 from .poisson import check_scheme, group_keys, mixed_keys, poisson_counts, replicate_seeds
 
@@ -397,7 +397,7 @@ def group_codes(values, n: int, name: str = "groups") -> tuple[np.ndarray, np.nd
     the messages naming the argument ``name``."""
     uniq, codes = _codes(_values(values, n, name), name)
     if uniq.size < 2:
-        msg = (f"{name} holds one group ({uniq[0]!r}) for all {n} rows: no interval can "
+        msg = (f"{name} holds one group ({plain(uniq[0])!r}) for all {n} rows: no interval can "
                "be made from one group (its spread between groups is unknown); pass the "
                f"customer / patient / account of each row, or leave {name}=None if the "
                "rows are independent.")
@@ -458,7 +458,7 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
                "scheme='multinomial' for blocks of time.")
         raise ValueError(msg)
     if uniq_t.size < 2:
-        msg = (f"time holds one value ({uniq_t[0]!r}) for all {n} rows: no block of time "
+        msg = (f"time holds one value ({plain(uniq_t[0])!r}) for all {n} rows: no block of time "
                "can be resampled; pass the date of each row.")
         raise ValueError(msg)
     length = 1.0
