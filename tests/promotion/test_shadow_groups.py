@@ -160,3 +160,18 @@ def test_bad_groups_and_time(kwargs, match):
                                                                     pd.Series) else P
     with pytest.raises(ValueError, match=match):
         shadow_report(champion, P, threshold=0.5, n_boot=1000, random_state=0, **kwargs)
+
+
+def test_without_groups_the_replicates_are_the_engines_row_bootstrap():
+    # Independent rows: the flip rate on the counts of resampling.bootstrap_counts with the
+    # same seed, read by the percentile method, is the report's interval.
+    from chimeraboost import resampling
+
+    _, p0, p1, _, _ = _users(50, 4, seed=7)
+    r = shadow_report(p0, p1, threshold=0.5, n_boot=1000, random_state=11,
+                      ci_method="percentile")
+    flips = ((p0 >= 0.5) != (p1 >= 0.5)).astype(float)
+    counts = np.vstack(list(resampling.bootstrap_counts(p0.size, 1000, random_state=11)))
+    reps = counts @ flips / counts.sum(1)
+    ci = resampling.bootstrap_interval(reps, r.values["flip_rate"], method="percentile")
+    assert r.intervals["flip_rate"] == pytest.approx((ci.low, ci.high), abs=1e-15)
