@@ -234,6 +234,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                  decision=decision, ci_method=ci_method,
                  dependence=_dependence(scheme, boot, model), note=rung_note(estimator))
     out._scored = getattr(model, "plot_data", None)
+    out._units = scheme.unit_params()  # Report.plot's bands resample what the report did
     out.slices = per_slice
     return out
 
@@ -290,7 +291,7 @@ def _calibration_tests(scored, scheme):
     draws = calibration_draws(scheme.n_boot)
     # One model: the scheme's generator itself, as before; two: one seed for both.
     seed = scheme.rng if len(scored) == 1 else int(scheme.rng.integers(0, 2**63 - 1))
-    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
+    units = scheme.unit_params()
     out = []
     for s in scored:
         if s.task != "classification":
