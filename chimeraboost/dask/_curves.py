@@ -38,7 +38,8 @@ from .._shared.validation import (
     check_same_length,
     check_sample_weight,
 )
-from ._blocks import _is_dask, _is_dask_frame, accumulate, check_percentile
+from ._blocks import _is_dask, _is_dask_frame, accumulate, check_percentile, describe
+from ._discordant import GroupTotals, PairCounts, widen_pairs
 
 __all__ = ["CurveAccumulator", "decision_curve"]
 
@@ -66,6 +67,11 @@ class CurveAccumulator:
         Seeds the replicates; accumulators merge only when built with the same.
     pos_label : label, default=None
         The positive class, as in :func:`chimeraboost.decisions.decision_curve`.
+    baseline : None, int or "treat all", default=None
+        With replicates: the column (or treating every row) the paired bands are judged
+        against; the accumulator then also counts, per model and threshold, the units that
+        decide differently from it, and whether each model's output equals its on every
+        row (what :func:`decision_curve` widens the paired band by).
 
     Notes
     -----
@@ -77,7 +83,7 @@ class CurveAccumulator:
     """
 
     def __init__(self, thresholds, n_models: int, *, n_boot: int = 0, random_state=None,
-                 pos_label=None):
+                 pos_label=None, baseline=None):
         self.thresholds = np.asarray(thresholds, dtype=np.float64)
         self._edges = np.sort(self.thresholds)
         self.n_models = int(n_models)
@@ -89,6 +95,9 @@ class CurveAccumulator:
         self.n = 0
         t = self.thresholds.shape[0]
         self._bins = np.zeros((1 + self.n_boot, self.n_models, 2, t + 1))
+        self.baseline = baseline
+        self.pairs = None if baseline is None or not self.n_boot else \
+            PairCounts(self.n_models, t, baseline)
 
     # -- chunks in
 
@@ -107,14 +116,16 @@ class CurveAccumulator:
         w = _weights(sample_weight, n)
         t = self.thresholds.shape[0]
         # One cell per (model, class, bin): each row falls in one cell per model.
-        cells = np.stack([(m * 2 + event) * (t + 1) + np.searchsorted(self._edges, c,
-                                                                      side="right")
-                          for m, c in enumerate(cols)], axis=1)
+        bins = [np.searchsorted(self._edges, c, side="right") for c in cols]
+        cells = np.stack([(m * 2 + event) * (t + 1) + b for m, b in enumerate(bins)], axis=1)
         size = self.n_models * 2 * (t + 1)
         self._bins[0] += np.bincount(cells.ravel(), weights=np.repeat(w, self.n_models),
                                      minlength=size).reshape(self._bins.shape[1:])
         if self.n_boot:
-            self._add_replicates(cells, w, self._keys(n, groups, first_row), size)
+            keys = self._keys(n, groups, first_row)
+            self._add_replicates(cells, w, keys, size)
+            if self.pairs is not None:
+                self.pairs.update(event, cols, bins, w, keys if groups is not None else None)
         elif groups is not None or first_row is not None:
             msg = ("groups= and first_row= key the bootstrap replicates; this accumulator "
                    "keeps none (n_boot=0).")
@@ -160,10 +171,11 @@ class CurveAccumulator:
         returns ``self``."""
         same = (np.array_equal(self.thresholds, other.thresholds)
                 and self.n_models == other.n_models and self.pos_label == other.pos_label
-                and np.array_equal(self._seeds, other._seeds))
+                and np.array_equal(self._seeds, other._seeds)
+                and self.baseline == other.baseline)
         if not same:
-            msg = ("other was built with other thresholds, models, pos_label or replicate "
-                   "seeds; only accumulators built alike can be merged.")
+            msg = ("other was built with other thresholds, models, pos_label, baseline or "
+                   "replicate seeds; only accumulators built alike can be merged.")
             raise ValueError(msg)
         if other.kind is not None and self.kind not in (None, other.kind):
             msg = (f"other's replicates are keyed by {other.kind}, this accumulator's by "
@@ -171,6 +183,8 @@ class CurveAccumulator:
             raise ValueError(msg)
         self.kind = self.kind or other.kind
         self._bins += other._bins
+        if self.pairs is not None:
+            self.pairs.merge(other.pairs)
         self.n += other.n
         return self
 
@@ -325,12 +339,20 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     if not any(_is_dask(x) for x in (y, *models.values(), sample_weight, groups)):
         return _decisions.decision_curve(y, proba, **args)
     t, level = _check_params(models, proba, baseline_name, level, ci_method, time, thresholds)
+    names = list(models)
+    versus = names.index(baseline_name) if baseline_name in names else baseline_name
+    stacked = _stacked(list(models.values()))
+    n_classes = len(models) if len(models) > 1 else 2
     template = CurveAccumulator(t, len(models), n_boot=n_boot, random_state=random_state,
-                                pos_label=pos_label)
-    inputs = {"y": y, "proba": _stacked(list(models.values())),
-              "sample_weight": sample_weight, "groups": groups if template.n_boot else None}
-    acc = accumulate(template, inputs, n_classes=len(models) if len(models) > 1 else 2)
-    return _result(acc, list(models), baseline_name, level)
+                                pos_label=pos_label, baseline=versus)
+    inputs = {"y": y, "proba": stacked, "sample_weight": sample_weight,
+              "groups": groups if template.n_boot else None}
+    acc = accumulate(template, inputs, n_classes=n_classes)
+
+    def totals():  # the second pass, over the groups, when a paired band may be widened
+        return accumulate(GroupTotals(pos_label), inputs, n_classes=n_classes)
+
+    return _result(acc, names, baseline_name, level, totals)
 
 
 def _check_params(models, proba, baseline_name, level, ci_method, time, thresholds):
@@ -349,10 +371,11 @@ def _check_params(models, proba, baseline_name, level, ci_method, time, threshol
                "'treat all'.")
         raise ValueError(msg)
     if time is not None:
-        msg = ("time= resamples blocks of time-ordered rows, which blocks of a dask "
-               "collection do not see in order; on dask pass groups= (e.g. a day or a week "
-               "as the group), or compute the rows and call "
-               "chimeraboost.decisions.decision_curve.")
+        msg = (f"time={describe(time)} asks for blocks of time-ordered rows to be resampled, "
+               "which the blocks of a dask collection do not see in order; on dask pass the "
+               "period as groups= instead (e.g. groups=time.dt.floor('D') or a week number: "
+               "each period's rows are then resampled together), or compute the rows and "
+               "call chimeraboost.decisions.decision_curve(..., time=time).")
         raise ValueError(msg)
     check_percentile(_resampling.check_ci_method(ci_method), "bands")
     return _check_thresholds(thresholds), check_level(level, "level")
@@ -385,11 +408,18 @@ def _stacked(columns: list):
     return da.stack(arrays, axis=1)
 
 
-def _result(acc: CurveAccumulator, names: list, baseline, level):
-    """The merged accumulator's curves as a DecisionCurve, with percentile bands."""
+def _result(acc: CurveAccumulator, names: list, baseline, level, totals=None):
+    """The merged accumulator's curves as a DecisionCurve, with percentile bands; the paired
+    bands widened where fewer than ``MIN_DISCORDANT`` units decide differently."""
     nb, treat_all, prevalence = acc.curves()
     curves = {name: nb[:, j] for j, name in enumerate(names)}
     curves[TREAT_ALL] = treat_all
+    if acc.pairs is not None and baseline != TREAT_ALL:
+        for j, name in enumerate(names):
+            if acc.pairs.same[j]:
+                # The one tie rule: outputs equal to rounding are one model, whose
+                # difference is exactly 0 (as in memory, which scores the baseline's twice).
+                curves[name] = curves[baseline]
     point = {name: c[0] for name, c in curves.items()}
     diff = {} if baseline is None else {name: curves[name] - curves[baseline]
                                         for name in names if name != baseline}
@@ -401,6 +431,9 @@ def _result(acc: CurveAccumulator, names: list, baseline, level):
             low[name], high[name] = _band(c, level)
         for name, d in diff.items():
             d_lo[name], d_hi[name] = _band(d, level)
+        if acc.pairs is not None:
+            widen_pairs(acc.pairs, names, baseline, acc.thresholds, level, acc.kind or "rows",
+                        totals, d_lo, d_hi)
     return _decisions.DecisionCurve(
         thresholds=acc.thresholds, net_benefit=point, low=low, high=high, baseline=baseline,
         difference={name: d[0] for name, d in diff.items()}, diff_low=d_lo, diff_high=d_hi,

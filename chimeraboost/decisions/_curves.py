@@ -260,20 +260,7 @@ def _widen(scheme, evs, name, baseline, t, level, low, high) -> None:
             low[j], high[j] = found.widen(low[j], high[j])
             few.append((v, found))
     if few:
-        shown = ", ".join(f"{v:g}" for v, _ in few[:8]) + (" ..." if len(few) > 8 else "")
-        k = min(f.k for _, f in few)
-        first = few[0][1]
-        reason = first.reason(f"{name} and {baseline}")
-        if len(few) > 1:
-            # The same kind of reason as one threshold's: an interval widened, which the
-            # warning says as such (not "likely too narrow").
-            reason = type(reason)(
-                f"at {len(few)} of {len(t)} thresholds ({shown}) {name} and {baseline} decide "
-                f"differently on fewer than {resampling.MIN_DISCORDANT} of {first.n_units} "
-                f"{first.unit} (as few as {k}), too few for a bootstrap to read the "
-                f"difference from; there the band holds every difference those "
-                f"{first.unit} allow (the Clopper-Pearson limit of the share that decide "
-                f"differently times the most one can move the net benefit), and 0")
+        reason = resampling.Discordance.curve_reason(few, len(t), f"{name} and {baseline}")
         resampling.warn_narrow({f"net benefit of {name} minus {baseline}": reason}, level)
 
 

@@ -85,6 +85,40 @@ class Discordance(NamedTuple):
             return low, high
         return float(min(low, -self.bound)), float(max(high, self.bound))
 
+    @classmethod
+    def from_counts(cls, k, n_units, max_capacity, mean_weight, level, unit="rows",
+                    threshold=None):
+        """The rule from counts alone: ``k`` of ``n_units`` units (of positive weight)
+        decide differently, ``max_capacity`` the most one unit can move the difference's
+        numerator, ``mean_weight`` the units' mean weight in its denominator. None when
+        ``k`` reaches :data:`MIN_DISCORDANT` or no unit weighs anything. What
+        :func:`discordance` computes from the rows, and what accumulators merged across
+        blocks (which hold the counts, not the rows) compute from theirs."""
+        k, n_units = int(k), int(n_units)
+        if k >= MIN_DISCORDANT or n_units == 0:
+            return None
+        upper = 1.0 if k >= n_units else float(beta.ppf((1 + level) / 2, k + 1, n_units - k))
+        return cls(k, n_units, unit, upper * float(max_capacity) / float(mean_weight),
+                   threshold)
+
+    @staticmethod
+    def curve_reason(few, n_thresholds: int, who: str) -> Widened:
+        """Why a band was widened at the thresholds of ``few`` (a list of ``(threshold,
+        Discordance)``, of ``n_thresholds`` in all) for the paired difference ``who``: one
+        threshold's :meth:`reason`, or one sentence naming them all."""
+        first = few[0][1]
+        if len(few) == 1:
+            return first.reason(who)
+        shown = ", ".join(f"{v:g}" for v, _ in few[:8]) + (" ..." if len(few) > 8 else "")
+        k = min(f.k for _, f in few)
+        return Widened(
+            f"at {len(few)} of {n_thresholds} thresholds ({shown}) {who} decide "
+            f"differently on fewer than {MIN_DISCORDANT} of {first.n_units} "
+            f"{first.unit} (as few as {k}), too few for a bootstrap to read the "
+            f"difference from; there the band holds every difference those "
+            f"{first.unit} allow (the Clopper-Pearson limit of the share that decide "
+            f"differently times the most one can move the net benefit), and 0")
+
     def reason(self, who: str = "the two models") -> Widened:
         """Why the interval was widened (what the warning says)."""
         at = "" if self.threshold is None else f" at threshold {self.threshold:g}"
@@ -147,6 +181,5 @@ def discordance(a: Terms, b: Terms, index, level, unit="rows") -> Discordance | 
     n_units = int(present.sum())
     if k >= MIN_DISCORDANT or n_units == 0:
         return None
-    upper = 1.0 if k >= n_units else float(beta.ppf((1 + level) / 2, k + 1, n_units - k))
-    bound = upper * float(cap.max()) / float(weight[present].mean())
-    return Discordance(k, n_units, unit, bound, a.threshold)
+    return Discordance.from_counts(k, n_units, cap.max(), weight[present].mean(), level, unit,
+                                   a.threshold)
