@@ -40,14 +40,12 @@ from .._shared.validation import (
 )
 from ._blocks import _is_dask, _is_dask_frame, accumulate, check_percentile, describe
 from ._discordant import GroupTotals, PairCounts, widen_pairs
+from ._quantiles import default_thresholds
 
 __all__ = ["CurveAccumulator", "decision_curve"]
 
 TREAT_ALL = "treat all"
 _BUILT_IN = ("treat all", "treat none")
-# The thresholds when none are given on a cluster: the in-memory default (99 between the 1st
-# and 99th percentiles of the scores) needs the scores sorted, a pass a cluster avoids.
-_DEFAULT_THRESHOLDS = np.linspace(0.01, 0.99, 99)
 # Elements of one (replicates, rows) count matrix: 2^22 float64 = 32 MB per piece.
 _CHUNK_ELEMENTS = 1 << 22
 
@@ -240,9 +238,9 @@ def _weights(sample_weight, n: int) -> np.ndarray:
     return check_sample_weight(w, n)
 
 
-def _check_thresholds(thresholds) -> np.ndarray:
+def _check_thresholds(thresholds) -> np.ndarray | None:
     if thresholds is None:
-        return _DEFAULT_THRESHOLDS.copy()
+        return None
     t = check_numeric_1d(np.atleast_1d(thresholds), "thresholds")
     bad = (t <= 0) | (t >= 1)
     if np.any(bad):
@@ -343,6 +341,8 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     versus = names.index(baseline_name) if baseline_name in names else baseline_name
     stacked = _stacked(list(models.values()))
     n_classes = len(models) if len(models) > 1 else 2
+    if t is None:  # the in-memory default, from a few passes over the scores
+        t = default_thresholds(y, stacked, len(models), n_classes)
     template = CurveAccumulator(t, len(models), n_boot=n_boot, random_state=random_state,
                                 pos_label=pos_label, baseline=versus)
     inputs = {"y": y, "proba": stacked, "sample_weight": sample_weight,

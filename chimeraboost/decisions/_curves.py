@@ -18,6 +18,7 @@ import numpy as np
 from .. import resampling
 from .._shared.api import public
 from .._shared.format import fmt
+from .._shared.thresholds import PERCENTILES, thresholds_between
 from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
@@ -46,11 +47,8 @@ def default_thresholds(scores, n: int = 99) -> np.ndarray:
     """``n`` thresholds evenly spaced between the 1st and 99th percentiles of all scores,
     kept inside [0.01, 0.99]; 0.01 to 0.99 when the scores do not spread (0/1 rules)."""
     pooled = np.concatenate([np.ravel(s) for s in scores])
-    lo, hi = np.quantile(pooled, [0.01, 0.99])
-    lo, hi = max(float(lo), 0.01), min(float(hi), 0.99)
-    if not hi > lo:
-        lo, hi = 0.01, 0.99
-    return np.linspace(lo, hi, n)
+    lo, hi = np.quantile(pooled, PERCENTILES)
+    return thresholds_between(lo, hi, n)
 
 
 class DecisionCurve:
