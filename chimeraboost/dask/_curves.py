@@ -9,7 +9,10 @@ Part of :mod:`chimeraboost.dask` (re-exported there). Questions answered here:
   :func:`chimeraboost.decisions.decision_curve` gives).
 - What does a block of rows add to it? :class:`CurveAccumulator`: per model, class and bin
   between the thresholds, the weight of the block's rows -- for the rows' own weights and for
-  each Poisson bootstrap replicate's -- merged by addition.
+  each Poisson bootstrap replicate's -- merged by addition; with a baseline, the units that
+  decide differently from it (:mod:`chimeraboost.dask._discordant`).
+- Which thresholds without ``thresholds=``? The in-memory default, found over the blocks
+  (:mod:`chimeraboost.dask._quantiles`).
 
 Net benefit at threshold ``t`` is ``TP/n - FP/n t/(1-t)``, a row treated when its score is
 ``>= t``, and treating everyone ``prevalence - (1 - prevalence) t/(1-t)`` (Vickers & Elkin
@@ -78,6 +81,8 @@ class CurveAccumulator:
     (``searchsorted(thresholds, score, side="right")``, as the in-memory sweep bins them);
     a row is treated at every threshold below its bin. That is ``2 (T + 1) (1 + n_boot)``
     float64 per model: 3.2 MB at 99 thresholds and 2,000 replicates, whatever the rows.
+    With a baseline, per model ``T + 1`` counts of discordant rows (or up to four group
+    keys per threshold) besides.
     """
 
     def __init__(self, thresholds, n_models: int, *, n_boot: int = 0, random_state=None,
@@ -265,9 +270,10 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
         Probabilities of the positive class (or 0/1 rules), one per model, on the same
         rows. No model may be called ``"treat all"`` or ``"treat none"``.
     thresholds : array-like of float in (0, 1), default=None
-        Threshold probabilities. None: 99 evenly spaced from 0.01 to 0.99 (the in-memory
-        default, between the 1st and 99th percentiles of the scores, needs them sorted;
-        pass ``thresholds=`` to get the same thresholds in both).
+        Threshold probabilities. None: the in-memory default, to the last bit -- 99 evenly
+        spaced between the 1st and 99th percentiles of all the models' scores, kept inside
+        [0.01, 0.99] -- found by two to five more passes over ``y`` and ``proba`` before the
+        curve's own (see Notes); pass ``thresholds=`` to skip them.
     baseline_name : str, default=None
         The model the others are judged against (a key of ``proba``), or ``"treat all"``:
         every model's net benefit minus the baseline's, on the same replicates, with its
@@ -293,7 +299,9 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
         wherever they sit, so that whole groups are resampled.
     time : None
         Blocks of time-ordered rows need the rows in time order, which blocks of a cluster
-        do not see: refused on dask collections (taken by the in-memory function).
+        do not see: refused on dask collections, with the fix -- pass the period (a day, a
+        week) as ``groups=``, so that each period's rows are resampled together (taken by
+        the in-memory function).
 
     Returns
     -------
@@ -311,13 +319,32 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     group's value) -- to a :class:`CurveAccumulator`; the accumulators merge by addition
     and the curves come from the merged counts (``TP/n - FP/n t/(1-t)``). The point curves
     equal the in-memory ones to rounding; every model is weighed by the same counts, so
-    the differences are paired, as in memory. What the in-memory paired band has and this
-    one has not: the widening where fewer than
-    :data:`chimeraboost.resampling.MIN_DISCORDANT` rows decide differently between the two
-    models (counting them per group needs the rows of a group together), and its warning;
-    read a paired band at a threshold where the two models rarely disagree with care.
+    the differences are paired, as in memory.
+
+    A paired band follows the in-memory rule (:meth:`chimeraboost.resampling.Resampler.discordance`):
+    where fewer than :data:`chimeraboost.resampling.MIN_DISCORDANT` units (rows of positive
+    weight, or groups) decide differently from the baseline, the band becomes the hull of
+    the bootstrap's and ``[-bound, bound]`` (the Clopper-Pearson limit of the share of
+    units that decide differently times the most one unit moves the net benefit), which
+    holds 0, and one ``NarrowIntervalWarning`` per model names the thresholds. The
+    accumulators count the discordant rows per threshold (a row decides differently
+    between its two bins), or keep the four smallest keys of the discordant groups; with
+    ``groups=`` the bound needs each group's weight, which one more pass sums -- made only
+    when some threshold has fewer than four. Two models whose outputs are equal to
+    rounding on every row (the one tie rule) are one: their difference and its band are
+    exactly 0.
+
+    The default thresholds need two order statistics for each percentile of all ``n M``
+    scores (``M`` models). A probability is a non-negative float, whose 64 bits read as an
+    unsigned integer sort as the values do: a first pass counts the scores by their top
+    bits, which fixes the top bits of each wanted order statistic; each further pass counts
+    the scores under the prefix found so far by their next 16 bits, or, once a prefix holds
+    at most 65,536 scores, collects and sorts them. Each pass holds at most four histograms
+    of 65,536 counts per block. Ties cost nothing (a count is a count).
+
     Hanley & MacGibbon (2006), doi:10.1016/j.cmpb.2006.04.006 (the Poisson bootstrap);
-    Vickers & Elkin (2006), doi:10.1177/0272989X06295361 (net benefit).
+    Vickers & Elkin (2006), doi:10.1177/0272989X06295361 (net benefit); Clopper & Pearson
+    (1934), doi:10.1093/biomet/26.4.404 (the bound).
 
     Examples
     --------

@@ -2,7 +2,7 @@
 rows sit in many blocks -- and how wide must the paired band then be?
 
 Private to :mod:`chimeraboost.dask` (the paired bands of :func:`decision_curve`). The rule is
-the in-memory one (:class:`chimeraboost.resampling.Discordance`): with fewer than
+the in-memory one (:class:`chimeraboost._shared.discordance.Discordance`): with fewer than
 :data:`~chimeraboost.resampling.MIN_DISCORDANT` units on which a model and the baseline act
 differently at a threshold, the band of their difference of net benefit becomes the hull of
 the bootstrap's and ``[-bound, bound]``; two models with equal outputs (the one tie rule)
@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import resampling as _resampling
+from .._shared.discordance import MIN_DISCORDANT, Discordance
 from .._shared.poisson import group_keys
 from .._shared.ties import same_outputs
 from .._shared.validation import binary_target
@@ -82,7 +83,7 @@ class PairCounts:
         for k in range(self.t):
             found = keys[(lo <= k) & (k < hi)]
             if found.size:
-                first = found[np.r_[True, found[1:] != found[:-1]]][:_resampling.MIN_DISCORDANT]
+                first = found[np.r_[True, found[1:] != found[:-1]]][:MIN_DISCORDANT]
                 self._keys[m][k] = _smallest(self._keys[m][k], first)
 
     def merge(self, other: PairCounts) -> None:
@@ -106,7 +107,7 @@ class PairCounts:
 
 
 def _smallest(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.unique(np.concatenate([a, b]))[:_resampling.MIN_DISCORDANT]
+    return np.unique(np.concatenate([a, b]))[:MIN_DISCORDANT]
 
 
 class GroupTotals:
@@ -168,7 +169,7 @@ def widen_pairs(pairs, names, baseline, thresholds, level, kind, totals, low, hi
     order = np.argsort(np.argsort(thresholds, kind="stable"), kind="stable")
     counts = pairs.counts(kind)[:, order]
     needed = [name for j, name in enumerate(names) if name in low and not pairs.same[j]
-              and np.any(counts[j] < _resampling.MIN_DISCORDANT)]
+              and np.any(counts[j] < MIN_DISCORDANT)]
     if not needed:
         return
     odds = thresholds / (1.0 - thresholds)
@@ -183,13 +184,13 @@ def widen_pairs(pairs, names, baseline, thresholds, level, kind, totals, low, hi
         j = names.index(name)
         few = []
         for i, v in enumerate(thresholds):
-            found = _resampling.Discordance.from_counts(
+            found = Discordance.from_counts(
                 counts[j, i], n_units, capacity[i], mean, level, kind, float(v))
             if found is not None:
                 low[name][i], high[name][i] = found.widen(low[name][i], high[name][i])
                 few.append((float(v), found))
         if few:
-            reason = _resampling.Discordance.curve_reason(few, len(thresholds),
+            reason = Discordance.curve_reason(few, len(thresholds),
                                                           f"{name} and {baseline}")
             _resampling.warn_narrow({f"net benefit of {name} minus {baseline}": reason},
                                     level)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import resampling
 from .._shared.api import public
+from .._shared.discordance import Discordance
 from .._shared.format import fmt
 from .._shared.thresholds import PERCENTILES, thresholds_between
 from .._shared.ties import same_outputs
@@ -258,7 +259,7 @@ def _widen(scheme, evs, name, baseline, t, level, low, high) -> None:
             low[j], high[j] = found.widen(low[j], high[j])
             few.append((v, found))
     if few:
-        reason = resampling.Discordance.curve_reason(few, len(t), f"{name} and {baseline}")
+        reason = Discordance.curve_reason(few, len(t), f"{name} and {baseline}")
         resampling.warn_narrow({f"net benefit of {name} minus {baseline}": reason}, level)
 
 

@@ -113,7 +113,7 @@ from ._intervals import (
 # The one resampling scheme every surface draws from: rows, whole groups, or time blocks.
 from ._engine import Resampler, design_effect, jackknife_variance
 # How many units a paired difference of a decision rests on, and the bound when few.
-from ._discordant import MIN_DISCORDANT, Discordance
+from ._discordant import MIN_DISCORDANT
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
 from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_narrow
 # Resampling every metric of one model, a pair, or several on the same rows.
@@ -136,7 +136,6 @@ __all__ = [
     "difference_tests",
     "MIN_GROUPS",
     "MIN_DISCORDANT",
-    "Discordance",
     "design_effect",
     "jackknife_variance",
     "MIN_RESAMPLES_DECISION",
