@@ -57,7 +57,8 @@ def _dates(block, pd):
     missing = np.asarray(dti.isna())
     if missing.any():
         msg = (f"time contains {int(missing.sum())} missing date(s) (NaT; the first at position "
-               f"{int(np.flatnonzero(missing)[0])} of its block); every row needs a date.")
+               f"{int(np.flatnonzero(missing)[0])} of its block); every row needs a date: drop those "
+               "rows or fill their dates first.")
         raise ValueError(msg)
     return dti
 
