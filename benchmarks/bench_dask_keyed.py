@@ -24,6 +24,8 @@ Run::
 
     python benchmarks/bench_dask_keyed.py            # 1e6 rows
     python benchmarks/bench_dask_keyed.py 10000000   # 1e7 rows
+    python benchmarks/bench_dask_keyed.py 10000000 regression_report decision_curve
+        # the report (the reference, always measured first) and these rows only
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ def measure(what: str, n: int):
     return seconds, max(peaks.values())
 
 
-def main(n: int) -> None:
+def main(n: int, only=()) -> None:
     print(f"{n:,} rows in blocks of {CHUNK:,}, {N_BOOT} replicates, 2 workers of 1 thread")
     print(f"uptime: {os.popen('uptime').read().strip()}")
     print(f"{'what':32} {'seconds':>8} {'x report':>9} {'peak MB per worker':>19} {'load':>5}")
@@ -103,6 +105,8 @@ def main(n: int) -> None:
                         ("regression_report", "regression_report (ci=0.95)"),
                         ("decision_curve", "decision_curve (99 thresholds)"),
                         ("decision_curve default", "decision_curve (thresholds=None)")):
+        if only and what != "report" and what not in only:
+            continue
         seconds, peak = measure(what, n)
         base = base or seconds
         print(f"{label:32} {seconds:8.1f} {seconds / base:9.2f} {peak:19.0f} "
@@ -110,4 +114,4 @@ def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000, tuple(sys.argv[2:]))
