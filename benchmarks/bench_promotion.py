@@ -18,6 +18,13 @@ Four simulations, each printing a markdown table (with 95% Wilson intervals of e
 3. **Shadow intervals.** Two models whose decisions differ on about 10% of 500 live rows:
    the share of ``--shadow-runs`` (1,000) :func:`shadow_report` calls whose flip-rate
    interval covers the true flip rate (target: at least 93%).
+4. **Users with many rows** (``--only groups``). Shadow traffic of 100 users sending 8
+   requests each, a user's requests scored alike: the share of ``--groups-runs`` (200)
+   :func:`shadow_report` calls whose flip-rate interval covers the true flip rate, resampling
+   requests and resampling users (``groups=``); and ``--groups-runs`` x 5 readouts of a mean
+   (no difference between the arms, 300 users per arm with 1 to 9 rows each, a user's rows
+   sharing the user's level), read once: the share whose interval covers 0 with and without
+   ``groups_champion=`` / ``groups_challenger=``.
 
 Usage::
 
@@ -179,16 +186,73 @@ def shadow_coverage(runs, seed=0):
     print(f"| {truth:.4f} | {wilson(covered, runs)} | {time.process_time() - start:.1f} |")
 
 
+def _user_scores(rng, users, per_user):
+    """Both models' scores of ``per_user`` requests from each user: a user's requests share
+    the user's latent and how the challenger reads that user differently."""
+    u = np.repeat(rng.normal(size=users), per_user)
+    v = np.repeat(rng.normal(size=users), per_user)
+    z0 = u + 0.3 * rng.normal(size=u.size)
+    z1 = 0.9 * z0 + 0.45 * v + 0.1 * rng.normal(size=u.size)
+    return expit(z0), expit(z1)
+
+
+def groups_coverage(runs, seed=0):
+    rng = np.random.default_rng(seed)
+    users, per_user = 100, 8
+    big0, big1 = _user_scores(rng, 250_000, per_user)
+    truth = float(np.mean((big0 >= 0.5) != (big1 >= 0.5)))
+    user = np.repeat(np.arange(users), per_user)
+    print(f"\n### Users with many rows: the shadow flip rate ({runs:,} reports of {users} "
+          f"users x {per_user} requests, 1,000 resamples each; true flip rate "
+          f"{truth:.4f})\n")
+    print("| resampled | interval covers it (target >= 93%) | mean width | CPU s |")
+    print("| --- | --- | ---: | ---: |")
+    data = [_user_scores(rng, users, per_user) for _ in range(runs)]
+    for name, groups in (("requests", None), ("users (groups=)", user)):
+        start, covered, width = time.process_time(), 0, 0.0
+        for i, (s0, s1) in enumerate(data):
+            r = shadow_report(s0, s1, threshold=0.5, n_boot=1000, random_state=i,
+                              groups=groups)
+            low, high = r.intervals["flip_rate"]
+            covered += low <= truth <= high
+            width += (high - low) / runs
+        print(f"| {name} | {wilson(covered, runs)} | {width:.4f} | "
+              f"{time.process_time() - start:.1f} |")
+    readouts = 5 * runs
+    print(f"\n### Users with many rows: the readout of a mean ({readouts:,} tests, 300 users "
+          "per arm with 1 to 9 rows each, no difference, one look)\n")
+    print("| standard error | interval covers 0 (target >= 93.5%) | mean width |")
+    print("| --- | --- | ---: |")
+    plan = plan_ab_test(ab_metric("revenue", "mean", rng.normal(size=500),
+                                  rng.normal(0.2, 1, 500), greater_is_better=True))
+
+    def arm():
+        rows = rng.integers(1, 10, 300)
+        g = np.repeat(np.arange(300), rows)
+        return np.repeat(rng.normal(size=300), rows) + rng.normal(size=g.size), g
+
+    tests = [(arm(), arm()) for _ in range(readouts)]
+    for name, grouped in (("per row", False), ("per user (groups_*=)", True)):
+        covered, width = 0, 0.0
+        for (x0, g0), (x1, g1) in tests:
+            kw = {"groups_champion": g0, "groups_challenger": g1} if grouped else {}
+            m = read_ab_test(plan, {"revenue": x0}, {"revenue": x1}, **kw).primary
+            covered += m["low"] <= 0.0 <= m["high"]
+            width += (m["high"] - m["low"]) / readouts
+        print(f"| {name} | {wilson(covered, readouts)} | {width:.3f} |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--peek-runs", type=int, default=2000)
     parser.add_argument("--shadow-runs", type=int, default=1000)
+    parser.add_argument("--groups-runs", type=int, default=200)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=("power", "peeking", "shadow"))
+    parser.add_argument("--only", choices=("power", "peeking", "shadow", "groups"))
     args = parser.parse_args(argv)
     if args.quick:
-        args.runs, args.peek_runs, args.shadow_runs = 100, 200, 50
+        args.runs, args.peek_runs, args.shadow_runs, args.groups_runs = 100, 200, 50, 20
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     bounds = ", ".join(f"{b:.2f}" for b in lan_demets_bounds(5))
     print(f"Lan-DeMets bounds for 5 looks: {bounds}")
@@ -198,6 +262,8 @@ def main(argv=None):
         peeking(args.peek_runs)
     if args.only in (None, "shadow"):
         shadow_coverage(args.shadow_runs)
+    if args.only in (None, "groups"):
+        groups_coverage(args.groups_runs)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
 
 

@@ -38,7 +38,9 @@ Usage::
     python benchmarks/coverage_dependence.py --check-truth
 
 Sections: ``snapshot``, ``time`` and ``iid`` (the cells above; 400 data sets each), and with
-200 data sets each: ``fewgroups`` (600 rows in G = 5 ... 50 customers, rho = 0.7: where
+200 data sets each: ``other`` (G = 100 customers, rho = 0.7, in three designs the named cells
+do not cover: unequal sizes with mean 12, an AR(1) within each customer, features that change
+over a customer's rows; see :func:`draw_other`), ``fewgroups`` (600 rows in G = 5 ... 50 customers, rho = 0.7: where
 resampling whole groups stops holding, with the coverage by the default interval's degrees of
 freedom) and ``discordant`` (the paired difference of net benefit by the number of customers on
 which the two models decide differently; G = 25 ... 400, m = 12: covered as read now, by the
@@ -120,8 +122,40 @@ def draw_time(rng, n, phi):
     return (1.2 * x - 0.8 + a > 0).astype(np.int64), p, q, np.arange(n)
 
 
+def draw_other(rng, design, g, m, rho):
+    """Snapshot designs the named cells do not cover, each keeping every row's forecast
+    calibrated given its own x (so that the population values are those of the named cells):
+
+    - ``unequal``: customer sizes ``1 + NegativeBinomial`` with mean ``m`` (from 1 to about
+      6 m), drawn independently of x and u;
+    - ``ar``: the row noise an AR(1) over a customer's months (phi = 0.8, unit variance) on
+      top of the customer effect: dependence that decays within a customer;
+    - ``varying``: features that change over a customer's rows, ``x_it = (x_i + z_it) /
+      sqrt(2)``, so that a customer's forecasts differ row to row.
+    """
+    sizes = (1 + rng.negative_binomial(2, 2 / (m + 1), g) if design == "unequal"
+             else np.full(g, m))
+    customer = np.repeat(np.arange(g), sizes)
+    n = customer.size
+    x = rng.standard_normal(g)[customer]
+    if design == "varying":
+        x = (x + rng.standard_normal(n)) / np.sqrt(2)
+    e = rng.standard_normal(n)
+    if design == "ar":
+        phi, first = 0.8, np.r_[True, customer[1:] != customer[:-1]]
+        for t in range(1, n):
+            if not first[t]:
+                e[t] = phi * e[t - 1] + np.sqrt(1 - phi * phi) * e[t]
+    u = rng.standard_normal(g)[customer]
+    p, q = forecasts(x, rng.normal(0.0, NOISE_SD, g)[customer])
+    latent = 1.2 * x - 0.8 + np.sqrt(rho) * u + np.sqrt(1 - rho) * e
+    return (latent > 0).astype(np.int64), p, q, customer
+
+
 def draw(rng, cell):
     kind = cell[0]
+    if kind == "other":
+        return draw_other(rng, *cell[1:])
     if kind == "time":
         return draw_time(rng, cell[1], cell[2])
     if kind == "iid":
@@ -526,6 +560,8 @@ def cells(args) -> dict:
                      if args.g is None or g in args.g],
         "time": [(("time", 2000, phi), named) for phi in (0.5, 0.9)],
         "iid": [(("iid", 1200), named)],
+        "other": [(("other", design, 100, 12, 0.7), other)
+                  for design in ("unequal", "ar", "varying")],
         "fewgroups": [(("fewgroups", g, 600 // g, 0.7), other)
                       for g in (5, 10, 15, 20, 30, 50)],
         "discordant": [(("discordant", g, 12, rho), other) for rho in (0.3, 0.7)
@@ -572,6 +608,8 @@ def _label(cell) -> str:
         return f"φ={cell[2]:g}, n={cell[1]}"
     if kind == "iid":
         return f"n={cell[1]}"
+    if kind == "other":
+        return f"{cell[1]}, ρ={cell[4]:g}, G={cell[2]}, m={cell[3]}"
     return f"G={cell[1]}, m={cell[2]}"  # few groups, discordant
 
 
@@ -701,7 +739,7 @@ def df_table(trace) -> list[str]:
     return lines + [""]
 
 
-SECTIONS = ["snapshot", "time", "iid", "fewgroups", "discordant", "minimum"]
+SECTIONS = ["snapshot", "time", "iid", "other", "fewgroups", "discordant", "minimum"]
 
 
 def main(argv=None) -> None:

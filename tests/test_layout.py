@@ -66,7 +66,7 @@ PUBLIC = {
         "CI_METHOD_LABELS", "DEFAULT_CI_METHOD", "JACKKNIFE_BLOCKS", "MIN_EVENTS",
         "check_ci_method", "bootstrap_interval", "jackknife_weights", "jackknife_blocks",
         "acceleration", "effective_df", "narrow_interval_reason", "warn_narrow",
-        "Resampler", "ADJUSTMENTS", "DifferenceTests", "difference_tests", "MIN_GROUPS", "MIN_DISCORDANT", "design_effect", "jackknife_variance",
+        "Resampler", "ADJUSTMENTS", "DifferenceTests", "difference_tests", "MIN_GROUPS", "few_groups_reason", "MIN_DISCORDANT", "design_effect", "jackknife_variance",
         "MultipleTestResult", "holm", "benjamini_hochberg",
     ],
     "chimeraboost.decisions": [

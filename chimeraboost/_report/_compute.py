@@ -177,6 +177,10 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     model_name, base_name = _names(estimator, baseline, name, baseline_name)
     # One resampling scheme for every resampled number of the report: the paired or single
     # bootstrap, the calibration tests, the decision section, the slices.
+    # The decision section and the slices draw from the caller's random_state as it was at
+    # this call, so that each equals its own function called with the same random_state
+    # (decision_report, slice_report), whatever the report resampled before them.
+    sections_seed = copy.deepcopy(random_state)
     scheme = resampling.Resampler.for_evaluator(
         model.evaluator, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
         n_jobs=n_jobs, groups=groups, time=time, X=X)
@@ -185,7 +189,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     per_slice = None if by is None else _slices(
         model, incumbent, X, y, sample_weight, targets, by,
         dict(bins=bins, min_rows=min_rows, min_events=min_events, adjust=adjust,
-             ci=level or 0.95, n_boot=n_boot, random_state=copy.deepcopy(random_state),
+             ci=level or 0.95, n_boot=n_boot, random_state=copy.deepcopy(sections_seed),
              groups=groups, time=time, ci_method=ci_method,
              name=model_name, baseline_name=base_name,
              reference_name=base_name or "baseline targets"))
@@ -222,7 +226,7 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
     decision = None
     if threshold is not None or costs is not None:
         decision = _decision(model, incumbent, y, sample_weight, threshold, costs, model_name,
-                             base_name, scheme, level or 0.95)
+                             base_name, scheme, level or 0.95, copy.deepcopy(sections_seed))
     out = Report(model.point, model_name, model.task,
                  "y" if targets is None else base_name or "baseline targets",
                  ci=ci_dict, ci_level=level, n_boot=n_boot, n_dropped=dropped,
@@ -230,13 +234,16 @@ def report(estimator, X, y, *, baseline=None, sample_weight=None, ci=None, n_boo
                  decision=decision, ci_method=ci_method,
                  dependence=_dependence(scheme, boot, model), note=rung_note(estimator))
     out._scored = getattr(model, "plot_data", None)
+    out._units = scheme.unit_params()  # Report.plot's bands resample what the report did
     out.slices = per_slice
     return out
 
 
-def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, scheme, level):
+def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name, scheme, level,
+              seed):
     """The decision section: the model's action (and the baseline's) against treat-all and
-    treat-none, from :func:`chimeraboost.decisions.decision_report`."""
+    treat-none, from :func:`chimeraboost.decisions.decision_report` on the report's resampling
+    units with the caller's ``random_state`` (``seed``)."""
     for scored, arg in ((model, "estimator"), (incumbent, "baseline")):
         if scored is None:
             continue
@@ -257,7 +264,7 @@ def _decision(model: _Scored, incumbent, y, w, threshold, costs, name, base_name
             baseline_proba=None if incumbent is None else incumbent.binary_score,
             threshold=threshold, costs=costs, pos_label=model.classes[1], sample_weight=w,
             name=name, baseline_name=base_name or "baseline", level=level,
-            **scheme.as_params())
+            **{**scheme.as_params(), "random_state": seed})
 
 
 def _slices(model: _Scored, incumbent, X, y, sample_weight, targets, by, options):
@@ -284,7 +291,7 @@ def _calibration_tests(scored, scheme):
     draws = calibration_draws(scheme.n_boot)
     # One model: the scheme's generator itself, as before; two: one seed for both.
     seed = scheme.rng if len(scored) == 1 else int(scheme.rng.integers(0, 2**63 - 1))
-    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
+    units = scheme.unit_params()
     out = []
     for s in scored:
         if s.task != "classification":

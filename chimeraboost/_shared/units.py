@@ -49,13 +49,13 @@ import numpy as np
 
 from ..exceptions import FewResamplesWarning
 from ..exceptions import warn as _warn
-from .array_checks import _is_missing_value, _to_numpy, check_aligned
+from .array_checks import _is_missing_value, _to_numpy, check_aligned, plain
 from .param_checks import check_positive_int
 from .poisson import check_scheme, group_keys, mixed_keys, poisson_counts, replicate_seeds
 
 __all__ = ["JACKKNIFE_BLOCKS", "MIN_RESAMPLES_DECISION", "MIN_RESAMPLES_INTERVAL", "Units",
-           "block_length", "check_n_boot", "check_units", "resampled", "row_units",
-           "time_span", "when"]
+           "block_length", "check_n_boot", "check_units", "group_codes", "resampled",
+           "row_units", "time_span", "when"]
 
 # Leave-a-block-out estimates of the jackknife (one per block; a block per unit below this
 # many units). Each costs what a bootstrap replicate costs: 100 blocks add 5% to 2,000
@@ -391,6 +391,20 @@ def _codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     return uniq, codes.reshape(-1).astype(np.intp)
 
 
+def group_codes(values, n: int, name: str = "groups") -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct groups, code of each row)`` of ``n`` rows' groups, checked as ``groups=``
+    is everywhere (one value per row, none missing, comparable values, at least two groups),
+    the messages naming the argument ``name``."""
+    uniq, codes = _codes(_values(values, n, name), name)
+    if uniq.size < 2:
+        msg = (f"{name} holds one group ({plain(uniq[0])!r}) for all {n} rows: no interval can "
+               "be made from one group (its spread between groups is unknown); pass the "
+               f"customer / patient / account of each row, or leave {name}=None if the "
+               "rows are independent.")
+        raise ValueError(msg)
+    return uniq, codes
+
+
 def check_units(n: int, *, groups=None, time=None, X=None, series=None,
                 index_of=None, scheme="multinomial") -> Units:
     """The resampled units of ``n`` rows, from ``groups=`` and ``time=`` (arrays, or column
@@ -434,12 +448,7 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
         uniq_t, codes_t = _codes(t, "time")
         time_range = (uniq_t[0], uniq_t[-1])
     if "groups" in checked:
-        uniq, codes = _codes(checked["groups"], "groups")
-        if uniq.size < 2:
-            msg = (f"groups holds one group ({uniq[0]!r}) for all {n} rows: no interval can "
-                   "be made by resampling groups; pass the customer / patient / account of "
-                   "each row, or leave groups=None if the rows are independent.")
-            raise ValueError(msg)
+        uniq, codes = group_codes(checked["groups"], n)
         keys = group_keys(uniq)[codes] if scheme == "poisson" else None
         return Units("groups", n, codes, uniq.size, time_range=time_range, scheme=scheme,
                      keys=keys)
@@ -449,7 +458,7 @@ def check_units(n: int, *, groups=None, time=None, X=None, series=None,
                "scheme='multinomial' for blocks of time.")
         raise ValueError(msg)
     if uniq_t.size < 2:
-        msg = (f"time holds one value ({uniq_t[0]!r}) for all {n} rows: no block of time "
+        msg = (f"time holds one value ({plain(uniq_t[0])!r}) for all {n} rows: no block of time "
                "can be resampled; pass the date of each row.")
         raise ValueError(msg)
     length = 1.0

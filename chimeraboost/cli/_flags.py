@@ -130,8 +130,10 @@ FLAGS = {
                "champion": "--champion", "challenger": "--challenger"},
     "plan": {"alpha": "--alpha", "power": "--power", "challenger_share": "--challenger-share",
              "rows_per_day": "--rows-per-day", "looks": "--looks", "margin": "--margin",
-             "prevalence": "--prevalence", "greater_is_better": "--higher-is-better"},
-    "readout": {"primary": "--primary"},
+             "prevalence": "--prevalence", "greater_is_better": "--higher-is-better",
+             "design_effect": "--design-effect"},
+    "readout": {"primary": "--primary", "groups_champion": "--groups",
+                "groups_challenger": "--groups"},
 }
 
 # What the library calls the things a command reads from columns.

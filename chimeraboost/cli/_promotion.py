@@ -35,7 +35,9 @@ rate with --reference), and each model's score shift from its offline scores
 (PSI on the offline deciles, KS) -- every number with a paired bootstrap
 interval. --by COL: the flip rate per slice against the rest, adjusted for the
 number of slices. --label COL: who is right where the decisions differ, on the
-rows whose label has arrived (empty cells: not yet), exact McNemar test."""
+rows whose label has arrived (empty cells: not yet), exact McNemar test.
+--groups COL (the user behind each request): whole users are resampled, and
+McNemar's test is the clustered one; --time COL: blocks of time."""
 
 _SHADOW_EPILOG = """\
 Example:
@@ -56,7 +58,9 @@ offline evidence. The primary metric (--metric, --kind) is one of:
 --margin: the improvement the challenger must beat (the ROPE; default 0).
 --guardrail NAME KIND CHAMPION CHALLENGER MARGIN: a metric that must not get
 worse by more than MARGIN (> 0). --looks K: K equally spaced looks with
-Lan-DeMets O'Brien-Fleming-type bounds. --out plan.json saves the plan."""
+Lan-DeMets O'Brien-Fleming-type bounds. --design-effect D: users randomised,
+each with several rows: the rows times D = 1 + (m - 1) ICC. --out plan.json
+saves the plan."""
 
 _PLAN_EPILOG = """\
 Example:
@@ -72,7 +76,9 @@ its name (--column NAME=COL to map it); a brier, log_loss or roc_auc metric
 from --target COL and --score COL. --look COL (a day, a date) makes each
 distinct value a look at every row up to it: the bounds of the looks taken are
 recomputed, so looking every day keeps the error at the plan's alpha. Ends in
-promote, keep the champion, or keep testing (with the rows still needed)."""
+promote, keep the champion, or keep testing (with the rows still needed).
+--groups COL (the user of each row, when a user brings several): each arm's
+standard error is the cluster-robust one."""
 
 _READOUT_EPILOG = """\
 Example:
@@ -100,6 +106,10 @@ def add_commands(sub) -> None:
                    help="the holdout's outcomes: the base rate each mean score is set against")
     p.add_argument("--adjust", choices=("holm", "bh"), default="holm",
                    help="adjustment over the slices (default holm)")
+    p.add_argument("--groups", metavar="COL",
+                   help="the user (unit) of each row: whole users are resampled")
+    p.add_argument("--time", metavar="COL",
+                   help="each row's time: blocks of time are resampled")
     _resampling(p)
     p.add_argument("--json", action="store_true", help="print every number as JSON")
 
@@ -129,6 +139,8 @@ def add_commands(sub) -> None:
                    help="the challenger's share of traffic (default 0.5)")
     p.add_argument("--rows-per-day", type=float, metavar="N", help="rows entering the test a day")
     p.add_argument("--looks", type=_flags.looks, default=1, help="planned looks (default 1)")
+    p.add_argument("--design-effect", type=float, default=1.0, metavar="D",
+                   help="rows times D for users with several rows (default 1)")
     p.add_argument("--out", metavar="FILE", help="save the plan as JSON")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     _dialect(p)
@@ -148,6 +160,8 @@ def add_commands(sub) -> None:
     p.add_argument("--target", metavar="COL", help="outcomes, for brier, log_loss, roc_auc")
     p.add_argument("--score", metavar="COL", help="the serving model's score, for the same")
     p.add_argument("--primary", metavar="NAME", help="refuse unless the plan's primary is NAME")
+    p.add_argument("--groups", metavar="COL",
+                   help="the randomised user of each row: cluster-robust standard errors")
     p.add_argument("--json", action="store_true", help="print the readout as JSON")
     _dialect(p)
 
@@ -197,10 +211,15 @@ def run_shadow(args, out):
     from ..promotion import shadow_report
     from ._files import labels, numbers
 
-    cols = _read(args, args.file, [args.champion, args.challenger, args.by, args.label])
+    cols = _read(args, args.file, [args.champion, args.challenger, args.by, args.label,
+                                   args.groups, args.time])
     kw = {}
     if args.by:
         kw["by"] = np.array([str(c) for c in cols[args.by]])
+    if args.groups:
+        kw["groups"] = np.array([str(c) for c in cols[args.groups]])
+    if args.time:
+        kw["time"] = labels(cols[args.time], args.time, args.file)
     if args.label:
         kw["y"] = _optional_labels(cols[args.label], args.label, args.file)
     if args.reference:
@@ -261,7 +280,8 @@ def run_plan(args, out):
               for name, kind, c0, c1, m in args.guardrail]
     plan = plan_ab_test(primary, guardrails=guards, alpha=args.alpha, power=args.power,
                         challenger_share=args.challenger_share,
-                        rows_per_day=args.rows_per_day, looks=args.looks)
+                        rows_per_day=args.rows_per_day, looks=args.looks,
+                        design_effect=args.design_effect)
     if args.out:
         plan.save(args.out)
     _print(plan, args.json, out)
@@ -294,8 +314,8 @@ def run_readout(args, out):
         msg = (f"the plan's metric {scored[0].name!r} is a {scored[0].kind}: give --target COL "
                "and --score COL.")
         raise ValueError(msg)
-    names = [args.arm, args.look, *(mapping[m.name] for m in plan.metrics.values()
-                                    if m not in scored)]
+    names = [args.arm, args.look, args.groups, *(mapping[m.name] for m in plan.metrics.values()
+                                                 if m not in scored)]
     cols = _read(args, args.file, names + ([args.target, args.score] if scored else []))
     arm = np.array([str(c).strip() for c in cols[args.arm]])
     arms = {}
@@ -317,10 +337,14 @@ def run_readout(args, out):
         look = None
         if args.look:
             look = labels(cols[args.look], args.look, args.file)[rows]
-        arms[key] = (data, look)
+        groups = None
+        if args.groups:
+            groups = np.array([str(c) for c in cols[args.groups]])[rows]
+        arms[key] = (data, look, groups)
     r = read_ab_test(plan, arms["champion"][0], arms["challenger"][0],
                      look_champion=arms["champion"][1], look_challenger=arms["challenger"][1],
-                     primary=args.primary)
+                     primary=args.primary, groups_champion=arms["champion"][2],
+                     groups_challenger=arms["challenger"][2])
     _print(r, args.json, out)
 
 

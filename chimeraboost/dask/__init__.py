@@ -15,14 +15,21 @@ machine's memory. Questions worth asking, and which function answers each:
 - Is acting on the model better than treating everyone or no one, threshold by threshold,
   with pointwise bands? :func:`decision_curve` -- the
   :class:`chimeraboost.decisions.DecisionCurve` of
-  :func:`chimeraboost.decisions.decision_curve`, from per-threshold counts each block adds.
+  :func:`chimeraboost.decisions.decision_curve`, from per-threshold counts each block adds:
+  its default thresholds are the in-memory ones (found by a radix selection of the scores'
+  percentiles, a few passes), and a paired band is widened where fewer than
+  :data:`chimeraboost.resampling.MIN_DISCORDANT` rows (or groups) decide differently, as in
+  memory.
 - Who is the model good for -- its numbers per region, segment, any column of labels?
-  :func:`slice_report`: the per-slice part of :func:`chimeraboost.slices.slice_report` (each
-  slice against its own base rate and against the prior of all rows, with intervals), one
-  pair of accumulators per slice.
+  Which slices are worse than the rest of the rows? :func:`slice_report`: the report of
+  :func:`chimeraboost.slices.slice_report` (each slice against its own base rate and
+  against the prior of all rows, with intervals; each slice tested against the rest, whose
+  sums are all rows' minus the slice's), one pair of accumulators per slice.
 - Is the model getting worse, or did the base rate move? :func:`skill_over_time`: the
   per-period table of :func:`chimeraboost.monitor.skill_over_time` (the period's own
-  reference, or a rolling one), with intervals of the skills.
+  reference, or a rolling one), with intervals of the skills; with ``baseline=`` (the
+  incumbent's probabilities) the model against the incumbent per period and whether it wins
+  lately.
 
 How it is computed: each block of rows goes through one update of a
 :class:`chimeraboost.metrics.ClassificationAccumulator` (or ``RegressionAccumulator``) on the

@@ -51,6 +51,19 @@ def _import_dask():
     return dask
 
 
+def describe(x) -> str:
+    """A short name of a value for a message: a dask collection's kind, name and shape (its
+    repr may be pages long), else the value's repr, cut."""
+    if _is_dask(x):
+        name = getattr(x, "name", None)
+        named = f" {name!r}" if isinstance(name, str) and _is_dask_frame(x) else ""
+        dims = _shape(x) if hasattr(type(x), "rechunk") or _is_dask_frame(x) else ("?",)
+        shape = "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+        return f"<dask {type(x).__name__}{named} of shape {shape}>"
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _in_memory(x, name: str):
     """``x`` as a numpy array when it is a dask collection (a column of targets), else as is."""
     if not _is_dask(x):

@@ -9,7 +9,10 @@ Part of :mod:`chimeraboost.dask` (re-exported there). Questions answered here:
   :func:`chimeraboost.decisions.decision_curve` gives).
 - What does a block of rows add to it? :class:`CurveAccumulator`: per model, class and bin
   between the thresholds, the weight of the block's rows -- for the rows' own weights and for
-  each Poisson bootstrap replicate's -- merged by addition.
+  each Poisson bootstrap replicate's -- merged by addition; with a baseline, the units that
+  decide differently from it (:mod:`chimeraboost.dask._discordant`).
+- Which thresholds without ``thresholds=``? The in-memory default, found over the blocks
+  (:mod:`chimeraboost.dask._quantiles`).
 
 Net benefit at threshold ``t`` is ``TP/n - FP/n t/(1-t)``, a row treated when its score is
 ``>= t``, and treating everyone ``prevalence - (1 - prevalence) t/(1-t)`` (Vickers & Elkin
@@ -38,15 +41,14 @@ from .._shared.validation import (
     check_same_length,
     check_sample_weight,
 )
-from ._blocks import _is_dask, _is_dask_frame, accumulate, check_percentile
+from ._blocks import _is_dask, _is_dask_frame, accumulate, check_percentile, describe
+from ._discordant import GroupTotals, PairCounts, widen_pairs
+from ._quantiles import default_thresholds
 
 __all__ = ["CurveAccumulator", "decision_curve"]
 
 TREAT_ALL = "treat all"
 _BUILT_IN = ("treat all", "treat none")
-# The thresholds when none are given on a cluster: the in-memory default (99 between the 1st
-# and 99th percentiles of the scores) needs the scores sorted, a pass a cluster avoids.
-_DEFAULT_THRESHOLDS = np.linspace(0.01, 0.99, 99)
 # Elements of one (replicates, rows) count matrix: 2^22 float64 = 32 MB per piece.
 _CHUNK_ELEMENTS = 1 << 22
 
@@ -66,6 +68,11 @@ class CurveAccumulator:
         Seeds the replicates; accumulators merge only when built with the same.
     pos_label : label, default=None
         The positive class, as in :func:`chimeraboost.decisions.decision_curve`.
+    baseline : None, int or "treat all", default=None
+        With replicates: the column (or treating every row) the paired bands are judged
+        against; the accumulator then also counts, per model and threshold, the units that
+        decide differently from it, and whether each model's output equals its on every
+        row (what :func:`decision_curve` widens the paired band by).
 
     Notes
     -----
@@ -74,10 +81,12 @@ class CurveAccumulator:
     (``searchsorted(thresholds, score, side="right")``, as the in-memory sweep bins them);
     a row is treated at every threshold below its bin. That is ``2 (T + 1) (1 + n_boot)``
     float64 per model: 3.2 MB at 99 thresholds and 2,000 replicates, whatever the rows.
+    With a baseline, per model ``T + 1`` counts of discordant rows (or up to four group
+    keys per threshold) besides.
     """
 
     def __init__(self, thresholds, n_models: int, *, n_boot: int = 0, random_state=None,
-                 pos_label=None):
+                 pos_label=None, baseline=None):
         self.thresholds = np.asarray(thresholds, dtype=np.float64)
         self._edges = np.sort(self.thresholds)
         self.n_models = int(n_models)
@@ -89,6 +98,9 @@ class CurveAccumulator:
         self.n = 0
         t = self.thresholds.shape[0]
         self._bins = np.zeros((1 + self.n_boot, self.n_models, 2, t + 1))
+        self.baseline = baseline
+        self.pairs = None if baseline is None or not self.n_boot else \
+            PairCounts(self.n_models, t, baseline)
 
     # -- chunks in
 
@@ -107,14 +119,16 @@ class CurveAccumulator:
         w = _weights(sample_weight, n)
         t = self.thresholds.shape[0]
         # One cell per (model, class, bin): each row falls in one cell per model.
-        cells = np.stack([(m * 2 + event) * (t + 1) + np.searchsorted(self._edges, c,
-                                                                      side="right")
-                          for m, c in enumerate(cols)], axis=1)
+        bins = [np.searchsorted(self._edges, c, side="right") for c in cols]
+        cells = np.stack([(m * 2 + event) * (t + 1) + b for m, b in enumerate(bins)], axis=1)
         size = self.n_models * 2 * (t + 1)
         self._bins[0] += np.bincount(cells.ravel(), weights=np.repeat(w, self.n_models),
                                      minlength=size).reshape(self._bins.shape[1:])
         if self.n_boot:
-            self._add_replicates(cells, w, self._keys(n, groups, first_row), size)
+            keys = self._keys(n, groups, first_row)
+            self._add_replicates(cells, w, keys, size)
+            if self.pairs is not None:
+                self.pairs.update(event, cols, bins, w, keys if groups is not None else None)
         elif groups is not None or first_row is not None:
             msg = ("groups= and first_row= key the bootstrap replicates; this accumulator "
                    "keeps none (n_boot=0).")
@@ -160,10 +174,11 @@ class CurveAccumulator:
         returns ``self``."""
         same = (np.array_equal(self.thresholds, other.thresholds)
                 and self.n_models == other.n_models and self.pos_label == other.pos_label
-                and np.array_equal(self._seeds, other._seeds))
+                and np.array_equal(self._seeds, other._seeds)
+                and self.baseline == other.baseline)
         if not same:
-            msg = ("other was built with other thresholds, models, pos_label or replicate "
-                   "seeds; only accumulators built alike can be merged.")
+            msg = ("other was built with other thresholds, models, pos_label, baseline or "
+                   "replicate seeds; only accumulators built alike can be merged.")
             raise ValueError(msg)
         if other.kind is not None and self.kind not in (None, other.kind):
             msg = (f"other's replicates are keyed by {other.kind}, this accumulator's by "
@@ -171,6 +186,8 @@ class CurveAccumulator:
             raise ValueError(msg)
         self.kind = self.kind or other.kind
         self._bins += other._bins
+        if self.pairs is not None:
+            self.pairs.merge(other.pairs)
         self.n += other.n
         return self
 
@@ -226,9 +243,9 @@ def _weights(sample_weight, n: int) -> np.ndarray:
     return check_sample_weight(w, n)
 
 
-def _check_thresholds(thresholds) -> np.ndarray:
+def _check_thresholds(thresholds) -> np.ndarray | None:
     if thresholds is None:
-        return _DEFAULT_THRESHOLDS.copy()
+        return None
     t = check_numeric_1d(np.atleast_1d(thresholds), "thresholds")
     bad = (t <= 0) | (t >= 1)
     if np.any(bad):
@@ -253,9 +270,10 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
         Probabilities of the positive class (or 0/1 rules), one per model, on the same
         rows. No model may be called ``"treat all"`` or ``"treat none"``.
     thresholds : array-like of float in (0, 1), default=None
-        Threshold probabilities. None: 99 evenly spaced from 0.01 to 0.99 (the in-memory
-        default, between the 1st and 99th percentiles of the scores, needs them sorted;
-        pass ``thresholds=`` to get the same thresholds in both).
+        Threshold probabilities. None: the in-memory default, to the last bit -- 99 evenly
+        spaced between the 1st and 99th percentiles of all the models' scores, kept inside
+        [0.01, 0.99] -- found by two to five more passes over ``y`` and ``proba`` before the
+        curve's own (see Notes); pass ``thresholds=`` to skip them.
     baseline_name : str, default=None
         The model the others are judged against (a key of ``proba``), or ``"treat all"``:
         every model's net benefit minus the baseline's, on the same replicates, with its
@@ -281,7 +299,9 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
         wherever they sit, so that whole groups are resampled.
     time : None
         Blocks of time-ordered rows need the rows in time order, which blocks of a cluster
-        do not see: refused on dask collections (taken by the in-memory function).
+        do not see: refused on dask collections, with the fix -- pass the period (a day, a
+        week) as ``groups=``, so that each period's rows are resampled together (taken by
+        the in-memory function).
 
     Returns
     -------
@@ -299,13 +319,32 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     group's value) -- to a :class:`CurveAccumulator`; the accumulators merge by addition
     and the curves come from the merged counts (``TP/n - FP/n t/(1-t)``). The point curves
     equal the in-memory ones to rounding; every model is weighed by the same counts, so
-    the differences are paired, as in memory. What the in-memory paired band has and this
-    one has not: the widening where fewer than
-    :data:`chimeraboost.resampling.MIN_DISCORDANT` rows decide differently between the two
-    models (counting them per group needs the rows of a group together), and its warning;
-    read a paired band at a threshold where the two models rarely disagree with care.
+    the differences are paired, as in memory.
+
+    A paired band follows the in-memory rule (:meth:`chimeraboost.resampling.Resampler.discordance`):
+    where fewer than :data:`chimeraboost.resampling.MIN_DISCORDANT` units (rows of positive
+    weight, or groups) decide differently from the baseline, the band becomes the hull of
+    the bootstrap's and ``[-bound, bound]`` (the Clopper-Pearson limit of the share of
+    units that decide differently times the most one unit moves the net benefit), which
+    holds 0, and one ``NarrowIntervalWarning`` per model names the thresholds. The
+    accumulators count the discordant rows per threshold (a row decides differently
+    between its two bins), or keep the four smallest keys of the discordant groups; with
+    ``groups=`` the bound needs each group's weight, which one more pass sums -- made only
+    when some threshold has fewer than four. Two models whose outputs are equal to
+    rounding on every row (the one tie rule) are one: their difference and its band are
+    exactly 0.
+
+    The default thresholds need two order statistics for each percentile of all ``n M``
+    scores (``M`` models). A probability is a non-negative float, whose 64 bits read as an
+    unsigned integer sort as the values do: a first pass counts the scores by their top
+    bits, which fixes the top bits of each wanted order statistic; each further pass counts
+    the scores under the prefix found so far by their next 16 bits, or, once a prefix holds
+    at most 65,536 scores, collects and sorts them. Each pass holds at most four histograms
+    of 65,536 counts per block. Ties cost nothing (a count is a count).
+
     Hanley & MacGibbon (2006), doi:10.1016/j.cmpb.2006.04.006 (the Poisson bootstrap);
-    Vickers & Elkin (2006), doi:10.1177/0272989X06295361 (net benefit).
+    Vickers & Elkin (2006), doi:10.1177/0272989X06295361 (net benefit); Clopper & Pearson
+    (1934), doi:10.1093/biomet/26.4.404 (the bound).
 
     Examples
     --------
@@ -325,12 +364,22 @@ def decision_curve(y, proba, *, thresholds=None, baseline_name=None, pos_label=N
     if not any(_is_dask(x) for x in (y, *models.values(), sample_weight, groups)):
         return _decisions.decision_curve(y, proba, **args)
     t, level = _check_params(models, proba, baseline_name, level, ci_method, time, thresholds)
+    names = list(models)
+    versus = names.index(baseline_name) if baseline_name in names else baseline_name
+    stacked = _stacked(list(models.values()))
+    n_classes = len(models) if len(models) > 1 else 2
+    if t is None:  # the in-memory default, from a few passes over the scores
+        t = default_thresholds(y, stacked, len(models), n_classes)
     template = CurveAccumulator(t, len(models), n_boot=n_boot, random_state=random_state,
-                                pos_label=pos_label)
-    inputs = {"y": y, "proba": _stacked(list(models.values())),
-              "sample_weight": sample_weight, "groups": groups if template.n_boot else None}
-    acc = accumulate(template, inputs, n_classes=len(models) if len(models) > 1 else 2)
-    return _result(acc, list(models), baseline_name, level)
+                                pos_label=pos_label, baseline=versus)
+    inputs = {"y": y, "proba": stacked, "sample_weight": sample_weight,
+              "groups": groups if template.n_boot else None}
+    acc = accumulate(template, inputs, n_classes=n_classes)
+
+    def totals():  # the second pass, over the groups, when a paired band may be widened
+        return accumulate(GroupTotals(pos_label), inputs, n_classes=n_classes)
+
+    return _result(acc, names, baseline_name, level, totals)
 
 
 def _check_params(models, proba, baseline_name, level, ci_method, time, thresholds):
@@ -349,10 +398,11 @@ def _check_params(models, proba, baseline_name, level, ci_method, time, threshol
                "'treat all'.")
         raise ValueError(msg)
     if time is not None:
-        msg = ("time= resamples blocks of time-ordered rows, which blocks of a dask "
-               "collection do not see in order; on dask pass groups= (e.g. a day or a week "
-               "as the group), or compute the rows and call "
-               "chimeraboost.decisions.decision_curve.")
+        msg = (f"time={describe(time)} asks for blocks of time-ordered rows to be resampled, "
+               "which the blocks of a dask collection do not see in order; on dask pass the "
+               "period as groups= instead (e.g. groups=time.dt.floor('D') or a week number: "
+               "each period's rows are then resampled together), or compute the rows and "
+               "call chimeraboost.decisions.decision_curve(..., time=time).")
         raise ValueError(msg)
     check_percentile(_resampling.check_ci_method(ci_method), "bands")
     return _check_thresholds(thresholds), check_level(level, "level")
@@ -385,11 +435,18 @@ def _stacked(columns: list):
     return da.stack(arrays, axis=1)
 
 
-def _result(acc: CurveAccumulator, names: list, baseline, level):
-    """The merged accumulator's curves as a DecisionCurve, with percentile bands."""
+def _result(acc: CurveAccumulator, names: list, baseline, level, totals=None):
+    """The merged accumulator's curves as a DecisionCurve, with percentile bands; the paired
+    bands widened where fewer than ``MIN_DISCORDANT`` units decide differently."""
     nb, treat_all, prevalence = acc.curves()
     curves = {name: nb[:, j] for j, name in enumerate(names)}
     curves[TREAT_ALL] = treat_all
+    if acc.pairs is not None and baseline != TREAT_ALL:
+        for j, name in enumerate(names):
+            if acc.pairs.same[j]:
+                # The one tie rule: outputs equal to rounding are one model, whose
+                # difference is exactly 0 (as in memory, which scores the baseline's twice).
+                curves[name] = curves[baseline]
     point = {name: c[0] for name, c in curves.items()}
     diff = {} if baseline is None else {name: curves[name] - curves[baseline]
                                         for name in names if name != baseline}
@@ -401,6 +458,9 @@ def _result(acc: CurveAccumulator, names: list, baseline, level):
             low[name], high[name] = _band(c, level)
         for name, d in diff.items():
             d_lo[name], d_hi[name] = _band(d, level)
+        if acc.pairs is not None:
+            widen_pairs(acc.pairs, names, baseline, acc.thresholds, level, acc.kind or "rows",
+                        totals, d_lo, d_hi)
     return _decisions.DecisionCurve(
         thresholds=acc.thresholds, net_benefit=point, low=low, high=high, baseline=baseline,
         difference={name: d[0] for name, d in diff.items()}, diff_low=d_lo, diff_high=d_hi,

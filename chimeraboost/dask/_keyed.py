@@ -37,6 +37,7 @@ import numpy as np
 from .. import metrics as _metrics
 from .. import resampling as _resampling
 from .._shared.array_checks import _is_missing_value
+from .._shared.poisson import group_keys
 from .._shared.validation import (
     DegenerateMetricWarning,
     encode_labels,
@@ -161,16 +162,23 @@ def distinct_values(x, name: str):
 
 
 def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str,
-                     proba_name: str = "proba") -> dict:
-    """Key -> ``(point, replicates, class weights)`` of the rows of each key, merged over
-    all blocks: two accumulators (``replicates`` None without intervals) and the total
-    ``sample_weight`` of each class (``(K,)``, exact sums).
+                     proba_name: str = "proba", distinct_groups: bool = False) -> dict:
+    """Key -> ``(point, replicates, class weights, class rows, groups)`` of the rows of
+    each key, merged over all blocks: two accumulators (``replicates`` None without
+    intervals), the total ``sample_weight`` of each class (``(K,)``, exact sums), the rows
+    of each class (``(K,)`` ints) and, with ``distinct_groups`` and ``groups``, the sorted
+    distinct keys of the key's groups (:func:`chimeraboost._shared.poisson.group_keys`, the
+    keys its replicates' counts are drawn by; else None).
 
     ``templates``: the empty ``(point, replicates or None)`` pair; ``inputs``: ``"y"``,
     ``"proba"``, the column the keys are read from (named ``key``: ``"by"``, ``"time"``)
     and optionally ``"sample_weight"`` and ``"groups"``; ``keyer``: a picklable function of
     a block of the key column giving each row's key (an int; -1 for a row of no key).
     ``proba_name``: what the caller calls the probabilities, in error messages.
+
+    The distinct groups are found per block (``np.unique`` of each key's group keys) and
+    united in the merges: 8 bytes per distinct (key, group) pair in each merge, whatever the
+    number of rows.
     """
     dask = _import_dask()
     present = {name: x for name, x in inputs.items() if x is not None}
@@ -182,8 +190,9 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str,
     blocks, where, first = paired_blocks(present, by_rows)
     start = dask.delayed(templates, pure=True)
     update = dask.delayed(_update, pure=True)
+    names_of = (key, proba_name, bool(distinct_groups))
     names = tuple(blocks)
-    parts = [update(start, keyer, (key, proba_name), names, at, row0, *row)
+    parts = [update(start, keyer, names_of, names, at, row0, *row)
              for at, row0, row in zip(where, first, zip(*blocks.values()))]
     merge = dask.delayed(_merge, pure=True)
     while len(parts) > 1:
@@ -199,10 +208,11 @@ def _renamed(text: str, proba_name: str) -> str:
 
 def _update(templates, keyer, names_of, names, where, first_row, *blocks):
     """One block's accumulators per key; an error names the block (``where``) and the
-    arguments as the caller does (``names_of``: the key column's name, the probabilities')."""
-    key, proba_name = names_of
+    arguments as the caller does (``names_of``: the key column's name, the probabilities',
+    and whether the distinct groups are kept)."""
+    key, proba_name, distinct = names_of
     try:
-        return _update_block(templates, keyer, key, names, first_row, *blocks)
+        return _update_block(templates, keyer, key, names, first_row, distinct, *blocks)
     except (ValueError, TypeError) as exc:
         msg = f"{where}: {_renamed(str(exc), proba_name)}"
         raise (ValueError if isinstance(exc, ValueError) else TypeError)(msg) from exc
@@ -213,7 +223,7 @@ def _block_arrays(names, blocks) -> dict:
     return {name: to_numpy(block, name) for name, block in paired_inputs(names, blocks).items()}
 
 
-def _update_block(templates, keyer, key_name, names, first_row, *blocks):
+def _update_block(templates, keyer, key_name, names, first_row, distinct, *blocks):
     arrays = _block_arrays(names, blocks)
     keys = keyer(arrays.pop(key_name))
     y, proba = arrays["y"], arrays["proba"]
@@ -225,6 +235,11 @@ def _update_block(templates, keyer, key_name, names, first_row, *blocks):
     codes = encode_labels(y, point_t.classes, "y")
     weight = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     K = point_t.classes.shape[0]
+    if groups is not None:
+        # Each group's key, once per block: the accumulators key its Poisson counts by it
+        # (a key passed as the group is its own key), and the distinct groups are counted
+        # by it.
+        groups = group_keys(groups)
     out = {}
     order = np.argsort(keys, kind="stable")
     found, starts = np.unique(keys[order], return_index=True)
@@ -240,7 +255,11 @@ def _update_block(templates, keyer, key_name, names, first_row, *blocks):
             units = groups[rows] if groups is not None else rows.astype(np.int64) + first_row
             reps = copy.deepcopy(reps_t).update(y[rows], proba[rows], sample_weight=w_k,
                                                 groups=units)
-        out[key] = (point, reps, np.bincount(codes[rows], weights=weight[rows], minlength=K))
+        kept = None
+        if distinct and groups is not None:
+            kept = np.unique(groups[rows])
+        out[key] = (point, reps, np.bincount(codes[rows], weights=weight[rows], minlength=K),
+                    np.bincount(codes[rows], minlength=K), kept)
     return out
 
 
@@ -255,16 +274,17 @@ def _merge(first: dict, *others) -> dict:
 
 def _add(mine: tuple, theirs: tuple) -> tuple:
     """``theirs`` added to ``mine`` (changed in place); returns ``mine``."""
-    point, reps, class_w = mine
+    point, reps, class_w, class_n, groups = mine
     point.merge(theirs[0])
     if reps is not None:
         reps.merge(theirs[1])
-    return point, reps, class_w + theirs[2]
+    if groups is not None:
+        groups = np.union1d(groups, theirs[4])
+    return point, reps, class_w + theirs[2], class_n + theirs[3], groups
 
 
 def merged(entries) -> tuple:
-    """One ``(point, replicates, class weights)`` entry of all those given (e.g. of all
-    slices: all rows)."""
+    """One entry of all those given (e.g. of all slices: all rows)."""
     entries = list(entries)
     out = copy.deepcopy(entries[0])
     for entry in entries[1:]:

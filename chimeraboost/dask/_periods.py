@@ -13,6 +13,9 @@ Private to :mod:`chimeraboost.dask` (import it from there). Questions this modul
 
 from __future__ import annotations
 
+import copy
+import warnings
+
 import numpy as np
 
 from .. import metrics as _metrics
@@ -21,8 +24,10 @@ from .._shared.api import public
 from .._shared.validation import (
     as_dates,
     check_positive_int,
+    check_real,
     import_pandas,
     label_columns,
+    to_numpy,
     warn_degenerate,
 )
 from ._blocks import _is_dask, _is_dask_frame, check_interval_params
@@ -35,6 +40,7 @@ from ._keyed import (
     keyed_accumulate,
     say,
 )
+from ._paired_periods import check_metric, compare_periods, period_ties
 from ._slices import _classes_of
 
 __all__ = ["skill_over_time"]
@@ -51,7 +57,8 @@ def _dates(block, pd):
     missing = np.asarray(dti.isna())
     if missing.any():
         msg = (f"time contains {int(missing.sum())} missing date(s) (NaT; the first at position "
-               f"{int(np.flatnonzero(missing)[0])} of its block); every row needs a date.")
+               f"{int(np.flatnonzero(missing)[0])} of its block); every row needs a date: drop those "
+               "rows or fill their dates first.")
         raise ValueError(msg)
     return dti
 
@@ -115,8 +122,9 @@ class _PeriodKeyer:
 
 @public()
 def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", window=3,
-                    classes=None, sample_weight=None, groups=None, ci=None, n_boot=1000,
-                    random_state=None, ci_method="percentile"):
+                    classes=None, sample_weight=None, baseline=None, metric=None, rope=0.01,
+                    last=3, groups=None, ci=None, n_boot=1000, random_state=None,
+                    ci_method="percentile"):
     """:func:`chimeraboost.monitor.skill_over_time` of rows held in dask collections: one
     row per calendar period -- rows, base rate, log loss and Brier with their references and
     skills, MCB -- with Poisson bootstrap intervals of the skills when ``ci`` is set.
@@ -143,8 +151,27 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
         The class labels; None: read off ``y`` in one pass (0/1 labels with 1-D
         probabilities are ``[0, 1]``).
     sample_weight : dask array or dask Series of shape (n,), or array-like, default=None
+    baseline : dask array or dask DataFrame like ``proba``, default=None
+        The incumbent's probabilities on the same rows: the paired form, as in memory. Per
+        period both are scored on ``metric``, with the same Poisson counts (the same
+        ``random_state`` keys both), and the difference ``model - baseline`` gets a
+        percentile interval at level ``ci`` (0.95 when ``ci`` is None);
+        :meth:`~chimeraboost.monitor.SkillOverTime.verdict` says whether the model wins in
+        the latest window. It costs a second pass of the keyed accumulators and one pass
+        that finds the periods in which the two forecasts are equal (the tie rule: a
+        difference of exactly 0 and the interval [0, 0] there).
+    metric : str, default=None
+        The number compared with ``baseline=``: on dask one whose replicates the
+        accumulators keep (a sum over rows that describes the model: ``brier_skill``,
+        ``log_loss_skill``, ``brier``, ``log_loss``, ``accuracy``, ...; not ROC-AUC, average
+        precision or MCB). None: ``brier_skill``.
+    rope : float >= 0, default=0.01
+        With ``baseline=``: the region of practical equivalence, in units of ``metric``.
+    last : int, default=3
+        With ``baseline=``: how many of the latest periods the verdict counts wins in.
     groups : dask array or dask Series of shape (n,), or array-like, default=None
-        With ``ci``: each row's group; a group's rows share one Poisson count per replicate.
+        With ``ci`` or ``baseline``: each row's group; a group's rows share one Poisson
+        count per replicate.
     ci : float, default=None
         The level of each period's skill intervals; None: none.
     n_boot : int, default=1000
@@ -162,11 +189,14 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
         As in memory when any input is a dask collection, with these differences: the
         numbers come from one :class:`chimeraboost.metrics.ClassificationAccumulator` per
         period (``calibration_mcb`` on its score grid, the rest exact); the intervals
-        (``log_loss_skill``, ``brier_skill``) are percentile intervals of a Poisson
-        bootstrap keyed by each row's position among all rows (or its group), not of a
-        resample within the period; there is no calibration test per period (it needs the
-        rows) and no ``baseline=`` comparison. A regression is not taken. Input that is
-        not a dask collection gets the in-memory :func:`chimeraboost.monitor.skill_over_time`.
+        (``log_loss_skill``, ``brier_skill``, and the paired difference with
+        ``baseline=``) are percentile intervals of a Poisson bootstrap keyed by each row's
+        position among all rows (or its group), not of a resample within the period; the
+        ``metric`` compared with ``baseline=`` is one of the sums over rows; there is no
+        calibration test per period (it fits an isotonic regression to each period's rows
+        and resamples them, which merged accumulators do not hold). A regression is not
+        taken. Input that is not a dask collection gets the in-memory
+        :func:`chimeraboost.monitor.skill_over_time`.
 
     Raises
     ------
@@ -194,18 +224,31 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
     ([0.2231, 0.2231], [0.678, 0.649])
     """
     inputs = {"y": y, "proba": proba, "sample_weight": sample_weight, "groups": groups}
-    if not any(_is_dask(x) for x in (*inputs.values(), time)):
+    if not any(_is_dask(x) for x in (*inputs.values(), time, baseline)):
         return _monitor.skill_over_time(
             y, proba, time, freq=freq, reference_from=reference_from, window=window,
-            classes=classes, sample_weight=sample_weight, groups=groups, ci=ci,
-            n_boot=n_boot, random_state=random_state, ci_method=ci_method)
+            classes=classes, sample_weight=sample_weight, baseline=baseline, metric=metric,
+            rope=rope, last=last, groups=groups, ci=ci, n_boot=n_boot,
+            random_state=random_state, ci_method=ci_method)
     pd = import_pandas("chimeraboost.dask.skill_over_time")
+    if isinstance(baseline, str):
+        msg = (f"baseline={baseline!r}: baseline= takes the incumbent's probabilities on the "
+               "same rows; the reference each period is judged against is reference_from= "
+               "('period' or 'rolling').")
+        raise TypeError(msg)
     if reference_from not in ("period", "rolling"):
         msg = (f"reference_from must be 'period' (each period's own base rate) or 'rolling' "
                f"(the prior of the preceding periods), got {reference_from!r}.")
         raise ValueError(msg)
     window = None if window is None else check_positive_int(window, "window")
-    level = check_interval_params(ci, n_boot, ci_method, groups)
+    paired = baseline is not None
+    if paired:
+        rope = check_real(rope, "rope", strictly_positive=False)
+        last = check_positive_int(last, "last")
+    # The comparison always has its interval: at ci, or 0.95 without.
+    plevel = check_interval_params(0.95 if ci is None and paired else ci, n_boot, ci_method,
+                                   groups)
+    level = None if ci is None else plevel
     offset = _offset(pd, freq)
     if not _is_dask(time):
         import dask.array as da
@@ -214,26 +257,69 @@ def skill_over_time(y, proba, time, *, freq="MS", reference_from="period", windo
     classes = _classes_of(y, proba, classes, "skill_over_time")
     keyer = _PeriodKeyer(*_date_range(time), offset)
     all_labels = keyer.bins(pd.DatetimeIndex([]))[1]
-    check_footprint(len(all_labels), len(classes), 0 if level is None else n_boot,
+    check_footprint(len(all_labels), len(classes), 0 if plevel is None else n_boot,
                     f"time at freq={freq!r}", "calendar periods",
                     "pass a coarser freq=, fewer replicates (n_boot=), or ci=None.")
-    if _is_dask_frame(proba):
-        order = label_columns(proba, classes, "proba")
-        if order is not None:
-            inputs["proba"] = proba[[proba.columns[i] for i in order]]
+    inputs["proba"] = _in_class_order(proba, classes, "proba")
     point = _metrics.ClassificationAccumulator(classes)
-    reps = None if level is None else _metrics.ClassificationAccumulator(
+    reps = None if plevel is None else _metrics.ClassificationAccumulator(
         classes, bins=LIGHT_BINS, n_boot=n_boot, random_state=random_state)
+    if paired:
+        metric = check_metric(metric, _replicate_keys(reps, classes))
     entries = keyed_accumulate((point, reps), {**inputs, "time": time}, keyer, len(classes),
                                "time")
     units = "rows" if groups is None else "groups"
     values, intervals, kept = _table(entries, all_labels, classes, level, units,
                                      reference_from, window)
+    comparison = None
+    if paired:
+        comparison = _compare(entries, (point, reps), {**inputs, "time": time}, baseline,
+                              keyer, classes, all_labels, kept, reference_from, window, metric,
+                              plevel, units)
+        comparison.update(metric=metric, level=plevel, rope=rope, last=last)
     return _monitor.SkillOverTime(
         task="classification", periods=all_labels[kept], freq=freq, baseline=reference_from,
         window=window, classes=classes, values=values, ci_level=level, intervals=intervals,
-        n_boot=None if level is None else n_boot, ci_method="percentile",
-        empty_periods=all_labels[~kept], units=units)
+        n_boot=None if plevel is None else n_boot, ci_method="percentile",
+        comparison=comparison, empty_periods=all_labels[~kept], units=units)
+
+
+def _in_class_order(proba, classes, name):
+    """A dask DataFrame of probabilities with its columns in the order of ``classes``."""
+    if _is_dask_frame(proba):
+        order = label_columns(proba, classes, name)
+        if order is not None:
+            return proba[[proba.columns[i] for i in order]]
+    return proba
+
+
+def _replicate_keys(reps, classes) -> list:
+    """The numbers the replicate accumulator gives replicates of (fed one row per class)."""
+    K = len(classes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        probe = copy.deepcopy(reps).update(np.asarray(classes), np.full((K, K), 1.0 / K))
+        return list(probe.replicates())
+
+
+def _compare(entries, templates, inputs, baseline, keyer, classes, all_labels, kept,
+             reference_from, window, metric, level, units) -> dict:
+    """The paired form: the incumbent's keyed accumulators (the same templates, so the same
+    Poisson counts), the periods in which the two forecasts are one, and the comparison."""
+    if not _is_dask(baseline):
+        import dask.array as da  # noqa: PLC0415 - present: another input is a dask collection
+
+        baseline = da.from_array(to_numpy(baseline, "baseline"), chunks=-1)
+    baseline = _in_class_order(baseline, classes, "baseline")
+    # The same (empty) templates: the same replicate seeds, so the same Poisson counts.
+    base = keyed_accumulate(templates, {**inputs, "proba": baseline}, keyer, len(classes),
+                            "time", proba_name="baseline")
+    ties = period_ties({**inputs, "baseline": baseline}, keyer)
+    periods = np.flatnonzero(kept).tolist()
+    priors = _rolling_priors(entries, len(all_labels), window, len(classes)) \
+        if reference_from == "rolling" else None
+    labels = [all_labels[p].strftime("%Y-%m-%d") for p in periods]
+    return compare_periods(entries, base, ties, periods, priors, metric, level, units, labels)
 
 
 def _rolling_priors(entries, n_periods: int, window, K: int) -> list:

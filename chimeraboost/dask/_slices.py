@@ -4,9 +4,10 @@ Private to :mod:`chimeraboost.dask` (import it from there). Questions this modul
 
 - Which slices are there, and what is each called? ``_slices``: one pass over ``by``
   (its distinct values, labelled as :func:`chimeraboost.slices.slice_report` labels them).
-- What are each slice's numbers, with intervals? :func:`slice_report`: the accumulators of
-  :mod:`chimeraboost.dask._keyed`, one pair per slice, then the numbers of each slice, of
-  all rows, and the skills against the prior of all rows, in a
+- What are each slice's numbers, with intervals, and which slices differ from the rest of
+  the rows? :func:`slice_report`: the accumulators of :mod:`chimeraboost.dask._keyed`, one
+  pair per slice, then the numbers of each slice, of all rows, the skills against the
+  prior of all rows and the test against the rest (:mod:`chimeraboost.dask._rest`), in a
   :class:`chimeraboost.slices.SliceReport`.
 """
 
@@ -41,6 +42,7 @@ from ._keyed import (
     missing_mask,
     say,
 )
+from ._rest import ADJUST, ALPHA, METRIC, MIN_EVENTS, MIN_ROWS, against_rest
 
 __all__ = ["slice_report"]
 
@@ -154,7 +156,9 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
                  n_boot=1000, random_state=None, reference=None, name=None,
                  reference_name="reference", groups=None, ci_method="percentile"):
     """:func:`chimeraboost.slices.slice_report` of rows held in dask collections: each
-    slice's numbers against its own base rate, with Poisson bootstrap intervals.
+    slice's numbers against its own base rate, with Poisson bootstrap intervals, and each
+    slice against the rest of the rows, with a verdict that allows for the number of
+    slices.
 
     Parameters
     ----------
@@ -165,9 +169,11 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
         matched by label); a 1-D input is the probability of ``classes[1]``.
     by : dask Series or array of shape (n,), array-like, or a column name of ``X``
         One slice label per row (strings, numbers, booleans; missing values make a slice of
-        their own, ``missing``). Every distinct value is a slice: a numeric column is not
-        cut at its quantiles here (that needs a pass over it first) -- cut it yourself
-        (e.g. ``X[c].map_partitions(pandas.cut, edges)``).
+        their own, ``missing``). Every distinct value is a slice: unlike in memory, a
+        numeric column is not cut into ``bins`` quantile ranges here -- its exact quantiles
+        need its values sorted across the cluster, a pass of their own -- so cut it
+        yourself (e.g. ``X[c].map_partitions(pandas.cut, edges)`` with edges of your
+        choice, or quantiles from ``X[c].quantile(...)``, which dask approximates).
     X : dask DataFrame, default=None
         Where a column name ``by`` is looked up.
     classes : array-like of shape (K,), default=None
@@ -189,24 +195,27 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
         How ``reference`` is named in the header.
     groups : dask array or dask Series of shape (n,), or array-like, default=None
         With ``ci``: each row's group; a group's rows share one Poisson count per replicate
-        wherever they sit (whole groups are resampled, across slices too).
+        wherever they sit (whole groups are resampled, across slices too), and the tests'
+        degrees of freedom count distinct groups (see Notes).
     ci_method : {"percentile"}, default="percentile"
         Only the percentile interval (as in the in-memory report's slices).
 
     Returns
     -------
     SliceReport
-        When any input is a dask collection, the per-slice part of the in-memory result:
-        ``labels``, ``n``, ``values`` (every key of ``classification_report`` per slice,
-        from the accumulator: ``roc_auc``, ``pr_auc`` and the CORP terms on its score grid,
-        the rest exact; ``log_loss_skill_vs_all``, ``brier_skill_vs_all``), ``intervals``
-        (percentile intervals of every sum over rows and of the ``*_vs_all`` skills) and
-        ``overall`` (all rows, with intervals). It lacks what needs the rows or a second
-        pass: ROC-AUC and MCB intervals, the calibration test per slice, and the comparison
-        with the rest of the rows (``rest``, ``difference``, ``pvalue`` are NaN and every
-        verdict says "not tested"). :meth:`SliceReport.rows_of` is not available (row
-        positions are not kept). Input that is not a dask collection gets the in-memory
-        :func:`chimeraboost.slices.slice_report`, all of it.
+        When any input is a dask collection, the in-memory result but for what needs the
+        rows: ``labels``, ``n``, ``values`` (every key of ``classification_report`` per
+        slice, from the accumulator: ``roc_auc``, ``pr_auc`` and the CORP terms on its score
+        grid, the rest exact; ``log_loss_skill_vs_all``, ``brier_skill_vs_all``),
+        ``intervals`` (percentile intervals of every sum over rows and of the ``*_vs_all``
+        skills), ``overall`` (all rows, with intervals), and the comparison of each slice
+        with the rest of the rows on ``brier_skill``: ``rest``, ``difference`` (slice minus
+        rest), ``diff_interval`` (percentile), ``se``, ``pvalue``, ``pvalue_adjusted`` (Holm)
+        and ``verdict`` ("worse than the rest", "better than the rest", "no detectable
+        difference", "not tested: <why>"), as in memory (see Notes). It lacks ROC-AUC and
+        MCB intervals and the calibration test per slice, and
+        :meth:`SliceReport.rows_of` (row positions are not kept). Input that is not a dask
+        collection gets the in-memory :func:`chimeraboost.slices.slice_report`, all of it.
 
     Raises
     ------
@@ -232,6 +241,24 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     The slices are read in a first pass over ``by`` alone (its distinct values), so that
     their number is checked before the pass over all inputs.
 
+    Each slice is compared with the rest of the rows as
+    :func:`chimeraboost.slices.slice_report` compares it at its defaults (``metric=
+    "brier_skill"``, ``min_rows=30``, ``min_events=10``, ``adjust="holm"``,
+    ``alpha=0.05``), without a second pass: accumulators are sums, so the rest's sums are
+    all rows' minus the slice's (:meth:`chimeraboost.metrics.ClassificationAccumulator.sums`),
+    for the rows' own weights and for every replicate, and the difference slice minus rest
+    is taken in each. :func:`chimeraboost.resampling.difference_tests` tests it against its
+    replicates' standard deviation times ``sqrt(u / (u - 1))``, with Student's t on
+    ``u - 1`` degrees of freedom, ``u`` the fewer of the slice's and the rest's rows (with
+    ``groups=``, distinct groups; for two classes no more than the rows of the rarer
+    class), then adjusts over the tested slices (Holm). A
+    slice (or its rest) with fewer than 30 rows, or fewer than 10 rows of a class, is shown
+    but not tested, and its verdict says why; a zero difference whose every replicate is
+    rounding noise has p = 1. With ``groups=``, each block also finds its slices' distinct
+    groups (``np.unique`` of their keys) and the merges unite them: 8 bytes per distinct
+    (slice, group) pair in each merge and on the client -- a group with rows in two slices
+    counts twice -- whatever the number of rows.
+
     Examples
     --------
     Two regions; the model forecasts 0.8 or 0.2 in the north and 0.5 -- no better than the
@@ -248,6 +275,8 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     ...                  da.from_array(region, chunks=150), random_state=0)
     >>> r.labels, r.values["brier_skill"].round(3).tolist()
     (['north', 'south'], [0.838, -0.01])
+    >>> r.verdict
+    ['better than the rest', 'worse than the rest']
     """
     inputs = {"y": y, "proba": proba_or_pred, "sample_weight": sample_weight,
               "groups": groups}
@@ -278,7 +307,7 @@ def slice_report(y, proba_or_pred, by, *, X=None, classes=None, sample_weight=No
     templates = _templates(classes, level, n_boot, random_state)
     pairs = keyed_accumulate(templates, {**inputs, "by": column},
                              _SliceKeyer(values, missing), len(classes), "by",
-                             proba_name="proba_or_pred")
+                             proba_name="proba_or_pred", distinct_groups=groups is not None)
     return _result(pairs, labels, classes, level, by_name, name, reference,
                    reference_name, "rows" if groups is None else "groups")
 
@@ -356,11 +385,13 @@ def _result(pairs: dict, labels, classes, level, by_name, name, reference, refer
     nan2 = (np.nan, np.nan)
     intervals = {k: np.array([c.get(k, nan2) for c in ci], dtype=float).reshape(-1, 2)
                  for k in keys}
+    tests = against_rest([pairs.get(s) for s in range(len(labels))], everything, level,
+                         units == "groups")
     return _DaskSliceReport.build(
         labels=labels, n=n, by=by_name or "labels", classes=classes, level=level,
-        n_boot=0 if level is None else pairs[next(iter(pairs))][1].n_boot, name=name,
+        n_boot=0 if level is None else everything[1].n_boot, name=name,
         reference_text=reference_text, values=values, intervals=intervals,
-        overall={"values": overall_v, "intervals": overall_ci}, units=units)
+        overall={"values": overall_v, "intervals": overall_ci}, units=units, tests=tests)
 
 
 class _Members:
@@ -376,33 +407,20 @@ class _DaskSliceReport(_slices.SliceReport):
 
     @classmethod
     def build(cls, *, labels, n, by, classes, level, n_boot, name, reference_text, values,
-              intervals, overall, units):
+              intervals, overall, units, tests):
         from types import SimpleNamespace
 
-        S = len(labels)
-        nan = np.full(S, np.nan)
         slicing = SimpleNamespace(labels=labels, by=by, notes=[],
                                   members=[_Members(m) for m in n])
-        why = "on dask, slices are not compared with the rest (it needs a second pass)"
-        out = cls(slicing=slicing, task="classification", classes=classes,
-                  metric="brier_skill", level=level, n_boot=n_boot, adjust="holm",
-                  alpha=0.05, name=name or "model", baseline_name="baseline",
-                  reference_text=reference_text, min_rows=30, min_events=10, values=values,
-                  intervals=intervals, overall=overall, rest=nan, difference=nan,
-                  diff_interval=np.full((S, 2), np.nan), se=nan, pvalue=nan,
-                  pvalue_adjusted=nan, verdict=[f"not tested: {why}"] * S,
-                  reasons=[why] * S, vs_baseline=None)
+        out = cls(slicing=slicing, task="classification", classes=classes, metric=METRIC,
+                  level=level, n_boot=n_boot, adjust=ADJUST, alpha=ALPHA,
+                  name=name or "model", baseline_name="baseline",
+                  reference_text=reference_text, min_rows=MIN_ROWS, min_events=MIN_EVENTS,
+                  values=values, intervals=intervals, overall=overall, **tests,
+                  vs_baseline=None)
         out.resampled = ("all rows, Poisson counts" if units == "rows"
                          else "whole groups, Poisson counts")
         return out
-
-    def _tables(self):
-        return super()._tables()[:1]  # the comparison with the rest was not made
-
-    def _footer(self) -> list:
-        lines = [line for line in super()._footer() if not line.startswith("p: two-sided")]
-        return [*lines, "Slices are not compared with the rest of the rows here: on dask that "
-                        "needs a second pass over the data."]
 
     def rows_of(self, label):
         """Not available: on dask the rows' positions are not kept."""

@@ -17,7 +17,9 @@ import numpy as np
 
 from .. import resampling
 from .._shared.api import public
+from .._shared.discordance import Discordance
 from .._shared.format import fmt
+from .._shared.thresholds import PERCENTILES, thresholds_between
 from .._shared.ties import same_outputs
 from .._shared.weights import replicate_weights
 from .._shared.validation import check_key_names, check_level, import_pandas, warn_degenerate
@@ -46,11 +48,8 @@ def default_thresholds(scores, n: int = 99) -> np.ndarray:
     """``n`` thresholds evenly spaced between the 1st and 99th percentiles of all scores,
     kept inside [0.01, 0.99]; 0.01 to 0.99 when the scores do not spread (0/1 rules)."""
     pooled = np.concatenate([np.ravel(s) for s in scores])
-    lo, hi = np.quantile(pooled, [0.01, 0.99])
-    lo, hi = max(float(lo), 0.01), min(float(hi), 0.99)
-    if not hi > lo:
-        lo, hi = 0.01, 0.99
-    return np.linspace(lo, hi, n)
+    lo, hi = np.quantile(pooled, PERCENTILES)
+    return thresholds_between(lo, hi, n)
 
 
 class DecisionCurve:
@@ -260,20 +259,7 @@ def _widen(scheme, evs, name, baseline, t, level, low, high) -> None:
             low[j], high[j] = found.widen(low[j], high[j])
             few.append((v, found))
     if few:
-        shown = ", ".join(f"{v:g}" for v, _ in few[:8]) + (" ..." if len(few) > 8 else "")
-        k = min(f.k for _, f in few)
-        first = few[0][1]
-        reason = first.reason(f"{name} and {baseline}")
-        if len(few) > 1:
-            # The same kind of reason as one threshold's: an interval widened, which the
-            # warning says as such (not "likely too narrow").
-            reason = type(reason)(
-                f"at {len(few)} of {len(t)} thresholds ({shown}) {name} and {baseline} decide "
-                f"differently on fewer than {resampling.MIN_DISCORDANT} of {first.n_units} "
-                f"{first.unit} (as few as {k}), too few for a bootstrap to read the "
-                f"difference from; there the band holds every difference those "
-                f"{first.unit} allow (the Clopper-Pearson limit of the share that decide "
-                f"differently times the most one can move the net benefit), and 0")
+        reason = Discordance.curve_reason(few, len(t), f"{name} and {baseline}")
         resampling.warn_narrow({f"net benefit of {name} minus {baseline}": reason}, level)
 
 

@@ -490,6 +490,44 @@ class ClassificationAccumulator(_Pickled):
                   f"rescale the scores (at most {self.bins // 2} distinct values are kept "
                   f"exactly).")
 
+    def sums(self) -> dict:
+        """The weighted sums over rows that every exact number of :meth:`report` is read
+        from, for the rows' own weights and each bootstrap replicate's.
+
+        Sums add over rows, so two accumulators of the same classes and seeds, one holding
+        rows the other also holds (a slice and all rows), give by subtraction the sums of
+        the rows only the larger holds (the rest of the rows): what
+        :func:`chimeraboost.dask.slice_report` compares each slice with.
+
+        Returns
+        -------
+        dict
+            Arrays with one entry per weight vector -- the rows' own first, then the
+            ``n_boot`` replicates': ``weight`` (1 + n_boot,), ``class_weight`` (1 + n_boot,
+            K), ``log_loss`` and ``brier`` (1 + n_boot,), the weighted sums of the rows' log
+            loss and K-sum Brier score, and ``confusion`` (1 + n_boot, K, K), rows the true
+            class, columns the predicted one. Zeros before any row is seen.
+
+        Examples
+        --------
+        The sums of all four rows minus those of the first two are the last two's:
+
+        >>> import numpy as np
+        >>> every = ClassificationAccumulator([0, 1]).update([0, 1, 1, 0], [0.2, 0.6, 0.9, 0.4])
+        >>> first = ClassificationAccumulator([0, 1]).update([0, 1], [0.2, 0.6])
+        >>> last = ClassificationAccumulator([0, 1]).update([1, 0], [0.9, 0.4])
+        >>> rest = {k: every.sums()[k] - first.sums()[k] for k in ("weight", "brier")}
+        >>> bool(np.allclose(rest["brier"], last.sums()["brier"])), rest["weight"].tolist()
+        (True, [2.0])
+        """
+        K = self.n_classes
+        scale = 0 if self._exp is None else self._exp
+        class_w = np.ldexp(self._class_w, scale)
+        return {"weight": class_w.sum(axis=1), "class_weight": class_w,
+                "log_loss": np.ldexp(self._loss[:, 0], scale),
+                "brier": np.ldexp(self._loss[:, 1], scale),
+                "confusion": np.ldexp(self._cm, scale).reshape(-1, K, K)}
+
     def error_bounds(self) -> dict:
         """Worst-case absolute errors of the approximate numbers for the rows seen.
 

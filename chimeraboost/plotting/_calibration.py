@@ -25,7 +25,7 @@ __all__ = ["reliability_diagram", "mcb_dsc_plot"]
 
 def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label=None, ax=None,
                         n_boot=1000, level=0.9, band="simultaneous", random_state=None,
-                        histogram=True):
+                        histogram=True, groups=None, time=None):
     """The CORP reliability diagram: recalibrated against forecast probabilities, with the
     distribution of the forecasts beneath.
 
@@ -65,6 +65,9 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
         curve when there are several): it shows where the forecasts are, so that a rare
         event whose forecasts crowd near zero is read where the rows are, and a step carried
         by a handful of rows at high forecasts is seen to be one.
+    groups, time : array-like of shape (n,), default=None
+        The band's resampling units, as in :func:`metrics.reliability_curve`: outcomes are
+        drawn so that a group's rows (or a block of time-ordered rows) keep their dependence.
 
     Returns
     -------
@@ -101,7 +104,7 @@ def reliability_diagram(y, proba, *, classes=None, sample_weight=None, pos_label
             curve = metrics.reliability_curve(
                 y, p, classes, sample_weight=sample_weight, pos_label=label,
                 n_boot=n_boot if with_band else 0, level=level, band=band,
-                random_state=random_state)
+                random_state=random_state, groups=groups, time=time)
             k = int(np.flatnonzero(classes == curve.label)[0])
             text = name if len(labels) == 1 else f"{name}, class {label}"
             if len(models) == 1 and len(labels) == 1:

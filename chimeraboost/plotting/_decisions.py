@@ -25,13 +25,16 @@ def _band_level(band) -> float | None:
     raise ValueError(msg)
 
 
-def draw_band(ax, line, band, curve, event, score, sample_weight, n_boot, random_state):
-    """Shade the pointwise bootstrap band of a ROC or PR curve, in the colour of ``line``."""
+def draw_band(ax, line, band, curve, event, score, sample_weight, n_boot, random_state, *,
+              groups=None, time=None):
+    """Shade the pointwise bootstrap band of a ROC or PR curve, in the colour of ``line``
+    (resampling ``groups`` or blocks of ``time`` when given)."""
     level = _band_level(band)
     if level is None:
         return
     b = decisions.curve_band(event, score, curve=curve, sample_weight=sample_weight,
-                             n_boot=n_boot, level=level, random_state=random_state)
+                             n_boot=n_boot, level=level, random_state=random_state,
+                             groups=groups, time=time)
     step = "post" if curve == "pr" else None
     ax.fill_between(b.x, b.low, b.high, color=line.get_color(), alpha=0.2, lw=0, step=step,
                     label=f"{level:.0%} bootstrap band ({n_boot} resamples)")
@@ -40,7 +43,7 @@ def draw_band(ax, line, band, curve, event, score, sample_weight, n_boot, random
 @public(renamed={"baseline": "baseline_name"})
 def decision_curve(y, proba=None, *, thresholds=None, baseline_name=None, pos_label=None,
                    sample_weight=None, n_boot=200, level=0.95, random_state=None, ax=None,
-                   differences=False):
+                   differences=False, groups=None, time=None):
     """The decision curve: net benefit against the threshold probability, every model with
     treat-all and treat-none, bands from the bootstrap.
 
@@ -65,6 +68,9 @@ def decision_curve(y, proba=None, *, thresholds=None, baseline_name=None, pos_la
     random_state : None, int or numpy Generator
     ax : matplotlib Axes, default=None
     differences : bool, default=False
+    groups, time : array-like of shape (n,), default=None
+        The bands' resampling units, as in :func:`chimeraboost.decisions.decision_curve`:
+        whole groups, or blocks of time-ordered rows.
 
     Returns
     -------
@@ -79,7 +85,7 @@ def decision_curve(y, proba=None, *, thresholds=None, baseline_name=None, pos_la
             dc = decisions.decision_curve(
                 y, proba, thresholds=thresholds, baseline_name=baseline_name, pos_label=pos_label,
                 sample_weight=sample_weight, n_boot=n_boot, level=level,
-                random_state=random_state)
+                random_state=random_state, groups=groups, time=time)
     if differences and dc.baseline is None:
         msg = "differences=True needs baseline_name= (a model name or 'treat all')."
         raise ValueError(msg)

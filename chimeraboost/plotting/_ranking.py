@@ -56,7 +56,7 @@ def _ranking(y, proba, classes, sample_weight, what):
 
 
 def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=1000,
-              random_state=None):
+              random_state=None, groups=None, time=None):
     """The ROC curve with the no-skill diagonal and the ROC-AUC in the legend.
 
     Parameters
@@ -74,6 +74,13 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False
         (:func:`chimeraboost.decisions.curve_band`, vertical averaging).
     n_boot : int, default=1000
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n,), default=None
+        Resampling units for the band: whole groups (customers with several rows) are
+        resampled, as everywhere in the library (see "When rows are not independent").
+    time : array-like of shape (n,), default=None
+        Dates or sortable values of time-ordered rows: the band resamples blocks of
+        consecutive rows (the stationary bootstrap of
+        :class:`chimeraboost.resampling.Resampler`).
 
     Returns
     -------
@@ -93,7 +100,8 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False
         fpr, tpr, _ = sk_roc_curve(event, score, sample_weight=sample_weight)
         line, = ax.plot(fpr, tpr, lw=1.8,
                         label=legend_label(name, f"ROC-AUC {legend_number(numbers['roc_auc'])}"))
-        draw_band(ax, line, band, "roc", event, score, sample_weight, n_boot, random_state)
+        draw_band(ax, line, band, "roc", event, score, sample_weight, n_boot, random_state,
+                  groups=groups, time=time)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
@@ -105,7 +113,7 @@ def roc_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False
 
 
 def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False, n_boot=1000,
-             random_state=None):
+             random_state=None, groups=None, time=None):
     """The precision-recall curve with the no-skill line at the base rate, PR-AUC in the legend.
 
     Parameters
@@ -123,6 +131,13 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False,
         (:func:`chimeraboost.decisions.curve_band`).
     n_boot : int, default=1000
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n,), default=None
+        Resampling units for the band: whole groups (customers with several rows) are
+        resampled, as everywhere in the library (see "When rows are not independent").
+    time : array-like of shape (n,), default=None
+        Dates or sortable values of time-ordered rows: the band resamples blocks of
+        consecutive rows (the stationary bootstrap of
+        :class:`chimeraboost.resampling.Resampler`).
 
     Returns
     -------
@@ -145,7 +160,8 @@ def pr_curve(y, proba, *, classes=None, sample_weight=None, ax=None, band=False,
         precision, recall, _ = precision_recall_curve(event, score, sample_weight=sample_weight)
         line, = ax.plot(recall, precision, lw=1.8, drawstyle="steps-post",
                         label=legend_label(name, f"PR-AUC {legend_number(numbers['pr_auc'])}"))
-        draw_band(ax, line, band, "pr", event, score, sample_weight, n_boot, random_state)
+        draw_band(ax, line, band, "pr", event, score, sample_weight, n_boot, random_state,
+                  groups=groups, time=time)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.set_box_aspect(1)  # square, as the ROC curve and the reliability diagram beside it

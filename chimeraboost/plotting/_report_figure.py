@@ -16,7 +16,8 @@ def plot_report(report, *, n_boot=1000, random_state=None):
     observed and residuals (regression). Returns the list of Axes.
 
     Needs a Report made by :func:`chimeraboost.report` (or a model's ``.report``), which
-    keeps the scored targets and predictions.
+    keeps the scored targets and predictions, and the resampling units of a report made with
+    ``groups=`` or ``time=``: the reliability band resamples those units too.
     """
     scored = getattr(report, "_scored", None)
     if scored is None:
@@ -39,11 +40,12 @@ def plot_report(report, *, n_boot=1000, random_state=None):
             a.set_box_aspect(1)
             a.set_anchor("S")
         diagram = beneath(axes[0], fig.add_subplot(grid[1, 0]))
+        units = getattr(report, "_units", {})
         reliability_diagram(y, models, classes=classes, sample_weight=w, ax=diagram,
-                            n_boot=n_boot, random_state=random_state)
+                            n_boot=n_boot, random_state=random_state, **units)
         if binary:
-            roc_curve(y, models, classes=classes, sample_weight=w, ax=axes[1])
-            pr_curve(y, models, classes=classes, sample_weight=w, ax=axes[2])
+            roc_curve(y, models, classes=classes, sample_weight=w, ax=axes[1], **units)
+            pr_curve(y, models, classes=classes, sample_weight=w, ax=axes[2], **units)
         return axes
     from ._regression import predicted_vs_observed, residuals
 

@@ -8,6 +8,9 @@ Questions this module answers:
   the outcomes that arrive, and the ROC-AUC of its scores.
 - *What is an arm's number and its standard error?* -> :func:`arm_estimate` (a mean and its
   variance; for the ROC-AUC DeLong's variance from the structural components [DDC88]_).
+  With several rows per randomised unit (a user's sessions), the cluster-robust variance
+  of the mean (:func:`clustered_mean_variance`, the delta method of Deng, Knoblich & Lu
+  [DKL18]_) and Obuchowski's clustered DeLong variance of the ROC-AUC [O97]_.
 - *What does the offline evidence say a row is worth?* -> :func:`unit_variance`: the
   variance of an arm's number times its rows (``p (1 - p)`` for a proportion, the per-row
   variance for a mean, and for the ROC-AUC ``var(V10) / prevalence + var(V01) / (1 -
@@ -19,6 +22,12 @@ References
 .. [DDC88] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas
    under two or more correlated receiver operating characteristic curves: a nonparametric
    approach. *Biometrics* 44(3), 837-845. doi:10.2307/2531595
+.. [DKL18] Deng, A., Knoblich, U. and Lu, J. (2018). Applying the delta method in metric
+   analytics: a practical guide with novel ideas. *Proceedings of the 24th ACM SIGKDD
+   International Conference on Knowledge Discovery & Data Mining*, 233-242.
+   doi:10.1145/3219819.3219919
+.. [O97] Obuchowski, N. A. (1997). Nonparametric analysis of clustered ROC curve data.
+   *Biometrics* 53(2), 567-578. doi:10.2307/2533958
 .. [HM82] Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a
    receiver operating characteristic (ROC) curve. *Radiology* 143(1), 29-36.
    doi:10.1148/radiology.143.1.7063747
@@ -29,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
+from .. import resampling
 from .._shared.array_checks import as_1d, check_aligned, check_same_length, finite_float
 from .._shared.scores import row_losses
 
@@ -97,15 +107,51 @@ def structural_components(codes: np.ndarray, s: np.ndarray) -> tuple:
     return v10, v01
 
 
-def arm_estimate(kind: str, values) -> tuple[float, float, int]:
-    """``(number, variance of the number, rows)`` of one arm."""
+def clustered_mean_variance(values: np.ndarray, clusters: np.ndarray) -> tuple[float, int]:
+    """``(variance of the mean of values, clusters)``: the cluster-robust (sandwich) variance
+    of a mean over rows in clusters, ``G / (G - 1) sum_g (S_g - n_g mean)^2 / n^2`` with
+    ``S_g`` and ``n_g`` cluster ``g``'s sum and rows, the delta method's variance of the
+    ratio ``sum S_g / sum n_g`` of two cluster means [DKL18]_. NaN with one cluster. With
+    every cluster of one row it is ``var(values, ddof=1) / n``.
+
+    Examples
+    --------
+    >>> v, g = clustered_mean_variance(np.array([1.0, 2.0, 3.0, 6.0]), np.array([0, 0, 1, 1]))
+    >>> float(v), g  # mean 3; S_g - n_g mean = -3, +3; 2/1 * 18 / 16
+    (2.25, 2)
+    """
+    _, codes = np.unique(clusters, return_inverse=True)
+    codes = codes.reshape(-1)
+    g = int(codes.max()) + 1 if codes.size else 0
+    if g < 2:
+        return np.nan, g
+    n = values.size
+    resid = (np.bincount(codes, weights=values, minlength=g)
+             - np.bincount(codes, minlength=g) * values.mean())
+    return float(g / (g - 1.0) * (resid @ resid) / (n * n)), g
+
+
+def arm_estimate(kind: str, values, clusters=None) -> tuple[float, float, int]:
+    """``(number, variance of the number, rows)`` of one arm; with ``clusters`` (each row's
+    randomised unit, codes or labels) the variance holds under clustering: the
+    cluster-robust variance of the mean (:func:`clustered_mean_variance`; for a proportion
+    times ``(n - 1) / n``, so that clusters of one row give ``p (1 - p) / n`` as without
+    them), Obuchowski's clustered DeLong variance for the ROC-AUC [O97]_."""
     if kind == "roc_auc":
         codes, s = values
+        if clusters is not None:
+            if np.unique(clusters).size < 2:
+                return float(structural_components(codes, s)[0].mean()), np.nan, codes.size
+            res = resampling.delong_roc_auc(codes, s, pos_label=1, groups=clusters)
+            return res.estimate, res.se ** 2, int(codes.size)
         v10, v01 = structural_components(codes, s)
         var = np.var(v10, ddof=1) / v10.size + np.var(v01, ddof=1) / v01.size
         return float(v10.mean()), float(var), int(codes.size)
     n = values.size
     mean = float(values.mean())
+    if clusters is not None:
+        var, _ = clustered_mean_variance(values, clusters)
+        return mean, var * (n - 1) / n if kind == "proportion" else var, n
     if kind == "proportion":
         return mean, mean * (1 - mean) / n, n
     return mean, float(np.var(values, ddof=1)) / n if n > 1 else np.nan, n

@@ -11,7 +11,8 @@ Questions this module answers:
   promoting, the ROPE), guardrails with their non-inferiority margins, alpha, power, the
   traffic split, rows per day and the number of looks. The rows of one look come from
   :mod:`._sample_size`; several looks multiply them by the inflation factor of the
-  Lan-DeMets O'Brien-Fleming-type bounds (:mod:`._sequential`).
+  Lan-DeMets O'Brien-Fleming-type bounds (:mod:`._sequential`); randomising users that
+  bring several rows each multiplies them by the design effect (``design_effect=``).
 - *How is the plan kept?* -> :meth:`ABTestPlan.save` / :meth:`ABTestPlan.load` (JSON),
   ``print(plan)`` for the text.
 """
@@ -28,7 +29,7 @@ from scipy.special import ndtr, ndtri
 
 from .._shared.array_checks import check_aligned, check_same_length
 from .._shared.format import WIDTH, Col, count, fmt, percent, table
-from .._shared.param_checks import check_level, check_positive_int
+from .._shared.param_checks import check_level, check_positive_int, check_real
 from ._metrics import KINDS, SCORED, check_kind, row_values, unit_variance
 from ._sample_size import _common, _z_rows, sample_size_proportions
 from ._sequential import inflation_factor, lan_demets_bounds
@@ -192,6 +193,9 @@ class ABTestPlan:
     guardrail_power : dict
         Each guardrail's power to show non-inferiority at the planned rows.
     method : str
+    design_effect : float
+        How much the rows were multiplied by for several rows per randomised unit (1: every
+        row its own unit).
     """
 
     primary: ABMetric
@@ -208,6 +212,7 @@ class ABTestPlan:
     bounds: list = field(default_factory=list)
     guardrail_power: dict = field(default_factory=dict)
     method: str = METHOD
+    design_effect: float = 1.0
 
     @property
     def metrics(self) -> dict:
@@ -250,7 +255,9 @@ class ABTestPlan:
         lines = [f"A/B test plan: primary {p.name} ({p.kind}, "
                  f"{'greater' if p.greater_is_better else 'lower'} is better)",
                  f"  rows: challenger {self.n_challenger:,}, champion {self.n_champion:,} "
-                 f"(challenger's share {self.challenger_share:g}){days}",
+                 f"(challenger's share {self.challenger_share:g}){days}"
+                 + ("" if self.design_effect == 1.0 else
+                    f", design effect {self.design_effect:g}"),
                  f"  alpha {self.alpha:g} two-sided, power {percent(self.power)} at the offline "
                  f"improvement, {self.looks} look(s)",
                  f"  looks: {self.method}"]
@@ -308,7 +315,7 @@ def _guardrail_power(g: ABMetric, n1, n0, alpha) -> float:
 
 
 def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, challenger_share=0.5,
-                 rows_per_day=None, looks=1) -> ABTestPlan:
+                 rows_per_day=None, looks=1, design_effect=1.0) -> ABTestPlan:
     """Plan a randomised online test of the challenger against the champion.
 
     Parameters
@@ -329,6 +336,13 @@ def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, challenger_sh
     looks : int, default=1
         Planned looks at the data, equally spaced. More than one: Lan-DeMets
         O'Brien-Fleming-type bounds, and the rows of one look times their inflation factor.
+    design_effect : float >= 1, default=1.0
+        When users (not rows) are randomised and each brings several rows: the variance of
+        an arm's mean over its variance if the rows were independent, ``1 + (m - 1) ICC``
+        for ``m`` rows per user and the intraclass correlation ``ICC`` of the metric within a
+        user (Kish 1965; Donner & Klar 2000). The rows of every arm are multiplied by it,
+        and the guardrails' power is read at the rows over it. Read the test out with
+        ``groups_champion=`` / ``groups_challenger=`` (:func:`read_ab_test`).
 
     Returns
     -------
@@ -360,8 +374,9 @@ def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, challenger_sh
     alpha = check_level(alpha, "alpha", example="0.05")
     power = check_level(power, "power", example="0.8")
     share, looks = _check_share(challenger_share, rows_per_day, looks)
+    deff = _check_design_effect(design_effect)
     ratio = (1 - share) / share
-    n_fixed = _fixed_rows(primary, alpha, power, ratio)
+    n_fixed = _fixed_rows(primary, alpha, power, ratio) * deff
     bounds = [float(ndtri(1 - alpha / 2))]
     factor = 1.0
     if looks > 1:
@@ -372,7 +387,17 @@ def plan_ab_test(primary, *, guardrails=(), alpha=0.05, power=0.8, challenger_sh
     n1 = math.ceil(n_fixed * factor - 1e-9)
     n0 = math.ceil(n1 * ratio - 1e-9)
     days = None if rows_per_day is None else math.ceil((n1 + n0) / float(rows_per_day) - 1e-9)
-    gp = {g.name: _guardrail_power(g, n1, n0, alpha) for g in guardrails}
+    gp = {g.name: _guardrail_power(g, n1 / deff, n0 / deff, alpha) for g in guardrails}
     return ABTestPlan(primary, guardrails, alpha, power, share,
                       None if rows_per_day is None else float(rows_per_day), looks, n1, n0,
-                      math.ceil(n_fixed - 1e-9), days, bounds, gp)
+                      math.ceil(n_fixed - 1e-9), days, bounds, gp, METHOD, deff)
+
+
+def _check_design_effect(design_effect) -> float:
+    value = check_real(design_effect, "design_effect", strictly_positive=True)
+    if value < 1:
+        msg = (f"design_effect must be >= 1 (1 + (m - 1) ICC for m rows per randomised user "
+               f"and a within-user correlation ICC >= 0), got {design_effect!r}; pass 1.0 "
+               "when every row is its own unit.")
+        raise ValueError(msg)
+    return float(value)

@@ -10,6 +10,10 @@ Questions this module answers:
   as a non-inferiority test on the same interval.
 - *What now?* -> :attr:`ABReadout.decision`: ``"promote"``, ``"keep the champion"`` or
   ``"keep testing"`` (with :attr:`ABReadout.rows_needed`).
+- *Randomised by user, several rows per user?* -> ``groups_champion=`` /
+  ``groups_challenger=``: each arm's standard error is the cluster-robust one of its mean
+  (:func:`._metrics.clustered_mean_variance`, Deng, Knoblich & Lu 2018) or Obuchowski's
+  clustered DeLong variance for a ROC-AUC, since a user's rows are not independent.
 
 The interval at look ``k`` is the repeated confidence interval ``improvement +- b_k se``
 (Jennison & Turnbull [JT00]_, chapter 9), with ``b_k`` the look's bound: it covers the true
@@ -17,6 +21,8 @@ difference at every look at once with probability ``1 - alpha``, whenever one st
 
 References
 ----------
+.. [DK00] Donner, A. and Klar, N. (2000). *Design and Analysis of Cluster Randomization
+   Trials in Health Research*. Arnold. Section 6.2 (the adjusted chi-square test).
 .. [JT00] Jennison, C. and Turnbull, B. W. (2000). *Group Sequential Methods with Applications
    to Clinical Trials*. Chapman & Hall/CRC. doi:10.1201/9780367805326
 """
@@ -28,8 +34,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._shared.array_checks import as_1d
+from .. import resampling
+from ..exceptions import NarrowIntervalWarning
+from ..exceptions import warn as _warn
+from .._shared.array_checks import as_1d, check_aligned
 from .._shared.format import Col, count, fitted_table
+from .._shared.units import group_codes
 from ._metrics import arm_estimate, row_values
 from ._plan import ABMetric, ABTestPlan
 from ._sequential import lan_demets_bounds
@@ -64,6 +74,8 @@ class ABReadout:
     history : list of dict
         Per look: ``information`` (rows over the planned rows), ``z`` and ``bound``.
     alpha : float
+    groups : dict or None
+        With ``groups_*``: the randomised units (groups) per arm at the last look.
     """
 
     decision: str
@@ -75,6 +87,7 @@ class ABReadout:
     metrics: list
     history: list = field(default_factory=list)
     alpha: float = 0.05
+    groups: dict | None = None
 
     @property
     def primary(self) -> dict:
@@ -86,7 +99,10 @@ class ABReadout:
     def __str__(self) -> str:
         lines = [f"A/B test readout: look {self.looks} of {self.planned_looks} planned; rows "
                  f"challenger {count(self.rows['challenger'])}, champion "
-                 f"{count(self.rows['champion'])}",
+                 f"{count(self.rows['champion'])}"
+                 + ("" if self.groups is None else
+                    f"; groups challenger {count(self.groups['challenger'])}, champion "
+                    f"{count(self.groups['champion'])}"),
                  f"  decision: {self.decision} -- {self.reason}"]
         if self.rows_needed:
             lines.append(f"  rows still needed: challenger "
@@ -108,8 +124,9 @@ class ABReadout:
     __repr__ = __str__
 
 
-def _arm(plan: ABTestPlan, data, look, arm: str) -> tuple[dict, np.ndarray]:
-    """Per metric the arm's per-row values, and each row's look."""
+def _arm(plan: ABTestPlan, data, look, arm: str, groups=None) -> tuple:
+    """Per metric the arm's per-row values, each row's look, and each row's group code
+    (None without ``groups``)."""
     if not isinstance(data, dict):
         msg = (f"{arm} must be a dict metric name -> the arm's per-row values (or a (y, score) "
                f"pair), got {type(data).__name__}.")
@@ -127,30 +144,36 @@ def _arm(plan: ABTestPlan, data, look, arm: str) -> tuple[dict, np.ndarray]:
             msg = f"{arm}: the metrics hold different numbers of rows ({n} and {rows})."
             raise ValueError(msg)
         values[name], n = v, rows
+    codes = None
+    if groups is not None:
+        check_aligned(**{f"look_{arm}": look, f"groups_{arm}": groups})
+        codes = group_codes(groups, n, f"groups_{arm}")[1]
     if look is None:
-        return values, np.zeros(n)
+        return values, np.zeros(n), codes
     look = as_1d(look, f"look_{arm}")
     if look.shape[0] != n:
         msg = f"look_{arm} has {look.shape[0]} rows, the {arm}'s metrics {n}."
         raise ValueError(msg)
-    return values, look
+    return values, look, codes
 
 
 def _take(v, rows):
+    if v is None:
+        return None
     return (v[0][rows], v[1][rows]) if isinstance(v, tuple) else v[rows]
 
 
-def _estimate(m: ABMetric, v1, v0, null: float):
+def _estimate(m: ABMetric, v1, v0, null: float, g1=None, g0=None):
     """``(champion, challenger, improvement, se, se of the test against null)`` of one
-    metric on the rows so far."""
+    metric on the rows so far (``g1``, ``g0``: each row's group in each arm, or None)."""
     if m.kind == "roc_auc":
         for v, arm in ((v1, "challenger"), (v0, "champion")):
             if np.unique(v[0]).size < 2:
                 msg = (f"the {arm}'s rows hold one class so far: {m.name!r} (a ROC-AUC) is "
                        "undefined until both outcomes have arrived in both arms.")
                 raise ValueError(msg)
-    c1, var1, n1 = arm_estimate(m.kind, v1)
-    c0, var0, n0 = arm_estimate(m.kind, v0)
+    c1, var1, n1 = arm_estimate(m.kind, v1, g1)
+    c0, var0, n0 = arm_estimate(m.kind, v0, g0)
     d = c1 - c0
     se = math.sqrt(var1 + var0)
     se_test = se
@@ -159,8 +182,18 @@ def _estimate(m: ABMetric, v1, v0, null: float):
         # the plan powered (sample_size_proportions takes the pooled variance under the
         # null, as R's power.prop.test). The interval keeps the unpooled one.
         pooled = (c1 * n1 + c0 * n0) / (n1 + n0)
-        se_test = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n0))
+        # With groups each arm's pooled variance is inflated by the arm's design effect,
+        # its clustered variance over the binomial one (as Donner & Klar's adjusted
+        # chi-square test for cluster-randomised trials [DK00]_); groups of one: 1.
+        f1, f0 = (1.0, 1.0) if g1 is None else (_deff(var1, c1, n1), _deff(var0, c0, n0))
+        se_test = math.sqrt(pooled * (1 - pooled) * (f1 / n1 + f0 / n0))
     return c0, c1, (d if m.greater_is_better else -d), se, se_test
+
+
+def _deff(var, p, n) -> float:
+    """A proportion's clustered variance over its binomial one (1 when both are 0)."""
+    binomial = p * (1 - p) / n
+    return var / binomial if binomial > 0 else 1.0
 
 
 def _looks(look1, look0, plan):
@@ -181,7 +214,7 @@ def _looks(look1, look0, plan):
 
 
 def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challenger=None,
-                 primary=None) -> ABReadout:
+                 primary=None, groups_champion=None, groups_challenger=None) -> ABReadout:
     """Read an online test out against its plan.
 
     Parameters
@@ -196,6 +229,17 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
         look at every row up to it. None: one look at every row.
     primary : str, default=None
         If given, must be the plan's primary metric: a readout of another is refused.
+    groups_champion, groups_challenger : array-like of shape (n,), default=None
+        The randomised unit of each of the arm's rows (the user, when users were randomised
+        and each brings several rows), in the style of ``look_*``: one array per arm, both
+        or neither. Each arm's standard error is then the cluster-robust one
+        (:func:`~chimeraboost.promotion._metrics.clustered_mean_variance` for a
+        proportion, a mean, a Brier score or a log loss; Obuchowski's clustered DeLong
+        variance for a ROC-AUC), the arms taken as independent (each user in one arm;
+        the labels are read within each arm). Below
+        :data:`~chimeraboost.resampling.MIN_GROUPS` groups in an arm a
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning` says the standard error is
+        likely too small.
 
     Returns
     -------
@@ -211,6 +255,15 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     ``z <= -b_k``, or a guardrail whose interval lies wholly below ``-margin``: keep the
     champion. No bound crossed at the planned rows: keep the champion (not shown better).
     Otherwise: keep testing.
+
+    With groups, a mean's variance is ``G / (G - 1) sum_g (S_g - n_g mean)^2 / n^2`` over
+    the arm's ``G`` groups (Deng, Knoblich & Lu 2018, doi:10.1145/3219819.3219919): the
+    standard error of the difference is statsmodels' cluster-robust one of an OLS of the
+    metric on an arm indicator (``cov_type="cluster"``) without its small-sample factor,
+    each arm carrying its own ``G / (G - 1)``. The pooled test of a proportion against 0
+    inflates each arm's pooled variance by the arm's design effect (its clustered over its
+    binomial variance; Donner & Klar 2000). Groups of one row each give the numbers
+    without groups.
 
     Examples
     --------
@@ -231,15 +284,21 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
                "the decision rests on the metric registered before the test; another one "
                "read afterwards is a new test, to be planned.")
         raise ValueError(msg)
-    v1, l1 = _arm(plan, challenger, look_challenger, "challenger")
-    v0, l0 = _arm(plan, champion, look_champion, "champion")
+    if (groups_champion is None) != (groups_challenger is None):
+        given = "groups_champion" if groups_challenger is None else "groups_challenger"
+        other = "groups_challenger" if groups_challenger is None else "groups_champion"
+        msg = (f"{given}= was given without {other}=: pass the randomised unit of each row "
+               "in both arms (or neither, when every row is its own unit).")
+        raise ValueError(msg)
+    v1, l1, g1 = _arm(plan, challenger, look_challenger, "challenger", groups_challenger)
+    v0, l0, g0 = _arm(plan, champion, look_champion, "champion", groups_champion)
     looks = _looks(l1, l0, plan)
     bounds = lan_demets_bounds([t for *_, t in looks], alpha=plan.alpha)
     p = plan.primary
     history, stop = [], None
     for k, ((r1, r0, t), b) in enumerate(zip(looks, bounds)):
         _, _, imp, _, se = _estimate(p, _take(v1[p.name], r1), _take(v0[p.name], r0),
-                                     p.margin)
+                                     p.margin, _take(g1, r1), _take(g0, r0))
         z = (imp - p.margin) / se if se > 0 else np.nan
         history.append({"information": t, "z": z, "bound": float(b)})
         if abs(z) >= b or k == len(looks) - 1:
@@ -252,14 +311,27 @@ def read_ab_test(plan, champion, challenger, *, look_champion=None, look_challen
     for m in plan.metrics.values():
         null = m.margin if m is p else -m.margin
         c0, c1, imp, se, se_test = _estimate(m, _take(v1[m.name], r1), _take(v0[m.name], r0),
-                                             null)
+                                             null, _take(g1, r1), _take(g0, r0))
         metrics.append({"name": m.name, "role": "primary" if m is p else "guardrail",
                         "champion": c0, "challenger": c1, "improvement": imp,
                         "low": imp - b * se, "high": imp + b * se, "null": null,
                         "z": (imp - null) / se_test if se_test > 0 else np.nan, "se": se})
     decision, reason, needed = _decide(plan, metrics, b, t, rows)
+    groups = None if g1 is None else {"challenger": int(np.unique(g1[r1]).size),
+                                      "champion": int(np.unique(g0[r0]).size)}
+    _warn_few_groups(groups)
     return ABReadout(decision, reason, stop + 1, plan.looks, rows, needed, metrics, history,
-                     plan.alpha)
+                     plan.alpha, groups)
+
+
+def _warn_few_groups(groups) -> None:
+    few = {arm: g for arm, g in (groups or {}).items() if g < resampling.MIN_GROUPS}
+    if few:
+        shown = ", ".join(f"{g} in the {arm} arm" for arm, g in few.items())
+        _warn(f"Only {shown}: a cluster-robust standard error from fewer than "
+              f"{resampling.MIN_GROUPS} groups is likely too small (Cameron & Miller 2015, "
+              "doi:10.3368/jhr.50.2.317), and the readout's intervals too narrow. Read them "
+              "as a lower bound on the uncertainty.", NarrowIntervalWarning)
 
 
 def _status(m, b) -> str:

@@ -13,16 +13,14 @@ Questions this module answers, all by :func:`shadow_report` (:class:`ShadowRepor
   adjusted for the number of slices (Holm or Benjamini-Hochberg, as
   :func:`chimeraboost.slices.slice_report`).
 - *Once labels arrive, who is right where they disagree?* The rows whose decisions differ,
-  how often each model is right there, and the exact McNemar test (a two-sided binomial test
-  of the discordant rows against one half [M47]_).
+  how often each model is right there, and McNemar's test (:mod:`._mcnemar`: exact on
+  independent rows, clustered with ``groups=`` or ``time=``).
 
-Every number has a paired bootstrap interval: the same resampled rows for both models
-(:mod:`._resample`). The offline base rate and scores are held fixed.
-
-References
-----------
-.. [M47] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
-   proportions or percentages. *Psychometrika* 12(2), 153-157. doi:10.1007/BF02295996
+Every number has a paired bootstrap interval: the same resampled rows for both models, drawn
+by the one engine (:class:`chimeraboost.resampling.Resampler`, through :mod:`._resample`):
+single rows, whole groups (``groups=``: shadow traffic is many requests per user, and a
+user's requests are not independent) or blocks of time (``time=``). The offline base rate
+and scores are held fixed.
 """
 
 from __future__ import annotations
@@ -30,13 +28,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import binomtest
 
 from .. import resampling
 from .._shared.array_checks import as_1d, check_aligned, check_same_length, finite_float
 from .._shared.format import Col, count, fitted_table, fmt_p, percent
+from .._shared.units import resampled
 from .._shared.param_checks import check_level, check_real
 from . import _shadow_stats as st
+from ._mcnemar import disagreement
 from ._resample import row_bootstrap
 
 __all__ = ["ShadowReport", "shadow_report"]
@@ -81,9 +80,15 @@ class ShadowReport:
         ``vs_rest`` (its flip rate minus the rest's), ``pvalue_adjusted`` and ``verdict``.
     disagreement : dict or None
         With labels: ``labelled_rows``, ``rows`` (labelled rows whose decisions differ),
-        ``champion_right``, ``challenger_right``, ``pvalue`` (exact McNemar), ``verdict``.
+        ``champion_right``, ``challenger_right``, ``test`` (``"exact McNemar"``, or
+        ``"clustered McNemar"`` with ``groups=`` / ``time=``), ``clusters`` (the groups or
+        runs of time holding such a row; None for the exact test), ``pvalue``,
+        ``verdict``.
     level, threshold, k, base_rate, psi_eps, ci_method : as given
     notes : list of str
+    resampled : str
+        What a replicate draws: ``"rows"``, ``"whole groups (298 groups)"`` or ``"blocks of
+        time (...)"``.
     """
 
     n: int
@@ -99,6 +104,7 @@ class ShadowReport:
     psi_eps: float = 1e-4
     ci_method: str = resampling.DEFAULT_CI_METHOD
     notes: list = field(default_factory=list)
+    resampled: str = "rows"
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -108,6 +114,8 @@ class ShadowReport:
         if self.threshold is not None:
             head += f", decisions at score >= {self.threshold:g}"
         lines = [head]
+        if self.resampled != "rows":
+            lines.append(f"  resampled: {self.resampled}")
         rows = [[self.labels[k], v, *self.intervals[k]] for k, v in self.values.items()]
         pct = percent(self.level)
         lines += fitted_table([Col("number", None), Col("value"), Col(f"{pct} low"),
@@ -126,7 +134,7 @@ class ShadowReport:
                           f"{count(d['labelled_rows'])} labelled rows): champion right "
                           f"{count(d['champion_right'])}, challenger right "
                           f"{count(d['challenger_right'])}",
-                      f"  exact McNemar p = {fmt_p(d['pvalue'])}: {d['verdict']}"]
+                      f"  {d['test']} p = {fmt_p(d['pvalue'])}: {d['verdict']}"]
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -135,47 +143,6 @@ class ShadowReport:
 
 def _scores(x, name):
     return finite_float(as_1d(x, name).astype(np.float64), name)
-
-
-def _labels(y, n):
-    """0/1 codes and the mask of labelled rows (missing: None or NaN)."""
-    arr = as_1d(y, "y")
-    if arr.dtype.kind == "f":
-        known = ~np.isnan(arr)
-    else:
-        known = np.array([v is not None and not (isinstance(v, float) and np.isnan(v))
-                          for v in arr.tolist()])
-    values = np.unique(arr[known])
-    if values.size > 2 or values.size == 0:
-        msg = (f"y must hold two classes (the labels that have arrived), got {values.size} "
-               f"distinct value(s): {values[:5].tolist()}.")
-        raise ValueError(msg)
-    codes = np.zeros(n, dtype=bool)
-    positive = values[-1] if values.size == 2 or values[0] in (1, True) else None
-    if positive is not None:
-        codes[known] = arr[known] == positive
-    return codes, known
-
-
-def _disagreement(y, d0, d1, alpha, notes) -> dict:
-    codes, known = _labels(y, d0.size)
-    if not known.all():
-        notes.append(f"labels for {count(known.sum())} of {count(known.size)} rows; the "
-                     "disagreement is read on those")
-    differ = known & (d0 != d1)
-    champ = int(np.sum(differ & (d0 == codes)))
-    chall = int(np.sum(differ & (d1 == codes)))
-    m = champ + chall
-    p = float(binomtest(champ, m, 0.5).pvalue) if m else 1.0
-    if m == 0:
-        verdict = "no labelled row where they disagree"
-    elif p > alpha:
-        verdict = "no detectable difference"
-    else:
-        who = "challenger" if chall > champ else "champion"
-        verdict = f"the {who} is right more often where they disagree"
-    return {"labelled_rows": int(known.sum()), "rows": m, "champion_right": champ,
-            "challenger_right": chall, "pvalue": p, "verdict": verdict}
 
 
 def _slice_rows(by, n):
@@ -187,14 +154,16 @@ def _slice_rows(by, n):
     return [(s, text == s) for s in np.unique(text)]
 
 
-def _slice_tests(slices, point, intervals, reps, adjust, alpha) -> list:
+def _slice_tests(slices, point, intervals, reps, scheme, adjust, alpha) -> list:
     """Each slice's flip rate against the rest's: the t test of
     :func:`chimeraboost.resampling.difference_tests` on the fewer of the slice's and the
-    rest's rows, adjusted over the slices."""
+    rest's resampled units (rows, groups, or time points over the block length), adjusted
+    over the slices."""
     keys = [f"slice:{s}" for s, _ in slices]
     diff = [point[k] - point[f"rest:{s}"] for k, (s, _) in zip(keys, slices)]
     diff_reps = [reps[k] - reps[f"rest:{s}"] for k, (s, _) in zip(keys, slices)]
-    units = [min(rows.sum(), rows.size - rows.sum()) for _, rows in slices]
+    units = [min(scheme.subset(rows).n_units(int(rows.sum())),
+                 scheme.subset(~rows).n_units(int((~rows).sum()))) for _, rows in slices]
     t = resampling.difference_tests(diff, diff_reps, units, adjust=adjust, alpha=alpha)
     out = []
     for i, (s, rows) in enumerate(slices):
@@ -279,9 +248,9 @@ def _reference(reference_y, reference_champion, reference_challenger, psi_eps):
 
 def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=None,
                   reference_y=None, reference_champion=None, reference_challenger=None,
-                  level=0.95, n_boot=10000, random_state=None,
+                  level=0.95, n_boot=2000, random_state=None,
                   ci_method=resampling.DEFAULT_CI_METHOD, adjust="holm", alpha=0.05,
-                  psi_eps=1e-4) -> ShadowReport:
+                  psi_eps=1e-4, groups=None, time=None) -> ShadowReport:
     """How the challenger's scores on live rows compare with the champion's, before labels.
 
     Parameters
@@ -305,6 +274,7 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
         Each model's scores on the offline holdout: PSI and KS of its live scores.
     level : float in (0, 1), default=0.95
     n_boot : int, default=2000
+        Resamples; at least 200 (see :func:`~chimeraboost.resampling.check_n_boot`).
     random_state : None, int or numpy Generator
     ci_method : str, default="expanded_bca"
         One of :data:`chimeraboost.resampling.CI_METHODS`.
@@ -313,6 +283,19 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
         For the slices' verdicts and McNemar's.
     psi_eps : float > 0, default=1e-4
         The share an empty bin counts as in the PSI (its logarithm is otherwise infinite).
+    groups : array-like of shape (n,), default=None
+        The unit of each live row when a unit has several (the user or account behind
+        many requests: the array passed to scikit-learn's ``GroupKFold``): whole groups are
+        resampled, the jackknife leaves out whole groups, the slices' tests count groups,
+        and McNemar's test is the clustered one (:mod:`chimeraboost.promotion._mcnemar`).
+        Below :data:`~chimeraboost.resampling.MIN_GROUPS` groups the intervals come with a
+        :class:`~chimeraboost.exceptions.NarrowIntervalWarning`.
+    time : array-like of shape (n,), default=None
+        The time (or any sortable value) of each live row: blocks of consecutive time
+        points are resampled (a stationary bootstrap, the block length chosen from the
+        serial dependence of the scores and of the flips), and McNemar's test clusters the
+        rows by runs of time points one block long. With ``groups`` too, whole groups are
+        resampled.
 
     Returns
     -------
@@ -341,7 +324,8 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
     if adjust not in resampling.ADJUSTMENTS:
         msg = f"adjust must be 'holm' or 'bh', got {adjust!r}."
         raise ValueError(msg)
-    check_aligned(champion=champion, challenger=challenger, by=by, y=y)
+    check_aligned(champion=champion, challenger=challenger, by=by, y=y, groups=groups,
+                  time=time)
     n = check_same_length(champion=champion, challenger=challenger,
                           **({} if by is None else {"by": by}), **({} if y is None else {"y": y}))
     s0, s1 = _scores(champion, "champion"), _scores(challenger, "challenger")
@@ -354,14 +338,46 @@ def shadow_report(champion, challenger, *, threshold=None, k=None, by=None, y=No
     reference = _reference(reference_y, reference_champion, reference_challenger, psi_eps)
     slices = [] if by is None else _slice_rows(by, n)
     stat = _statistic(s0, s1, threshold, _check_k(k, n), reference, slices)
-    point, intervals, reps = row_bootstrap(stat, n, n_boot=n_boot, random_state=random_state,
-                                           level=level, ci_method=ci_method)
+    scheme = _scheme(n, s0, s1, threshold, n_boot=n_boot, random_state=random_state,
+                     ci_method=ci_method, groups=groups, time=time)
+    point, intervals, reps = row_bootstrap(stat, n, scheme, level=level)
     notes = []
-    table = _slice_tests(slices, point, intervals, reps, adjust, alpha) if slices else []
+    table = (_slice_tests(slices, point, intervals, reps, scheme, adjust, alpha)
+             if slices else [])
     values = {key: point[key] for key in _LABELS if key in point}
+    if scheme.kind == "groups":
+        reason = resampling.few_groups_reason(scheme.units.n_units)
+        if reason is not None:
+            resampling.warn_narrow({key: reason for key in values}, level)
     dis = None
     if y is not None:
-        dis = _disagreement(y, s0 >= threshold, s1 >= threshold, alpha, notes)
+        dis = disagreement(y, s0 >= threshold, s1 >= threshold, alpha, notes,
+                           *_clusters(scheme))
     return ShadowReport(n, values, {key: intervals[key] for key in values},
                         {key: _LABELS[key] for key in values}, table, dis, level, threshold,
-                        _check_k(k, n), reference[2], reference[3], ci_method, notes)
+                        _check_k(k, n), reference[2], reference[3], ci_method, notes,
+                        resampled(scheme.units))
+
+
+def _scheme(n, s0, s1, threshold, *, groups, time, **params) -> resampling.Resampler:
+    """The Resampler of the live rows: single rows, whole ``groups`` or blocks of ``time``,
+    the blocks' length chosen from the serial dependence of both scores and of the flips."""
+    series = None
+    if time is not None and groups is None:
+        cols = [s0, s1] + ([] if threshold is None else
+                           [((s0 >= threshold) != (s1 >= threshold)).astype(np.float64)])
+        series = np.column_stack(cols)
+    return resampling.Resampler.from_params(n, groups=groups, time=time, series=series,
+                                            **params)
+
+
+def _clusters(scheme) -> tuple:
+    """McNemar's clusters: None (independent rows, the exact test), each row's group, or
+    its run of time points one mean block long, with what they are called."""
+    if scheme.kind == "rows":
+        return None, "rows"
+    units = scheme.units
+    if units.kind == "groups":
+        return units.codes, "groups"
+    run = max(1, int(round(units.block_length)))
+    return units.codes // run, "runs of time"

@@ -8,8 +8,9 @@ Questions worth asking, and which function answers each:
   default :data:`DEFAULT_CI_METHOD`, ``"expanded_bca"``, is the one that covered in
   ``benchmarks/coverage.py``), :func:`bootstrap_interval` for replicates of your own, and a
   :class:`~chimeraboost.exceptions.NarrowIntervalWarning` when no method can be trusted
-  (:func:`narrow_interval_reason`: few events; also few resampled groups, and for the means
-  of squared errors, errors whose sample skewness is 2 or more in absolute value). The grouped jackknife behind BCa:
+  (:func:`narrow_interval_reason`: few events; also few resampled groups,
+  :func:`few_groups_reason`; and for the means of squared errors, errors whose sample
+  skewness is 2 or more in absolute value). The grouped jackknife behind BCa:
   :func:`jackknife_weights` (:func:`jackknife_blocks` for blocks in chunks),
   :func:`acceleration`, :func:`effective_df`.
 - Is the model better than the incumbent, on the same rows? :func:`paired_bootstrap` (the
@@ -115,7 +116,8 @@ from ._engine import Resampler, design_effect, jackknife_variance
 # How many units a paired difference of a decision rests on, and the bound when few.
 from ._discordant import MIN_DISCORDANT
 # What the bootstrap found: every metric's replicates, jackknife and intervals.
-from ._results import MIN_GROUPS, BootstrapResult, PairedBootstrapResult, warn_narrow
+from ._results import (MIN_GROUPS, BootstrapResult, PairedBootstrapResult, few_groups_reason,
+                       warn_narrow)
 # Resampling every metric of one model, a pair, or several on the same rows.
 from ._bootstrap import bootstrap, joint_bootstrap, paired_bootstrap
 # Which of several p-values survive their number.
@@ -135,6 +137,7 @@ __all__ = [
     "DifferenceTests",
     "difference_tests",
     "MIN_GROUPS",
+    "few_groups_reason",
     "MIN_DISCORDANT",
     "design_effect",
     "jackknife_variance",

@@ -47,54 +47,16 @@ References
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
-from scipy.stats import beta
 
+# The rule itself (the constant, the bound, the reason) sits in _shared, so that accumulators
+# merged across blocks (chimeraboost.dask), which hold counts rather than rows, apply it too.
+from .._shared.discordance import MIN_DISCORDANT, Discordance, Widened
 from .._shared.results import Terms
 from .._shared.ties import same_outputs
 
 __all__ = ["MIN_DISCORDANT", "Discordance", "Terms", "Widened", "discordance", "discordant_units",
            "unit_index"]
-
-# With fewer units than this on which the two models decide differently, the default interval
-# of the paired difference of net benefit at 0.2 covered 0% (none), 53% (one), 83% (two) and
-# 88% (three) of the time at a 95% level; from four on 91-95%, as the rest of the table
-# (benchmarks/coverage_dependence.py, section discordant). The same boundary as MIN_EVENTS.
-MIN_DISCORDANT = 4
-
-
-class Widened(str):
-    """A reason that widened an interval (not one that leaves it too narrow)."""
-
-
-class Discordance(NamedTuple):
-    """``k`` of ``n_units`` units decide differently; ``bound`` the most the population
-    difference can be at the interval's level."""
-
-    k: int
-    n_units: int
-    unit: str
-    bound: float
-    threshold: float | None
-
-    def widen(self, low, high) -> tuple[float, float]:
-        """The hull of ``(low, high)`` and ``[-bound, bound]``."""
-        if np.isnan(low) or np.isnan(high):
-            return low, high
-        return float(min(low, -self.bound)), float(max(high, self.bound))
-
-    def reason(self, who: str = "the two models") -> Widened:
-        """Why the interval was widened (what the warning says)."""
-        at = "" if self.threshold is None else f" at threshold {self.threshold:g}"
-        return Widened(
-            f"{who} decide differently on {self.k} of {self.n_units} {self.unit}{at}, too "
-            f"few for a bootstrap to read the difference from; the interval now holds every "
-            f"difference those {self.unit} allow (up to ±{self.bound:.3g}: the Clopper-Pearson "
-            f"limit of the share of {self.unit} that decide differently times the most one "
-            f"can move the number), and 0")
-
 
 def unit_index(units) -> np.ndarray | None:
     """The unit each row belongs to when discordant units are counted: the group, the time
@@ -147,6 +109,5 @@ def discordance(a: Terms, b: Terms, index, level, unit="rows") -> Discordance | 
     n_units = int(present.sum())
     if k >= MIN_DISCORDANT or n_units == 0:
         return None
-    upper = 1.0 if k >= n_units else float(beta.ppf((1 + level) / 2, k + 1, n_units - k))
-    bound = upper * float(cap.max()) / float(weight[present].mean())
-    return Discordance(k, n_units, unit, bound, a.threshold)
+    return Discordance.from_counts(k, n_units, cap.max(), weight[present].mean(), level, unit,
+                                   a.threshold)

@@ -173,13 +173,16 @@ class Resampler:
         ``random_state`` -- a seed drawn from this scheme's generator --, ``ci_method``,
         ``groups`` / ``time`` as unit codes): how one surface hands its scheme to another
         (the report to its decision section and its slices) as one value."""
-        out = {"n_boot": self.n_boot, "random_state": int(self.rng.integers(0, 2**63 - 1)),
-               "ci_method": self.ci_method}
-        if self.units is not None and self.units.kind == "groups":
-            out["groups"] = self.units.codes
-        elif self.units is not None and self.units.kind == "time":
-            out["time"] = self.units.codes
-        return out
+        return {"n_boot": self.n_boot, "random_state": int(self.rng.integers(0, 2**63 - 1)),
+                "ci_method": self.ci_method, **self.unit_params()}
+
+    def unit_params(self) -> dict:
+        """This scheme's resampling units as the keyword a public function takes:
+        ``{"groups": codes}``, ``{"time": codes}``, or ``{}`` for single rows. Unlike
+        :meth:`as_params` it draws nothing from the generator."""
+        if self.units is None or self.units.kind not in ("groups", "time"):
+            return {}
+        return {self.units.kind: self.units.codes}
 
     @property
     def kind(self) -> str:

@@ -125,3 +125,44 @@ def test_help(command, capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "Example:" in out and f"chimeraboost {command}" in out
+
+
+def test_groups_time_and_design_effect_reach_the_library(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    user = np.repeat(np.arange(60), 5)
+    u = np.repeat(rng.normal(size=60), 5)
+    p0 = np.round(1 / (1 + np.exp(-(u + 0.3 * rng.normal(size=300)))), 6)
+    p1 = np.round(np.clip(p0 + rng.normal(0, 0.1, 300), 0, 1), 6)
+    minute = np.arange(300) // 10
+    path = _write(tmp_path / "live.csv", {"p_old": p0, "p_new": p1, "user": user,
+                                          "minute": minute})
+    for flag, kw in (("--groups", {"groups": user.astype(str)}), ("--time", {"time": minute})):
+        col = "user" if flag == "--groups" else "minute"
+        assert main(["shadow", path, "--champion", "p_old", "--challenger", "p_new",
+                     "--threshold", "0.5", "--n-boot", "1000", flag, col, "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        r = shadow_report(p0, p1, threshold=0.5, n_boot=1000, random_state=0, **kw)
+        assert got["intervals"]["flip_rate"] == pytest.approx(list(r.intervals["flip_rate"]))
+        assert got["resampled"] == r.resampled != "rows"
+
+    plan_path = str(tmp_path / "plan.json")
+    assert main(["plan", "--metric", "conversion", "--kind", "proportion", "--champion", "0.10",
+                 "--challenger", "0.13", "--design-effect", "1.5", "--out", plan_path]) == 0
+    capsys.readouterr()
+    plan = ABTestPlan.load(plan_path)
+    assert plan == plan_ab_test(ab_metric("conversion", "proportion", 0.10, 0.13),
+                                design_effect=1.5)
+    m = 600
+    arm = np.where(np.arange(m) % 2, "B", "A")
+    who = np.arange(m) // 6 * 2 + (np.arange(m) % 2)  # 3 rows per user, each user in one arm
+    conv = (rng.random(m) < 0.12).astype(int)
+    test = _write(tmp_path / "test.csv", {"variant": arm, "user": who, "converted": conv})
+    assert main(["readout", test, "--plan", plan_path, "--arm", "variant", "--groups", "user",
+                 "--champion-label", "A", "--challenger-label", "B",
+                 "--column", "conversion=converted", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    a, b = arm == "A", arm == "B"
+    r = read_ab_test(plan, {"conversion": conv[a]}, {"conversion": conv[b]},
+                     groups_champion=who[a], groups_challenger=who[b])
+    assert got["metrics"][0]["se"] == pytest.approx(r.primary["se"], rel=1e-12)
+    assert got["groups"] == {"challenger": 100, "champion": 100}

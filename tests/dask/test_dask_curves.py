@@ -265,7 +265,8 @@ def test_decision_curve_of_numpy_input_is_the_in_memory_function():
 
 @pytest.mark.parametrize("kwargs, error, match", [
     ({"ci_method": "bca"}, ValueError, "needs the jackknife"),
-    ({"time": np.arange(100)}, ValueError, "time= resamples blocks"),
+    ({"time": np.arange(100)}, ValueError,
+     r"time=array\(\[ ?0, +1, .*pass the period as groups="),
     ({"baseline_name": "incumbent"}, ValueError, "not one of the models"),
     ({"proba": {"treat all": None}}, ValueError, "built-in curve"),
     ({"proba": {}}, ValueError, "empty dict"),

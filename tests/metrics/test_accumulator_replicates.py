@@ -143,3 +143,27 @@ def test_bad_replicate_input_is_refused_by_name():
         _acc().update(y, p, groups=np.arange(99))
     with pytest.raises(ValueError, match="n_boot=50 is too few"):
         ClassificationAccumulator([0, 1], n_boot=50)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("scale", [1.0, 1e-170])
+def test_sums_of_all_rows_minus_a_part_are_the_sums_of_the_other_rows(k, scale):
+    # Sums add over rows: all rows' minus the first 300's are those of an accumulator fed
+    # the last 500 only (each row keyed by its position among all rows), in every replicate;
+    # weights of any scale give them in the weights' own units.
+    y, proba, w = _data(800, seed=4, k=k)
+    w = w * scale
+    every = _acc(k).update(y, proba, sample_weight=w).sums()
+    first = _acc(k).update(y[:300], proba[:300], sample_weight=w[:300]).sums()
+    last = _acc(k).update(y[300:], proba[300:], sample_weight=w[300:], first_row=300).sums()
+    for key in ("weight", "class_weight", "log_loss", "brier", "confusion"):
+        assert every[key].shape[0] == B + 1
+        np.testing.assert_allclose((every[key] - first[key]) / scale, last[key] / scale,
+                                   rtol=1e-12, atol=1e-9, err_msg=key)
+    # the rows' own weights: the weighted sums written out
+    np.testing.assert_allclose(last["weight"][0], w[300:].sum(), rtol=1e-12)
+    np.testing.assert_allclose(last["class_weight"][0],
+                               np.bincount(y[300:], weights=w[300:], minlength=k), rtol=1e-12)
+    p_true = (proba if k > 2 else np.column_stack([1 - proba, proba]))[np.arange(800), y]
+    np.testing.assert_allclose(last["log_loss"][0], w[300:] @ -np.log(p_true[300:]),
+                               rtol=1e-12)

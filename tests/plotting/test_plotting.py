@@ -486,3 +486,72 @@ def test_the_moved_plots_name_themselves_and_the_extra_without_matplotlib(name, 
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=rf'{name} .*pip install "chimeraboost\[plot\]"'):
         getattr(plotting, name)(result)
+
+
+# --------------------------------------------------------------------------- groups= / time=
+
+
+def _clustered(seed=0, groups=40, per=25):
+    """Customers with several rows whose outcomes share a customer effect (70% of the latent
+    noise), the forecast calibrated given x: bands that resample rows are too narrow."""
+    rng = np.random.default_rng(seed)
+    g = np.repeat(np.arange(groups), per)
+    x = rng.normal(size=g.size)
+    latent = x + np.sqrt(0.7) * rng.normal(size=groups)[g] + np.sqrt(0.3) * rng.normal(size=g.size)
+    y = (latent > 0).astype(int)
+    from scipy.stats import norm
+
+    return y, norm.cdf(x), g, x
+
+
+def _same_band(ax, x, low, high):
+    """The band drawn on ``ax`` is fill_between(x, low, high) (its polygon, vertex by vertex)."""
+    ref = plt.figure().add_subplot()
+    want = ref.fill_between(x, low, high).get_paths()[0].vertices
+    got = _bands(ax)
+    assert len(got) == 1
+    np.testing.assert_allclose(got[0].get_paths()[0].vertices, want, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.filterwarnings("ignore::chimeraboost.exceptions.FewResamplesWarning")
+def test_every_band_of_a_plot_resamples_the_groups_it_is_given():
+    from chimeraboost import decisions
+
+    y, p, g, _ = _clustered()
+    curve = metrics.reliability_curve(y, p, [0, 1], n_boot=1000, random_state=0, groups=g)
+    rows = metrics.reliability_curve(y, p, [0, 1], n_boot=1000, random_state=0)
+    # Outcomes that move together by customer scatter the curve more than rows do.
+    mid = (curve.forecast > 0.2) & (curve.forecast < 0.8)
+    assert np.array_equal(curve.forecast, rows.forecast)
+    wide, narrow = (np.median((c.band_high - c.band_low)[mid]) for c in (curve, rows))
+    assert wide > 1.15 * narrow, (wide, narrow)
+    ax = plotting.reliability_diagram(y, p, n_boot=1000, random_state=0, groups=g,
+                                      histogram=False)
+    _same_band(ax, curve.forecast, curve.band_low, curve.band_high)
+    for kind, draw in (("roc", plotting.roc_curve), ("pr", plotting.pr_curve)):
+        ref = decisions.curve_band(y, p, curve=kind, n_boot=200, random_state=0, groups=g)
+        ax = draw(y, p, band=True, n_boot=200, random_state=0, groups=g)
+        step = "post" if kind == "pr" else None
+        want = plt.figure().add_subplot().fill_between(ref.x, ref.low, ref.high, step=step)
+        np.testing.assert_allclose(_bands(ax)[0].get_paths()[0].vertices,
+                                   want.get_paths()[0].vertices, rtol=1e-12, atol=1e-15)
+    dc = decisions.decision_curve(y, {"m": p}, baseline_name="treat all", n_boot=200,
+                                  random_state=0, groups=g)
+    ax = plotting.decision_curve(y, {"m": p}, baseline_name="treat all", n_boot=200,
+                                 random_state=0, groups=g, differences=True)
+    _same_band(ax, dc.thresholds, dc.diff_low["m"], dc.diff_high["m"])
+
+
+def test_report_plot_resamples_the_reports_groups():
+    y, p, g, x = _clustered(seed=1)
+    model = LogisticRegression().fit(x[:, None], y)
+    r = cb.report(model, x[:, None], y, groups=g, n_boot=1000, random_state=0)
+    axes = r.plot(n_boot=1000, random_state=0)
+    proba = model.predict_proba(x[:, None])
+    curve = metrics.reliability_curve(y, proba, [0, 1], n_boot=1000, random_state=0, groups=g)
+    _same_band(axes[0], curve.forecast, curve.band_low, curve.band_high)
+    # The same report without groups draws the rows' band, which is another one.
+    plain = cb.report(model, x[:, None], y, n_boot=1000, random_state=0)
+    other = plain.plot(n_boot=1000, random_state=0)[0]
+    with pytest.raises(AssertionError):
+        _same_band(other, curve.forecast, curve.band_low, curve.band_high)

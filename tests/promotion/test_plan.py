@@ -164,3 +164,25 @@ def test_a_plan_of_thirty_looks_prints_within_120_columns():
                         rows_per_day=1000)
     text = str(plan)
     assert max(map(len, text.splitlines())) <= 120 and "bounds on |z|: inf" in text
+
+
+def test_design_effect_multiplies_the_rows_and_is_kept_in_the_plan(tmp_path):
+    metric = ab_metric("conversion", "proportion", 0.10, 0.12)
+    plain = plan_ab_test(metric, looks=3)
+    # 4 rows per user, a within-user correlation of 0.2: 1 + 3 * 0.2 = 1.6.
+    clustered = plan_ab_test(metric, looks=3, design_effect=1.6)
+    assert plain.design_effect == 1.0 and "design effect" not in str(plain)
+    assert clustered.n_fixed == math.ceil(sample_size_proportions(0.10, 0.12) * 1.6 - 1e-9)
+    assert clustered.n_challenger == pytest.approx(1.6 * plain.n_challenger, abs=2)
+    assert "design effect 1.6" in str(clustered)
+    clustered.save(tmp_path / "plan.json")
+    assert ABTestPlan.load(tmp_path / "plan.json") == clustered
+
+
+@pytest.mark.parametrize("value, error, match", [
+    (0.8, ValueError, r"design_effect must be >= 1 .* got 0.8; pass 1.0"),
+    ("2", TypeError, r"design_effect"),
+])
+def test_bad_design_effect(value, error, match):
+    with pytest.raises(error, match=match):
+        plan_ab_test(ab_metric("conversion", "proportion", 0.10, 0.12), design_effect=value)

@@ -527,6 +527,32 @@ def test_report_decision_section_is_decision_report_on_the_models_probabilities(
     assert "Decision at threshold" in r._repr_html_()
 
 
+@pytest.mark.parametrize("units", [None, "groups"])
+def test_report_decision_section_equals_decision_report_with_the_same_random_state(units):
+    """A user who reads the decision section and then calls decision_report with the same
+    random_state gets the same intervals, not another draw: the section starts from the
+    caller's random_state, whatever the report resampled before it."""
+    from chimeraboost import decisions
+
+    X, y, model, incumbent = _decision_data()
+    extra = {} if units is None else {"groups": np.arange(y.size) // 3}
+    r = report(model, X, y, baseline=incumbent, threshold=0.3, n_boot=1000, random_state=3,
+               **extra)
+    d = decisions.decision_report(
+        y, model.predict_proba(X)[:, 1], baseline_proba=incumbent.predict_proba(X)[:, 1],
+        threshold=0.3, pos_label=1, n_boot=1000, random_state=3,
+        name=r.estimator_name, baseline_name=r.baseline_report.estimator_name, **extra)
+    for got, ref in ((r.decision.actions, d.actions), (r.decision.differences, d.differences)):
+        for who in ref:
+            stems = [k[:-4] for k in ref[who] if k.endswith("_low")]
+            assert stems
+            for stem in stems:
+                np.testing.assert_allclose(
+                    [got[who][stem + "_low"], got[who][stem + "_high"]],
+                    [ref[who][stem + "_low"], ref[who][stem + "_high"]], rtol=1e-12,
+                    atol=1e-15, err_msg=f"{who} {stem}")
+
+
 def test_report_decision_from_costs_alone_uses_the_bayes_threshold():
     X, y, model, _ = _decision_data()
     r = report(model, X, y, costs=[[0, 1], [4, 0]], n_boot=1000, random_state=0)

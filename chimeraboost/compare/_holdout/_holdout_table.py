@@ -579,7 +579,7 @@ def _calibration(rows, y, w, classes, scheme) -> None:
     n_boot = scheme.n_boot
     draws = calibration_draws(n_boot)
     seed = int(scheme.rng.integers(0, 2**63 - 1))
-    units = {} if scheme.kind == "rows" else {scheme.kind: scheme.units.codes}
+    units = scheme.unit_params()
     for row in rows:
         if row.proba is None:
             row.point["calibration_excess"] = np.nan
