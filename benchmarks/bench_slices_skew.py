@@ -143,7 +143,8 @@ def pvalue(method, d, reps, u, a):
     return float(min(1.0, 2 * stdtr(df, -z / expand)))
 
 
-METHODS = ("t", "t, bias-corrected", "percentile", "Hall, replicates' skewness", "Hall, jackknife skewness",
+METHODS = ("t", "t, bias-corrected", "percentile", "Hall, replicates' skewness",
+           "Hall, jackknife skewness",
            "BCa, replicates' quantiles", "BCa, smoothed", "BCa, smoothed, skewness clipped")
 
 

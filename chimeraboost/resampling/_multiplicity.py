@@ -190,9 +190,10 @@ def difference_tests(estimate, replicates, units, *, eligible=None, adjust="holm
     skill itself. With the jackknife's skewness instead, Hall's transform gave 8.9%; BCa read
     off 500 replicates' own quantiles, 3.2%, but its p-value seldom reaches 0.05 / 8 (a
     slice where the model has no skill was found in 1 of 400 data sets); the bias-corrected
-    difference ``2 d - mean(replicates)``, 6.2% with less power to find a worse slice (``benchmarks/bench_slices_skew.py``; Hall, P. (1992). On the removal
-    of skewness by transformation. *JRSS B* 54(1), 221-228; Johnson, N. J. (1978). Modified
-    t tests and confidence intervals for asymmetrical populations. *JASA* 73(363), 536-544).
+    difference ``2 d - mean(replicates)``, 6.2% with less power to find a worse slice
+    (``benchmarks/bench_slices_skew.py``; Hall, P. (1992). On the removal of skewness by
+    transformation. *JRSS B* 54(1), 221-228; Johnson, N. J. (1978). Modified t tests and
+    confidence intervals for asymmetrical populations. *JASA* 73(363), 536-544).
 
     A tie (the difference and every replicate of it rounding noise, as for a model against
     an exact copy of itself) is a difference of 0 with p = 1, never a verdict.
