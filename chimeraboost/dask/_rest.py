@@ -31,7 +31,8 @@ import numpy as np
 from .. import resampling as _resampling
 from .. import slices as _slices
 from .._shared.facts import is_loss
-from .._shared.scores import proper_scores
+from .._shared.scores import debiased_skill, proper_scores
+from .._shared.ties import negligible
 from .._shared.weights import fraction
 
 # The in-memory report's settings for the comparison (dask.slice_report takes no keyword for
@@ -46,14 +47,26 @@ METRIC = "brier_skill"
 WORSE, BETTER, SAME = "worse than the rest", "better than the rest", "no detectable difference"
 
 
-def _skill(sums: dict) -> np.ndarray:
-    """:data:`METRIC` of rows known by their sums, one per weight vector, against their own
-    class prior (as :func:`chimeraboost.slices.slice_report` computes the rest's)."""
+def _scores(sums: dict) -> dict:
+    """:data:`METRIC`, its loss and its reference of rows known by their sums, one per
+    weight vector, against their own class prior (as :func:`chimeraboost.slices.slice_report`
+    computes the rest's)."""
     ws = sums["weight"]
     r = fraction(sums["class_weight"], ws[:, None])
     single = np.sum(r > 0, axis=1) < 2
     with np.errstate(invalid="ignore", divide="ignore"):
-        return proper_scores(sums["log_loss"], sums["brier"], ws, r, single, None)[METRIC]
+        return proper_scores(sums["log_loss"], sums["brier"], ws, r, single, None)
+
+
+def _tested(own: dict, rest: dict, d: float, units: int, with_reps: bool) -> float:
+    """The difference the test compares with 0, as in memory
+    (:func:`chimeraboost.slices._compute.tested_differences`): each part's skill with the
+    bias of its plug-in reference taken out."""
+    if not with_reps or not np.isfinite(d) or negligible(d):
+        return d
+    loss, ref = METRIC.removesuffix("_skill"), METRIC.replace("_skill", "_ref")
+    return (debiased_skill(own[loss][0], own[ref][0], own[ref][1:], units)
+            - debiased_skill(rest[loss][0], rest[ref][0], rest[ref][1:], units))
 
 
 def _shortfall(counts: np.ndarray, m: int, who: str):
@@ -115,24 +128,28 @@ def _rest_groups(entries: list, everything) -> list:
     return [int(everything[4].shape[0] - alone[s]) for s in range(len(entries))]
 
 
-def _differences(entries: list, everything, n_boot: int) -> tuple:
-    """(rest's metric, slice minus rest, its replicates) per slice; the replicates are
-    ``n_boot`` NaN without them (``n_boot`` 1: as the in-memory report without intervals)."""
+def _differences(entries: list, everything, n_boot: int, units: list) -> tuple:
+    """(rest's metric, slice minus rest, its replicates, the difference tested) per slice;
+    the replicates are ``n_boot`` NaN without them (``n_boot`` 1: as the in-memory report
+    without intervals)."""
     with_reps = everything[1] is not None
     total = (everything[1] if with_reps else everything[0]).sums()
-    rest, diff, reps = [], [], []
-    for entry in entries:
+    rest, diff, reps, tested = [], [], [], []
+    for entry, u in zip(entries, units):
         if entry is None:
             rest.append(np.nan)
             diff.append(np.nan)
+            tested.append(np.nan)
             reps.append(np.full(n_boot, np.nan))
             continue
-        own = (entry[1] if with_reps else entry[0]).sums()
-        d = _skill(own) - (others := _skill({k: total[k] - own[k] for k in total}))
-        rest.append(float(others[0]))
+        sums = (entry[1] if with_reps else entry[0]).sums()
+        own, others = _scores(sums), _scores({k: total[k] - sums[k] for k in total})
+        d = own[METRIC] - others[METRIC]
+        rest.append(float(others[METRIC][0]))
         diff.append(float(d[0]))
+        tested.append(_tested(own, others, float(d[0]), u, with_reps))
         reps.append(d[1:] if with_reps else np.full(n_boot, np.nan))
-    return np.array(rest), np.array(diff), reps
+    return np.array(rest), np.array(diff), reps, np.array(tested)
 
 
 def against_rest(entries: list, everything, level, grouped: bool) -> dict:
@@ -149,28 +166,30 @@ def against_rest(entries: list, everything, level, grouped: bool) -> dict:
     reasons = _eligible(entries, everything)
     if level is None:
         reasons = [r or "no resamples (ci=None)" for r in reasons]
-    rest, diff, reps = _differences(entries, everything, n_boot)
-    tests = _resampling.difference_tests(diff, reps, _units(entries, everything, grouped),
+    units = _units(entries, everything, grouped)
+    rest, diff, reps, tested = _differences(entries, everything, n_boot, units)
+    tests = _resampling.difference_tests(tested, reps, units,
                                          eligible=[r is None for r in reasons],
                                          adjust=ADJUST, alpha=ALPHA)
     reasons = [r if r is not None else (None if np.isfinite(tests.pvalue[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
-    return {"rest": rest, "difference": tests.difference,
-            "diff_interval": _intervals(reps, tests, level), "se": tests.se,
+    diff = np.where(tests.difference == 0.0, 0.0, diff)  # a tie is a difference of 0
+    return {"rest": rest, "difference": diff,
+            "diff_interval": _intervals(reps, diff, tests.se, level), "se": tests.se,
             "pvalue": tests.pvalue, "pvalue_adjusted": tests.pvalue_adjusted,
             "verdict": _verdicts(tests, reasons), "reasons": reasons}
 
 
-def _intervals(reps: list, tests, level) -> np.ndarray:
+def _intervals(reps: list, diff, se, level) -> np.ndarray:
     """(S, 2) percentile intervals of the differences; a tie (``se`` 0 with a difference
     of 0) is ``[0, 0]``, not the rounding noise of its replicates."""
     out = np.full((len(reps), 2), np.nan)
     if level is not None:
-        for s, (r, d) in enumerate(zip(reps, tests.difference)):
+        for s, (r, d) in enumerate(zip(reps, diff)):
             out[s] = tuple(_resampling.bootstrap_interval(r, d, level=level,
                                                           method="percentile"))
-    out[(tests.se == 0) & (tests.difference == 0)] = 0.0
+    out[(se == 0) & (diff == 0)] = 0.0
     return out
 
 

@@ -33,7 +33,7 @@ from ..resampling import ADJUSTMENTS, difference_tests
 from .._shared.ties import negligible
 from .._shared.facts import HEADLINE
 from .._shared.weights import fraction
-from .._shared.scores import proper_scores, ratio_skill
+from .._shared.scores import debiased_skill, proper_scores, ratio_skill
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
 
 # The numbers compared with the rest of the data: sums over rows, so the rest's come from
@@ -339,6 +339,26 @@ def sum_points(output, layout, refs) -> tuple[list, list]:
 
 
 # --------------------------------------------------------------------------- tests
+
+
+def tested_differences(metric, diff, values, rest_points, reps, units) -> np.ndarray:
+    """The slice-minus-rest differences the test compares with 0: for a skill against each
+    part's own class prior (``brier_skill``, ``log_loss_skill``) each part's skill with the
+    bias of its plug-in reference taken out (:func:`chimeraboost._shared.scores.debiased_skill`:
+    a slice of a dozen customers otherwise reads low, and its test calls it worse too often);
+    any other metric as printed. ``reps`` are the bootstrap's, ``units`` the test's."""
+    if metric not in ("brier_skill", "log_loss_skill") or "slice" not in reps:
+        return diff
+    ref = metric.replace("_skill", "_ref")
+    loss = metric.removesuffix("_skill")
+    out = np.array(diff, dtype=np.float64)
+    for s, (own, rest) in enumerate(zip(reps["slice"], reps["rest"])):
+        if ref not in own or ref not in rest or not np.isfinite(out[s]) or negligible(out[s]):
+            continue  # nothing resampled, undefined, or a tie (kept a tie)
+        out[s] = (debiased_skill(values[s][loss], values[s][ref], own[ref], units[s])
+                  - debiased_skill(rest_points[s][loss], rest_points[s][ref], rest[ref],
+                                   units[s]))
+    return out
 
 
 def tests(diff, reps, eligible, adjust: str, alpha: float, units):

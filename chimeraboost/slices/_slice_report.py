@@ -440,9 +440,11 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, sche
     diff_reps = [r.get(metric, nan) - q.get(metric, nan)
                  for r, q in zip(reps["slice"], reps["rest"])]
     eligible = [r is None for r in reasons]
-    diff, se, p, adjusted, reject = _compute.tests(
-        diff, diff_reps, eligible, adjust, alpha,
-        _units(scheme, layout, layout.rows, True, model))
+    units = _units(scheme, layout, layout.rows, True, model)
+    tested, se, p, adjusted, reject = _compute.tests(
+        _compute.tested_differences(metric, diff, values, rest_points, reps, units),
+        diff_reps, eligible, adjust, alpha, units)
+    diff = np.where(tested == 0.0, 0.0, diff)  # a tie is a difference of 0
     reasons = [r if r is not None else (None if np.isfinite(p[s]) else
                                          "the difference is undefined")
                for s, r in enumerate(reasons)]
@@ -463,7 +465,8 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, sche
         "difference": diff,
         "diff_interval": _diff_intervals(scheme, diff_reps, diff, se, level),
         "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
-        "verdict": _verdicts(diff, reject, reasons, metric, (_compute.WORSE, _compute.BETTER)),
+        "verdict": _verdicts(tested, reject, reasons, metric,
+                             (_compute.WORSE, _compute.BETTER)),
         "reasons": reasons, "vs_baseline": None,
     }
     if base is not None:

@@ -60,21 +60,31 @@ def _reference(y, p, by, labels, w=None, groups=None, seed=0, K=2):
     """Per slice: the difference slice minus rest of the Brier skill, its replicates and its
     units, from accumulators fed the slice's rows and the rest's rows (for two classes no
     more units than the rows of the rarer class)."""
-    diff, reps, units = [], [], []
+    diff, reps, units, tested = [], [], [], []
     for label in labels:
         inside = by == label
         parts = [np.flatnonzero(inside), np.flatnonzero(~inside)]
         accs = [_accumulator(y, p, rows, w, groups, seed, K) for rows in parts]
-        point = [a.report()["brier_skill"] for a in accs]
-        boot = [a.replicates()["brier_skill"] for a in accs]
-        diff.append(point[0] - point[1])
-        reps.append(boot[0] - boot[1])
+        point = [a.report() for a in accs]
+        boot = [a.replicates() for a in accs]
+        diff.append(point[0]["brier_skill"] - point[1]["brier_skill"])
+        reps.append(boot[0]["brier_skill"] - boot[1]["brier_skill"])
         counts = [rows.size if groups is None else np.unique(groups[rows]).size
                   for rows in parts]
         if K == 2:
             counts += [np.bincount(y[rows], minlength=2).min() for rows in parts]
-        units.append(min(counts))
-    return np.array(diff), reps, np.array(units)
+        u = min(counts)
+        units.append(u)
+        # What the test compares with 0: each part's skill against its reference less the
+        # bootstrap's estimate of that reference's bias (the replicates' mean minus it),
+        # made unbiased for u units by u / (u - 1) (one unit: no estimate, no correction;
+        # replicates that drew none of a part's rows have no reference and are left out).
+        factor = u / (u - 1) if u > 1 else 0.0
+        skill = [1 - pt["brier"] / (pt["brier_ref"] - (np.nanmean(bt["brier_ref"])
+                                                        - pt["brier_ref"]) * factor)
+                 for pt, bt in zip(point, boot)]
+        tested.append(skill[0] - skill[1])
+    return np.array(diff), reps, np.array(units), np.array(tested)
 
 
 def _close(a, b, tol=1e-12):
@@ -93,10 +103,10 @@ def test_the_tests_are_those_of_accumulators_fed_the_slice_and_the_rest(case):
                          sample_weight=None if w is None else _arr(w, 300),
                          groups=None if groups is None else _arr(groups, 450), n_boot=B,
                          random_state=4)
-    diff, reps, units = _reference(y, p, by, r.labels, w, groups, seed=4)
+    diff, reps, units, tested = _reference(y, p, by, r.labels, w, groups, seed=4)
     _close(r.difference, diff)
     _close(r.values["brier_skill"] - r.rest, diff)
-    t = resampling.difference_tests(diff, reps, units, adjust="holm", alpha=0.05)
+    t = resampling.difference_tests(tested, reps, units, adjust="holm", alpha=0.05)
     _close(r.se, t.se)
     _close(r.pvalue, t.pvalue)
     _close(r.pvalue_adjusted, t.pvalue_adjusted)
@@ -111,14 +121,14 @@ def test_the_t_test_of_one_slice_is_scipys_t_distribution():
     y, p, by = _data(seed=3, weak=None)
     r = cbd.slice_report(_arr(y, 500), _arr(p, 500), _arr(by, 500), n_boot=B,
                          random_state=1)
-    diff, reps, units = _reference(y, p, by, r.labels, seed=1)
+    diff, reps, units, tested = _reference(y, p, by, r.labels, seed=1)
     s = 0
     u = units[s]
     # The replicates' standard deviation, times sqrt(u / (u - 1)) (the plug-in variance of
     # u units made Student's), and a two-sided p-value on u - 1 degrees of freedom.
     se = np.std(reps[s], ddof=1) * np.sqrt(u / (u - 1))
     _close(r.se[s], se)
-    _close(r.pvalue[s], 2 * stats.t.sf(abs(diff[s]) / se, df=u - 1))
+    _close(r.pvalue[s], 2 * stats.t.sf(abs(tested[s]) / se, df=u - 1))
 
 
 def test_blocks_change_nothing():
@@ -188,11 +198,11 @@ def test_a_slice_within_one_group_counts_one_unit_as_in_memory():
     groups[by == "south"] = 10_000
     r = cbd.slice_report(_arr(y, 400), _arr(p, 400), _arr(by, 400),
                          groups=_arr(groups, 400), n_boot=B, random_state=2)
-    diff, reps, units = _reference(y, p, by, r.labels, groups=groups, seed=2)
+    diff, reps, units, tested = _reference(y, p, by, r.labels, groups=groups, seed=2)
     s = r.labels.index("south")
     assert units[s] == 1
     _close(r.se[s], np.nanstd(reps[s], ddof=1) * np.sqrt(2.0))
-    _close(r.pvalue[s], 2 * stats.t.sf(abs(diff[s]) / r.se[s], df=1))
+    _close(r.pvalue[s], 2 * stats.t.sf(abs(tested[s]) / r.se[s], df=1))
     m = slices.slice_report(y, p, by, groups=groups, n_boot=B, random_state=2,
                             calibration=False)
     assert np.isfinite(m.pvalue[s]) and np.isfinite(r.pvalue[s])
@@ -228,9 +238,9 @@ def test_string_labels_and_a_column_of_a_dask_frame():
     r = cbd.slice_report(X["y"], X["p"], "region", X=X, classes=["stay", "churn"],
                          n_boot=B, random_state=3)
     assert r.labels == [f"region = {b}" for b in ("east", "north", "south", "west")]
-    diff, reps, units = _reference(y, p, by, ["east", "north", "south", "west"], seed=3)
+    diff, reps, units, tested = _reference(y, p, by, ["east", "north", "south", "west"], seed=3)
     _close(r.difference, diff)
-    _close(r.pvalue, resampling.difference_tests(diff, reps, units).pvalue)
+    _close(r.pvalue, resampling.difference_tests(tested, reps, units).pvalue)
     assert r.verdict[3] == "worse than the rest"
     text = str(r)
     assert "Each slice against the rest of the rows (Brier skill" in text
@@ -263,8 +273,8 @@ def test_three_classes_rest_and_reasons_are_the_in_memory_ones():
     y, p, by = y[keep], p[keep], by[keep]
     r = cbd.slice_report(_arr(y, 300), da.from_array(p, chunks=(250, -1)), _arr(by, 300),
                          n_boot=B, random_state=5)
-    diff, reps, units = _reference(y, p, by, ["a", "b"], seed=5, K=3)
+    diff, reps, units, tested = _reference(y, p, by, ["a", "b"], seed=5, K=3)
     # two slices, each the other's rest: both count the smaller one's rows
     assert units.tolist() == [min(np.sum(by == "a"), np.sum(by == "b"))] * 2
     _close(r.difference, diff)
-    _close(r.pvalue, resampling.difference_tests(diff, reps, units).pvalue)
+    _close(r.pvalue, resampling.difference_tests(tested, reps, units).pvalue)
