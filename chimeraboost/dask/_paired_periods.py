@@ -25,7 +25,8 @@ import numpy as np
 
 from .. import resampling as _resampling
 from .._shared import facts as _facts
-from .._shared.ties import negligible, same_outputs
+from .._shared.paired_periods import empty_comparison, read_period
+from .._shared.ties import same_outputs
 from ._blocks import _import_dask, paired_blocks
 from ._keyed import NO_INTERVAL, _block_arrays, against_prior, key_numbers
 
@@ -98,11 +99,7 @@ def compare_periods(model, base, ties, periods, priors, metric, level, units,
     the keyed entries of each; ``periods``: the kept periods' keys; ``priors``: the rolling
     prior of each key, or None for each period's own reference)."""
     P, n_boot = len(periods), model[periods[0]][1].n_boot if periods else 0
-    out = {"model": np.full(P, np.nan), "baseline": np.full(P, np.nan),
-           "difference": np.full(P, np.nan), "interval": np.full((P, 2), np.nan),
-           "defined": np.zeros(P, dtype=np.intp),
-           "model_replicates": np.full((P, n_boot), np.nan),
-           "baseline_replicates": np.full((P, n_boot), np.nan)}
+    out = empty_comparison(P, n_boot)
     narrow = {}
     for i, p in enumerate(periods):
         prior = None if priors is None else priors[p]
@@ -116,17 +113,10 @@ def compare_periods(model, base, ties, periods, priors, metric, level, units,
         paired = _resampling.PairedBootstrapResult(*results)
         out["model"][i], out["baseline"][i] = sides[0][0], sides[1][0]
         out["model_replicates"][i], out["baseline_replicates"][i] = sides[0][1], sides[1][1]
-        out["defined"][i] = n_boot - paired.n_dropped(metric)
-        if ties.get(p, False):
-            # The tie rule: the same forecasts are the same model, whatever rounding left.
-            out["difference"][i], out["interval"][i] = 0.0, (0.0, 0.0)
-            continue
-        diff = paired.estimate.get(metric, np.nan)
-        out["difference"][i] = 0.0 if negligible(diff) else diff
-        if out["defined"][i] >= _resampling.MIN_RESAMPLES_DECISION:
-            out["interval"][i] = paired.interval(metric, level=level, warn=False)
-        narrow.update({f"{metric} difference ({labels[i]})": why
-                       for why in paired.narrow(metrics=[metric]).values()})
+        # The tie rule: the same forecasts are the same model, whatever rounding left.
+        read_period(out, i, paired, metric, n_boot=n_boot, tie=ties.get(p, False),
+                    level=level, minimum=_resampling.MIN_RESAMPLES_DECISION,
+                    label=labels[i], narrow=narrow)
     _resampling.warn_narrow(narrow, level)
     return out
 

@@ -38,7 +38,8 @@ from .. import metrics as _metrics
 from .. import resampling as _resampling
 from .._shared import facts as _facts
 from .._shared.rules import KEEP, REPLACE, decide_interval
-from .._shared.ties import negligible, same_outputs
+from .._shared.paired_periods import empty_comparison, read_period
+from .._shared.ties import same_outputs
 from ..exceptions import FewResamplesWarning
 
 # The words of compare's rules, so that a period reads as compare_holdout reads.
@@ -80,11 +81,7 @@ def _paired_periods(task, data, rows_of, refs, scheme, metric, level, labels) ->
     """Per period: the model's and the incumbent's ``metric``, the difference ``model -
     baseline`` and its interval, both scored on the same resampled units of the period."""
     P = len(rows_of)
-    out = {"model": np.full(P, np.nan), "baseline": np.full(P, np.nan),
-           "difference": np.full(P, np.nan), "interval": np.full((P, 2), np.nan),
-           "defined": np.zeros(P, dtype=np.intp),
-           "model_replicates": np.full((P, scheme.n_boot), np.nan),
-           "baseline_replicates": np.full((P, scheme.n_boot), np.nan)}
+    out = empty_comparison(P, scheme.n_boot)
     # A rolling reference does not exist before the first period with history: a skill
     # against it is undefined there, a loss or a ranking is not.
     needs_ref = data["rolling"] and metric.endswith("_skill")
@@ -102,17 +99,11 @@ def _paired_periods(task, data, rows_of, refs, scheme, metric, level, labels) ->
         out["baseline"][p] = base.estimate.get(metric, np.nan)
         out["model_replicates"][p] = model.replicates[metric]
         out["baseline_replicates"][p] = base.replicates[metric]
-        out["defined"][p] = scheme.n_boot - paired.n_dropped(metric)
-        if same_outputs(data[key][rows], data["baseline"][rows]):
-            # The tie rule: the same forecasts are the same model, whatever rounding left.
-            out["difference"][p], out["interval"][p] = 0.0, (0.0, 0.0)
-            continue
-        diff = paired.estimate.get(metric, np.nan)
-        out["difference"][p] = 0.0 if negligible(diff) else diff
-        if out["defined"][p] >= _resampling.MIN_RESAMPLES_DECISION:
-            out["interval"][p] = paired.interval(metric, level=level, warn=False)
-        narrow.update({f"{metric} difference ({labels[p]})": why
-                       for why in paired.narrow(metrics=[metric]).values()})
+        # The tie rule: the same forecasts are the same model, whatever rounding left.
+        read_period(out, p, paired, metric, n_boot=scheme.n_boot,
+                    tie=same_outputs(data[key][rows], data["baseline"][rows]), level=level,
+                    minimum=_resampling.MIN_RESAMPLES_DECISION, label=labels[p],
+                    narrow=narrow)
     _resampling.warn_narrow(narrow, level)
     return out
 
