@@ -190,7 +190,6 @@ def widen_pairs(pairs, names, baseline, thresholds, level, kind, totals, low, hi
                 low[name][i], high[name][i] = found.widen(low[name][i], high[name][i])
                 few.append((float(v), found))
         if few:
-            reason = Discordance.curve_reason(few, len(thresholds),
-                                                          f"{name} and {baseline}")
+            reason = Discordance.curve_reason(few, len(thresholds), f"{name} and {baseline}")
             _resampling.warn_narrow({f"net benefit of {name} minus {baseline}": reason},
                                     level)

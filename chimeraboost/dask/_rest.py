@@ -6,7 +6,7 @@ accumulators of :mod:`chimeraboost.dask._keyed`, the comparison with the rest th
 :func:`chimeraboost.slices.slice_report` makes on arrays -- the same metric, eligibility,
 degrees of freedom, test, adjustment and words. Questions this module answers:
 
-- What are the rest of a slice's numbers, without a second pass over the rows? ``_skill``
+- What are the rest of a slice's numbers, without a second pass over the rows? ``_scores``
   of all rows' sums minus the slice's
   (:meth:`chimeraboost.metrics.ClassificationAccumulator.sums`), for the rows' own weights
   and for each Poisson replicate: accumulators are sums.
@@ -19,7 +19,8 @@ degrees of freedom, test, adjustment and words. Questions this module answers:
 - Which slices differ from the rest? :func:`against_rest`: the slice-minus-rest difference
   with its percentile interval, the t test of
   :func:`chimeraboost.resampling.difference_tests`, adjusted over the tested slices, and the
-  verdict.
+  verdict (the rules of :mod:`chimeraboost._shared.slice_tests`, which the in-memory
+  report follows too).
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ import numpy as np
 
 from .. import resampling as _resampling
 from .. import slices as _slices
-from .._shared.facts import is_loss
-from .._shared.scores import debiased_skill, proper_scores
-from .._shared.ties import negligible
+from .._shared.scores import proper_scores
+from .._shared.slice_tests import shortfall, tested_difference, verdicts
 from .._shared.weights import fraction
 
 # The in-memory report's settings for the comparison (dask.slice_report takes no keyword for
@@ -44,7 +44,6 @@ ADJUST = _DEFAULTS["adjust"].default
 ALPHA = _DEFAULTS["alpha"].default
 # The in-memory default with probabilities: the headline skill, a sum over rows.
 METRIC = "brier_skill"
-WORSE, BETTER, SAME = "worse than the rest", "better than the rest", "no detectable difference"
 
 
 def _scores(sums: dict) -> dict:
@@ -58,28 +57,12 @@ def _scores(sums: dict) -> dict:
         return proper_scores(sums["log_loss"], sums["brier"], ws, r, single, None)
 
 
-def _tested(own: dict, rest: dict, d: float, units: int, with_reps: bool) -> float:
-    """The difference the test compares with 0, as in memory
-    (:func:`chimeraboost.slices._compute.tested_differences`): each part's skill with the
-    bias of its plug-in reference taken out."""
-    if not with_reps or not np.isfinite(d) or negligible(d):
-        return d
-    loss, ref = METRIC.removesuffix("_skill"), METRIC.replace("_skill", "_ref")
-    return (debiased_skill(own[loss][0], own[ref][0], own[ref][1:], units)
-            - debiased_skill(rest[loss][0], rest[ref][0], rest[ref][1:], units))
-
-
-def _shortfall(counts: np.ndarray, m: int, who: str):
-    """Why ``m`` rows with class rows ``counts`` cannot be tested, or None."""
-    if m < MIN_ROWS:
-        return f"{who}{m} rows, fewer than {MIN_ROWS}"
-    if counts.shape[0] == 2 and counts.min() < MIN_EVENTS:
-        k = int(np.argmin(counts))
-        what = ("positive" if k == 1 else "negative") + ("" if counts[k] == 1 else "s")
-        return f"{who}{int(counts[k])} {what}, fewer than {MIN_EVENTS}"
-    if counts.shape[0] > 2 and np.sort(counts)[-2] < MIN_EVENTS:
-        return f"{who}fewer than two classes with {MIN_EVENTS} rows"
-    return None
+def _split(scores: dict, with_reps: bool):
+    """``(point, replicates)`` of a part's numbers (row 0 and the rest of each array), or
+    None without replicates: what the test reads a part's reference from."""
+    if not with_reps:
+        return None
+    return {k: v[0] for k, v in scores.items()}, {k: v[1:] for k, v in scores.items()}
 
 
 def _eligible(entries: list, everything) -> list:
@@ -91,8 +74,8 @@ def _eligible(entries: list, everything) -> list:
             out.append("no rows" if entry is None else "every row weighs 0")
             continue
         m, own = entry[0].n, entry[3]
-        out.append(_shortfall(own, m, "") or
-                   _shortfall(total - own, n - m, "the rest has "))
+        out.append(shortfall(own, m, MIN_ROWS, MIN_EVENTS, "") or
+                   shortfall(total - own, n - m, MIN_ROWS, MIN_EVENTS, "the rest has "))
     return out
 
 
@@ -147,7 +130,8 @@ def _differences(entries: list, everything, n_boot: int, units: list) -> tuple:
         d = own[METRIC] - others[METRIC]
         rest.append(float(others[METRIC][0]))
         diff.append(float(d[0]))
-        tested.append(_tested(own, others, float(d[0]), u, with_reps))
+        tested.append(tested_difference(METRIC, float(d[0]), _split(own, with_reps),
+                                        _split(others, with_reps), u))
         reps.append(d[1:] if with_reps else np.full(n_boot, np.nan))
     return np.array(rest), np.array(diff), reps, np.array(tested)
 
@@ -178,7 +162,8 @@ def against_rest(entries: list, everything, level, grouped: bool) -> dict:
     return {"rest": rest, "difference": diff,
             "diff_interval": _intervals(reps, diff, tests.se, level), "se": tests.se,
             "pvalue": tests.pvalue, "pvalue_adjusted": tests.pvalue_adjusted,
-            "verdict": _verdicts(tests, reasons), "reasons": reasons}
+            "verdict": verdicts(tests.difference, tests.reject, reasons, METRIC),
+            "reasons": reasons}
 
 
 def _intervals(reps: list, diff, se, level) -> np.ndarray:
@@ -192,16 +177,3 @@ def _intervals(reps: list, diff, se, level) -> np.ndarray:
     out[(se == 0) & (diff == 0)] = 0.0
     return out
 
-
-def _verdicts(tests, reasons: list) -> list:
-    """Each slice's verdict, in the in-memory report's words."""
-    loss = is_loss(METRIC)
-    out = []
-    for d, rejected, reason in zip(tests.difference, tests.reject, reasons):
-        if reason is not None:
-            out.append(f"not tested: {reason}")
-        elif not rejected:
-            out.append(SAME)
-        else:
-            out.append(BETTER if (d < 0) == loss else WORSE)
-    return out

@@ -30,10 +30,11 @@ import numpy as np
 
 from .. import metrics
 from ..resampling import ADJUSTMENTS, difference_tests
-from .._shared.ties import negligible
 from .._shared.facts import HEADLINE
 from .._shared.weights import fraction
-from .._shared.scores import debiased_skill, proper_scores, ratio_skill
+from .._shared import slice_tests as _slice_tests
+from .._shared.scores import proper_scores, ratio_skill
+from .._shared.slice_tests import tested_difference
 from .._shared.validation import DegenerateMetricWarning, warn_degenerate
 
 # The numbers compared with the rest of the data: sums over rows, so the rest's come from
@@ -51,7 +52,8 @@ DEFAULT_METRIC = {task: HEADLINE[task] if HEADLINE[task] in keys else HEADLINE["
 VS_ALL = {"classification": ("log_loss_skill", "brier_skill"), "regression": ("r2",)}
 ADJUST = ADJUSTMENTS
 
-WORSE, BETTER, SAME = "worse than the rest", "better than the rest", "no detectable difference"
+# The verdict's words, shared with chimeraboost.dask.
+WORSE, BETTER, SAME = _slice_tests.WORSE, _slice_tests.BETTER, _slice_tests.SAME
 
 
 # --------------------------------------------------------------------------- sums and numbers
@@ -346,19 +348,13 @@ def tested_differences(metric, diff, values, rest_points, reps, units) -> np.nda
     part's own class prior (``brier_skill``, ``log_loss_skill``) each part's skill with the
     bias of its plug-in reference taken out (:func:`chimeraboost._shared.scores.debiased_skill`:
     a slice of a dozen customers otherwise reads low, and its test calls it worse too often);
-    any other metric as printed. ``reps`` are the bootstrap's, ``units`` the test's."""
-    if metric not in ("brier_skill", "log_loss_skill") or "slice" not in reps:
-        return diff
-    ref = metric.replace("_skill", "_ref")
-    loss = metric.removesuffix("_skill")
-    out = np.array(diff, dtype=np.float64)
-    for s, (own, rest) in enumerate(zip(reps["slice"], reps["rest"])):
-        if ref not in own or ref not in rest or not np.isfinite(out[s]) or negligible(out[s]):
-            continue  # nothing resampled, undefined, or a tie (kept a tie)
-        out[s] = (debiased_skill(values[s][loss], values[s][ref], own[ref], units[s])
-                  - debiased_skill(rest_points[s][loss], rest_points[s][ref], rest[ref],
-                                   units[s]))
-    return out
+    any other metric as printed (:func:`chimeraboost._shared.slice_tests.tested_difference`).
+    ``reps`` are the bootstrap's, ``units`` the test's."""
+    return np.array([tested_difference(metric, d, (values[s], own), (rest_points[s], rest),
+                                       units[s])
+                     for s, (d, own, rest) in enumerate(zip(diff, reps["slice"],
+                                                            reps["rest"]))],
+                    dtype=np.float64).reshape(np.shape(diff))
 
 
 def tests(diff, reps, eligible, adjust: str, alpha: float, units):

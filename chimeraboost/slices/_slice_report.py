@@ -21,7 +21,8 @@ from .._shared.api import public
 from .. import resampling
 from ..resampling import DEFAULT_CI_METHOD
 from .._shared.draws import calibration_draws
-from .._shared.facts import is_loss, parse_metric
+from .._shared.facts import parse_metric
+from .._shared.slice_tests import shortfall, verdicts
 from .._shared.units import resampled
 from .._shared.validation import (
     as_1d,
@@ -77,7 +78,7 @@ def _check_halves(model, search, held, min_rows: int, min_events: int) -> None:
             raise ValueError(msg)
     for half, rows in (("search", search), ("held-out", held)):
         counts = model.class_counts(rows) if model.task != "regression" else None
-        short = _shortfall(model, counts, rows.size, 2 * min_rows, 2 * min_events, "")
+        short = shortfall(counts, rows.size, 2 * min_rows, 2 * min_events, "")
         if short:
             msg = (f"find_weak_slices splits the {model.n} rows into a search half and a "
                    f"held-out half; the {half} half has {short}, but a slice and the rest of "
@@ -85,21 +86,6 @@ def _check_halves(model, search, held, min_rows: int, min_events: int) -> None:
                    "of each class, so no slice could be tested. Pass more rows, or lower "
                    "min_rows / min_events.")
             raise ValueError(msg)
-
-
-def _shortfall(model, counts, m: int, min_rows: int, min_events: int, who: str):
-    """Why ``m`` rows with class counts ``counts`` cannot be tested, or None."""
-    if m < min_rows:
-        return f"{who}{m} rows, fewer than {min_rows}"
-    if counts is None:
-        return None
-    if len(model.classes) == 2 and counts.min() < min_events:
-        k = int(np.argmin(counts))
-        what = ("positive" if k == 1 else "negative") + ("" if counts[k] == 1 else "s")
-        return f"{who}{int(counts[k])} {what}, fewer than {min_events}"
-    if len(model.classes) > 2 and np.sort(counts)[-2] < min_events:
-        return f"{who}fewer than two classes with {min_events} rows"
-    return None
 
 
 def _eligible(model, layout, min_rows: int, min_events: int) -> tuple[list, list]:
@@ -115,8 +101,8 @@ def _eligible(model, layout, min_rows: int, min_events: int) -> tuple[list, list
             vs_base.append(why)
             continue
         own = model.class_counts(rows) if total is not None else None
-        alone = _shortfall(model, own, rows.size, min_rows, min_events, "")
-        rest = _shortfall(model, None if own is None else total - own, n - rows.size,
+        alone = shortfall(own, rows.size, min_rows, min_events, "")
+        rest = shortfall(None if own is None else total - own, n - rows.size,
                           min_rows, min_events, "the rest has ")
         vs_rest.append(alone or rest)
         vs_base.append(alone)
@@ -465,8 +451,7 @@ def _assemble(model, base, layout, evaluators, values, refs, metric, level, sche
         "difference": diff,
         "diff_interval": _diff_intervals(scheme, diff_reps, diff, se, level),
         "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
-        "verdict": _verdicts(tested, reject, reasons, metric,
-                             (_compute.WORSE, _compute.BETTER)),
+        "verdict": verdicts(tested, reject, reasons, metric),
         "reasons": reasons, "vs_baseline": None,
     }
     if base is not None:
@@ -496,21 +481,6 @@ def _overall(model, reps_all, scheme, level, vs_all) -> dict:
     return {"values": point, "intervals": intervals}
 
 
-def _verdicts(diff, reject, reasons, metric, words) -> list:
-    """The verdict of each slice: ``words`` = (worse, better) said of the slice."""
-    worse, better = words
-    loss = is_loss(metric.removesuffix("_vs_all"))
-    out = []
-    for d, rejected, reason in zip(diff, reject, reasons):
-        if reason is not None:
-            out.append(f"not tested: {reason}")
-        elif not rejected:
-            out.append(_compute.SAME)
-        else:
-            out.append(better if (d < 0) == loss else worse)
-    return out
-
-
 def _vs_baseline(base, layout, values, reps, refs, metric, level, scheme, reasons, adjust,
                  alpha):
     """Per slice: the baseline's ``metric``, model minus baseline with its interval, the
@@ -530,5 +500,5 @@ def _vs_baseline(base, layout, values, reps, refs, metric, level, scheme, reason
     return {"baseline": b, "difference": diff,
             "interval": _diff_intervals(scheme, diff_reps, diff, se, level),
             "se": se, "pvalue": p, "pvalue_adjusted": adjusted,
-            "verdict": _verdicts(diff, reject, reasons, metric,
-                                 ("baseline better", "model better"))}
+            "verdict": verdicts(diff, reject, reasons, metric,
+                                ("baseline better", "model better"))}
