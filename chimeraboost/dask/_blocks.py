@@ -74,6 +74,17 @@ def _in_memory(x, name: str):
     return to_numpy(x.compute(), name)
 
 
+def merge_tree(parts: list, merge, split: int = SPLIT_EVERY):
+    """The one result of the delayed ``parts`` (one per block, at least one): merged
+    ``split`` at a time by ``merge(first, *others)`` (so that a task holds ``split + 1`` of
+    them), level by level, then computed."""
+    dask = _import_dask()
+    merge = dask.delayed(merge, pure=True)
+    while len(parts) > 1:
+        parts = [merge(*parts[i:i + split]) for i in range(0, len(parts), split)]
+    return dask.compute(parts[0])[0]
+
+
 def accumulate(template, inputs: dict, n_classes=None):
     """One update per block, a tree of merges, one compute: the merged accumulator.
 
@@ -94,13 +105,9 @@ def accumulate(template, inputs: dict, n_classes=None):
     names = tuple(blocks)
     parts = [update(start, names, at, row0, *row)
              for at, row0, row in zip(where, first, zip(*blocks.values()))]
-    merge = dask.delayed(_merge, pure=True)
     # Accumulators with replicates weigh megabytes: merged two at a time, so that a task
     # holds three of them, not nine.
-    split = 2 if getattr(template, "n_boot", 0) else SPLIT_EVERY
-    while len(parts) > 1:
-        parts = [merge(*parts[i:i + split]) for i in range(0, len(parts), split)]
-    (accumulator,) = dask.compute(parts[0])
+    accumulator = merge_tree(parts, _merge, 2 if getattr(template, "n_boot", 0) else SPLIT_EVERY)
     if accumulator.n == 0:  # e.g. a frame filtered to no rows: every partition empty
         msg = "y is empty; at least one row is needed."
         raise ValueError(msg)

@@ -45,6 +45,7 @@ from .._shared.validation import (
     warn_degenerate,
 )
 from ._blocks import (
+    merge_tree,
     paired_blocks,
     paired_inputs,
     _check_shapes,
@@ -194,11 +195,7 @@ def keyed_accumulate(templates, inputs: dict, keyer, n_classes: int, key: str,
     names = tuple(blocks)
     parts = [update(start, keyer, names_of, names, at, row0, *row)
              for at, row0, row in zip(where, first, zip(*blocks.values()))]
-    merge = dask.delayed(_merge, pure=True)
-    while len(parts) > 1:
-        parts = [merge(*parts[i:i + SPLIT]) for i in range(0, len(parts), SPLIT)]
-    (out,) = dask.compute(parts[0])
-    return out
+    return merge_tree(parts, _merge, SPLIT)
 
 
 def _renamed(text: str, proba_name: str) -> str:

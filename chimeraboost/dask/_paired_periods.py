@@ -27,7 +27,7 @@ from .. import resampling as _resampling
 from .._shared import facts as _facts
 from .._shared.paired_periods import empty_comparison, read_period
 from .._shared.ties import same_outputs
-from ._blocks import _import_dask, paired_blocks
+from ._blocks import _import_dask, merge_tree, paired_blocks
 from ._keyed import NO_INTERVAL, _block_arrays, against_prior, key_numbers
 
 __all__ = ["check_metric", "compare_periods", "period_ties"]
@@ -73,10 +73,7 @@ def period_ties(inputs: dict, keyer) -> dict:
     blocks, _, _ = paired_blocks(present, False)
     part = dask.delayed(_block_ties, pure=True)
     parts = [part(keyer, tuple(blocks), *row) for row in zip(*blocks.values())]
-    merge = dask.delayed(_merge_ties, pure=True)
-    while len(parts) > 1:
-        parts = [merge(*parts[i:i + 8]) for i in range(0, len(parts), 8)]
-    return dask.compute(parts[0])[0] if parts else {}
+    return merge_tree(parts, _merge_ties) if parts else {}
 
 
 def _side(entry, metric, prior, rolling, level, units, label):
