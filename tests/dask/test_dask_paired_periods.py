@@ -19,15 +19,9 @@ pd = pytest.importorskip("pandas")
 from chimeraboost import dask as cbd  # noqa: E402
 from chimeraboost import metrics, monitor, resampling  # noqa: E402
 
-pytestmark = [pytest.mark.filterwarnings(
+pytestmark = [pytest.mark.usefixtures("synchronous"), pytest.mark.filterwarnings(
     "ignore::chimeraboost.exceptions.FewResamplesWarning")]
 B = 200
-
-
-@pytest.fixture(autouse=True)
-def _synchronous():
-    with dask.config.set(scheduler="synchronous"):
-        yield
 
 
 def _data(n=1500, seed=0, days=120):

@@ -26,17 +26,11 @@ from chimeraboost.resampling import BootstrapResult  # noqa: E402
 
 # n_boot below 1000 warns that interval ends are unstable; these tests compare replicates,
 # not interval ends, and keep the CPU small.
-pytestmark = [pytest.mark.filterwarnings(
+pytestmark = [pytest.mark.usefixtures("synchronous"), pytest.mark.filterwarnings(
     "ignore::chimeraboost.exceptions.FewResamplesWarning")]
 B = 200
 SUM_KEYS = ("base_rate", "log_loss", "log_loss_ref", "log_loss_skill", "brier", "brier_ref",
             "brier_skill", "uncertainty_unc", "accuracy", "balanced_accuracy", "f1_macro")
-
-
-@pytest.fixture(autouse=True)
-def _synchronous():
-    with dask.config.set(scheduler="synchronous"):
-        yield
 
 
 def _data(n=1200, seed=0, K=2):

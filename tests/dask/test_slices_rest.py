@@ -22,16 +22,10 @@ from chimeraboost import dask as cbd  # noqa: E402
 from chimeraboost import metrics, resampling, slices  # noqa: E402
 from chimeraboost.exceptions import DegenerateMetricWarning  # noqa: E402
 
-pytestmark = [pytest.mark.filterwarnings(
+pytestmark = [pytest.mark.usefixtures("synchronous"), pytest.mark.filterwarnings(
     "ignore::chimeraboost.exceptions.FewResamplesWarning")]
 B = 200
 LEVEL = 0.95
-
-
-@pytest.fixture(autouse=True)
-def _synchronous():
-    with dask.config.set(scheduler="synchronous"):
-        yield
 
 
 def _data(n=1000, seed=0, weak="west"):
